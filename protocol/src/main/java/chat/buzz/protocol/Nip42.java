@@ -1,0 +1,43 @@
+package chat.buzz.protocol;
+
+import java.time.Clock;
+import java.util.List;
+
+/** WebSocket AUTH (PROTOCOL.md 2.2). */
+public final class Nip42 {
+    public static final int KIND = 22242;
+    static final long MAX_SKEW_SECONDS = 600;
+
+    private Nip42() {
+    }
+
+    public static Event authEvent(NostrKeys keys, String relayUrl, String challenge, long now) {
+        return keys.sign(KIND, now, List.of(List.of("relay", relayUrl), List.of("challenge", challenge)), "");
+    }
+
+    /** Returns the authenticated pubkey. */
+    public static String verify(Event e, String relayUrl, String challenge, Clock clock) {
+        if (e.kind() != KIND) {
+            throw new Nip42Exception("wrong kind");
+        }
+        if (!e.hasValidId()) {
+            throw new Nip42Exception("invalid event id");
+        }
+        if (!e.hasValidSignature()) {
+            throw new Nip42Exception("invalid signature");
+        }
+        String skew = AuthTime.skewProblem(e.createdAt(), clock, MAX_SKEW_SECONDS);
+        if (skew != null) {
+            throw new Nip42Exception(skew);
+        }
+        String relay = e.tag("relay").orElseThrow(() -> new Nip42Exception("missing relay tag"));
+        if (!UrlMatch.sameResource(relay, relayUrl)) {
+            throw new Nip42Exception("relay url mismatch");
+        }
+        String signedChallenge = e.tag("challenge").orElseThrow(() -> new Nip42Exception("missing challenge tag"));
+        if (!signedChallenge.equals(challenge)) {
+            throw new Nip42Exception("challenge mismatch");
+        }
+        return e.pubkey();
+    }
+}

@@ -1,0 +1,88 @@
+package chat.buzz.protocol;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Server side of NIP-98, steps 1-5 of PROTOCOL.md 2.1 in that order; the replay guard
+ * (step 6) needs shared state and lives in the service. Thread-safe.
+ */
+public final class Nip98Verifier {
+    static final long MAX_SKEW_SECONDS = 60;
+    // Far above any honest auth event; stops a huge header from being decoded at all.
+    static final int MAX_HEADER_CHARS = 64 * 1024;
+
+    private final Clock clock;
+
+    public Nip98Verifier(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    public Nip98Result verify(String authorizationHeaderValue, String method, String absoluteUrl, byte[] bodyOrNull) {
+        Event event = decode(authorizationHeaderValue);
+        if (event.kind() != Nip98.KIND) {
+            throw new Nip98Exception("wrong kind");
+        }
+        if (!event.hasValidId()) {
+            throw new Nip98Exception("invalid event id");
+        }
+        if (!event.hasValidSignature()) {
+            throw new Nip98Exception("invalid signature");
+        }
+        String skew = AuthTime.skewProblem(event.createdAt(), clock, MAX_SKEW_SECONDS);
+        if (skew != null) {
+            throw new Nip98Exception(skew);
+        }
+        String u = event.tag("u").orElseThrow(() -> new Nip98Exception("missing u tag"));
+        if (!UrlMatch.sameResource(u, absoluteUrl)) {
+            throw new Nip98Exception("url mismatch");
+        }
+        String signedMethod = event.tag("method").orElseThrow(() -> new Nip98Exception("missing method tag"));
+        if (method == null || !signedMethod.toUpperCase(Locale.ROOT).equals(method.toUpperCase(Locale.ROOT))) {
+            throw new Nip98Exception("method mismatch");
+        }
+        if (bodyOrNull != null && bodyOrNull.length > 0) {
+            String payload = event.tag("payload").orElseThrow(() -> new Nip98Exception("missing payload tag"));
+            byte[] expected = Sha256.hex(bodyOrNull).getBytes(StandardCharsets.US_ASCII);
+            if (!MessageDigest.isEqual(expected, payload.getBytes(StandardCharsets.UTF_8))) {
+                throw new Nip98Exception("payload mismatch");
+            }
+        }
+        return new Nip98Result(event.pubkey(), event.id(), event.createdAt());
+    }
+
+    private static Event decode(String header) {
+        if (header == null || header.length() > MAX_HEADER_CHARS) {
+            throw new Nip98Exception("malformed authorization header");
+        }
+        String value = header.strip();
+        int space = value.indexOf(' ');
+        if (space < 0 || !value.substring(0, space).equalsIgnoreCase("Nostr")) {
+            throw new Nip98Exception("malformed authorization header");
+        }
+        String token = value.substring(space + 1).strip();
+        String json;
+        try {
+            byte[] raw = Base64.getDecoder().decode(token);
+            json = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(raw))
+                    .toString();
+        } catch (IllegalArgumentException | CharacterCodingException e) {
+            throw new Nip98Exception("malformed authorization header");
+        }
+        try {
+            return Event.parse(json);
+        } catch (MalformedEventException e) {
+            throw new Nip98Exception("malformed auth event: " + e.getMessage());
+        }
+    }
+}
