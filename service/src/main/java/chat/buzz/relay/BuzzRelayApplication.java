@@ -1,0 +1,145 @@
+package chat.buzz.relay;
+
+import chat.buzz.protocol.Nip98Verifier;
+import chat.buzz.relay.artifact.ArtifactWrites;
+import chat.buzz.relay.artifact.Redactions;
+import chat.buzz.relay.artifact.RemovalMarkers;
+import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.auth.Nip98AuthFilter;
+import chat.buzz.relay.auth.PostgresReplayGuard;
+import chat.buzz.relay.auth.ReplayGuard;
+import chat.buzz.relay.auth.RequestBodies;
+import chat.buzz.relay.channel.ChannelWrites;
+import chat.buzz.relay.channel.PolicyChangeRecorder;
+import chat.buzz.relay.community.CommunityDirectory;
+import chat.buzz.relay.community.TenancyFilter;
+import chat.buzz.relay.database.Database;
+import chat.buzz.relay.events.EventHandler;
+import chat.buzz.relay.events.EventWriter;
+import chat.buzz.relay.events.EventsResource;
+import chat.buzz.relay.identity.RelayIdentity;
+import chat.buzz.relay.info.Capabilities;
+import chat.buzz.relay.info.InformationResource;
+import chat.buzz.relay.query.CurrentReads;
+import chat.buzz.relay.query.IncrementalMode;
+import chat.buzz.relay.query.QueryResource;
+import chat.buzz.relay.web.UnexpectedExceptionMapper;
+import chat.buzz.relay.web.WebApplicationExceptionMapper;
+import io.dropwizard.auth.AuthDynamicFeature;
+import io.dropwizard.auth.AuthValueFactoryProvider;
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.server.AbstractServerFactory;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.db.DataSourceFactory;
+import io.dropwizard.jdbi3.JdbiFactory;
+import io.dropwizard.migrations.MigrationsBundle;
+import io.dropwizard.servlets.assets.AssetServlet;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Wires the relay: explicit construction, feature by feature, no container magic. */
+public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
+    private static final Logger LOG = LoggerFactory.getLogger(BuzzRelayApplication.class);
+
+    public static void main(String[] args) throws Exception {
+        new BuzzRelayApplication().run(args);
+    }
+
+    @Override
+    public String getName() {
+        return "buzz-relay";
+    }
+
+    @Override
+    public void initialize(Bootstrap<BuzzRelayConfiguration> bootstrap) {
+        bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
+                bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
+        bootstrap.addBundle(new MigrationsBundle<>() {
+            @Override
+            public DataSourceFactory getDataSourceFactory(BuzzRelayConfiguration configuration) {
+                return Database.dataSourceFactory(configuration);
+            }
+
+            @Override
+            public String getMigrationsFileName() {
+                return Database.CHANGELOG;
+            }
+        });
+    }
+
+    @Override
+    public void run(BuzzRelayConfiguration config, Environment environment) throws Exception {
+        DataSourceFactory dataSource = Database.dataSourceFactory(config);
+        if (config.isAutoMigrate()) {
+            Database.migrate(dataSource);
+        }
+        Jdbi jdbi = new JdbiFactory().build(environment, dataSource, "postgresql");
+        Clock clock = Clock.systemUTC();
+        RelayIdentity identity = RelayIdentity.load(config.getRelay());
+        LOG.info("Relay public key {}", identity.publicKeyHex());
+        CommunityDirectory communities = CommunityDirectory.load(jdbi, config.getCommunities());
+
+        registerWebBasics(config, environment);
+        environment.jersey().register(new TenancyFilter(communities));
+        ReplayGuard replayGuard = new PostgresReplayGuard(jdbi);
+        registerAuthentication(config, environment, clock, replayGuard);
+        purgeReplayGuardPeriodically(environment, replayGuard);
+
+        Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(PolicyChangeRecorder.NONE).handlers());
+        handlers.put(ArtifactWrites.REVISION_KIND, new ArtifactWrites(new RemovalMarkers(identity, clock)));
+        handlers.put(Redactions.KIND, new Redactions());
+        environment.jersey().register(new EventsResource(new EventWriter(jdbi, handlers, clock)));
+
+        IncrementalMode incrementalOff = (caller, filter) -> jakarta.ws.rs.core.Response.status(503)
+                .type(jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE)
+                .entity(Map.of("error", "incremental_unavailable", "message", "incremental reads are turned off"))
+                .build();
+        environment.jersey().register(new QueryResource(environment.getObjectMapper(), new CurrentReads(jdbi), incrementalOff));
+        environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), new Capabilities()));
+
+        environment.admin().addServlet("console", new AssetServlet("/console", "/console", "index.html",
+                StandardCharsets.UTF_8)).addMapping("/console/*");
+    }
+
+    private static void registerWebBasics(BuzzRelayConfiguration config, Environment environment) {
+        if (config.getServerFactory() instanceof AbstractServerFactory server) {
+            // Our mappers answer every error in the contract's {"error": ...} shape.
+            server.setRegisterDefaultExceptionMappers(false);
+        }
+        environment.jersey().register(new WebApplicationExceptionMapper());
+        environment.jersey().register(new UnexpectedExceptionMapper());
+    }
+
+    private static void registerAuthentication(BuzzRelayConfiguration config, Environment environment, Clock clock,
+                                               ReplayGuard replayGuard) {
+        var relay = config.getRelay();
+        Nip98AuthFilter filter = new Nip98AuthFilter(new Nip98Verifier(clock), replayGuard,
+                new RequestBodies(relay.getMaxBodyBytes()), relay.getPublicScheme(),
+                Duration.ofSeconds(relay.getReplayWindowSeconds()));
+        environment.jersey().register(new AuthDynamicFeature(filter));
+        environment.jersey().register(new AuthValueFactoryProvider.Binder<>(Caller.class));
+    }
+
+    private static void purgeReplayGuardPeriodically(Environment environment, ReplayGuard replayGuard) {
+        ScheduledExecutorService purger = environment.lifecycle()
+                .scheduledExecutorService("replay-guard-purge").threads(1).build();
+        purger.scheduleWithFixedDelay(() -> {
+            try {
+                replayGuard.purgeExpired();
+            } catch (RuntimeException e) {
+                LOG.warn("Replay guard purge failed; will retry", e);
+            }
+        }, 1, 1, TimeUnit.MINUTES);
+    }
+}

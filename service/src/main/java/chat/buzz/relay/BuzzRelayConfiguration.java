@@ -1,0 +1,69 @@
+package chat.buzz.relay;
+
+import chat.buzz.relay.community.CommunityConfig;
+import chat.buzz.relay.database.EmbeddedDatabaseConfig;
+import chat.buzz.relay.gate.GatesConfig;
+import chat.buzz.relay.identity.RelayConfig;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.core.Configuration;
+import io.dropwizard.db.DataSourceFactory;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import java.util.List;
+
+public class BuzzRelayConfiguration extends Configuration {
+
+    @Valid @NotNull
+    private DataSourceFactory database = new DataSourceFactory();
+
+    @Valid @NotNull
+    private EmbeddedDatabaseConfig embeddedDatabase = new EmbeddedDatabaseConfig();
+
+    private boolean autoMigrate;
+
+    @Valid @NotNull
+    private RelayConfig relay = new RelayConfig();
+
+    @Valid @NotEmpty
+    private List<CommunityConfig> communities = List.of();
+
+    @Valid @NotNull
+    private GatesConfig gates = new GatesConfig();
+
+    @JsonProperty("database")
+    public DataSourceFactory getDataSourceFactory() { return database; }
+
+    @JsonProperty("database")
+    public void setDataSourceFactory(DataSourceFactory database) { this.database = database; }
+
+    @JsonProperty
+    public EmbeddedDatabaseConfig getEmbeddedDatabase() { return embeddedDatabase; }
+
+    @JsonProperty
+    public void setEmbeddedDatabase(EmbeddedDatabaseConfig embeddedDatabase) { this.embeddedDatabase = embeddedDatabase; }
+
+    @JsonProperty
+    public boolean isAutoMigrate() { return autoMigrate; }
+
+    @JsonProperty
+    public void setAutoMigrate(boolean autoMigrate) { this.autoMigrate = autoMigrate; }
+
+    @JsonProperty
+    public RelayConfig getRelay() { return relay; }
+
+    @JsonProperty
+    public void setRelay(RelayConfig relay) { this.relay = relay; }
+
+    @JsonProperty
+    public GatesConfig getGates() { return gates; }
+
+    @JsonProperty
+    public void setGates(GatesConfig gates) { this.gates = gates; }
+
+    @JsonProperty
+    public List<CommunityConfig> getCommunities() { return communities; }
+
+    @JsonProperty
+    public void setCommunities(List<CommunityConfig> communities) { this.communities = List.copyOf(communities); }
+}

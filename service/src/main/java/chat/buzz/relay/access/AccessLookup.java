@@ -1,0 +1,27 @@
+package chat.buzz.relay.access;
+
+import java.util.Optional;
+import java.util.UUID;
+import org.jdbi.v3.core.Handle;
+
+/** Builds a {@link ChannelAccess} inside a write transaction, taking the channel lock that write needs. */
+public final class AccessLookup {
+    public enum Lock { SHARED, EXCLUSIVE }
+
+    private AccessLookup() {}
+
+    public static ChannelAccess lookup(Handle handle, long communityId, UUID channel, String pubkey, Lock lock) {
+        AccessDao dao = handle.attach(AccessDao.class);
+        Optional<ChannelFacts> facts = lock == Lock.EXCLUSIVE
+                ? dao.channelExclusiveLock(channel, communityId)
+                : dao.channelSharedLock(channel, communityId);
+        Optional<Role> role = facts.isEmpty()
+                ? Optional.empty()
+                : dao.activeRole(channel, pubkey).flatMap(Role::fromWire);
+        return new ChannelAccess(facts, role);
+    }
+
+    public static Optional<Role> activeRole(Handle handle, UUID channel, String pubkey) {
+        return handle.attach(AccessDao.class).activeRole(channel, pubkey).flatMap(Role::fromWire);
+    }
+}

@@ -1,0 +1,94 @@
+package chat.buzz.relay.artifact;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.relay.access.AccessLookup;
+import chat.buzz.relay.access.ChannelAccess;
+import chat.buzz.relay.artifact.RevisionTags.Op;
+import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.events.EventHandler;
+import chat.buzz.relay.events.WriteRejection;
+import java.util.Optional;
+import java.util.UUID;
+import org.jdbi.v3.core.Handle;
+
+/** PROTOCOL 3.2 and 3.3: artifact revisions, accepted by compare-and-set on the head. */
+public final class ArtifactWrites implements EventHandler {
+    public static final int REVISION_KIND = 45010;
+    private static final String NOT_WRITABLE = "artifact not found or not writable";
+
+    private final RemovalMarkers markers;
+
+    public ArtifactWrites(RemovalMarkers markers) {
+        this.markers = markers;
+    }
+
+    @Override
+    public void apply(Handle handle, Caller caller, Event event) {
+        RevisionTags revision = RevisionTags.parse(event);
+        long community = caller.community().id();
+        ArtifactDao dao = handle.attach(ArtifactDao.class);
+        Optional<ArtifactHead> head = dao.lockHead(community, revision.d());
+        if (revision.op() == Op.CREATE) {
+            create(handle, caller, event, revision, head.isPresent());
+            return;
+        }
+        ArtifactHead current = head.orElseThrow(() -> WriteRejection.blocked(NOT_WRITABLE));
+        if (!writable(handle, caller, current.channelId())) {
+            throw WriteRejection.blocked(NOT_WRITABLE);
+        }
+        if (!revision.prev().orElseThrow().equals(current.headEventId())) {
+            throw WriteRejection.conflict("artifact head changed");
+        }
+        checkTransition(revision, current);
+        if (revision.op() == Op.MOVE && !writable(handle, caller, revision.channel())) {
+            throw WriteRejection.blocked("no write access to the destination channel");
+        }
+        dao.advanceHead(community, revision.d(), revision.channel(), event.id(), revision.op() == Op.DELETE);
+        dao.recordRevision(event.id(), community, revision.d(), revision.channel(), REVISION_KIND,
+                revision.op().wireName(), current.headEventId(), caller.pubkey());
+        if (revision.op() == Op.MOVE) {
+            markers.recordMove(handle, community, revision.d(), current.channelId(), current.headEventId());
+        }
+    }
+
+    private static void create(Handle handle, Caller caller, Event event, RevisionTags revision, boolean exists) {
+        if (exists) {
+            throw WriteRejection.conflict("artifact already exists");
+        }
+        if (!writable(handle, caller, revision.channel())) {
+            throw WriteRejection.blocked("channel not found or not writable");
+        }
+        ArtifactDao dao = handle.attach(ArtifactDao.class);
+        long community = caller.community().id();
+        if (dao.createHead(community, revision.d(), revision.channel(), event.id(), revision.type()) == 0) {
+            throw WriteRejection.conflict("artifact already exists");
+        }
+        dao.recordRevision(event.id(), community, revision.d(), revision.channel(), REVISION_KIND, "create", null,
+                caller.pubkey());
+    }
+
+    private static void checkTransition(RevisionTags revision, ArtifactHead current) {
+        if (!revision.type().equals(current.type())) {
+            throw WriteRejection.invalid("type never changes for an artifact (it is " + current.type() + ")");
+        }
+        if (current.deleted() && revision.op() != Op.RESTORE) {
+            throw WriteRejection.conflict("artifact is deleted; only restore may follow delete");
+        }
+        if (!current.deleted() && revision.op() == Op.RESTORE) {
+            throw WriteRejection.conflict("only a deleted artifact can be restored");
+        }
+        boolean channelChanges = !revision.channel().equals(current.channelId());
+        if (revision.op() == Op.MOVE && !channelChanges) {
+            throw WriteRejection.invalid("a move must change h");
+        }
+        if (revision.op() != Op.MOVE && channelChanges) {
+            throw WriteRejection.invalid("only a move may change h");
+        }
+    }
+
+    private static boolean writable(Handle handle, Caller caller, UUID channel) {
+        ChannelAccess access = AccessLookup.lookup(handle, caller.community().id(), channel, caller.pubkey(),
+                AccessLookup.Lock.SHARED);
+        return access.canWrite();
+    }
+}

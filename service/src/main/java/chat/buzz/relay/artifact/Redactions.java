@@ -1,0 +1,45 @@
+package chat.buzz.relay.artifact;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.relay.access.AccessLookup;
+import chat.buzz.relay.access.ChannelAccess;
+import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.events.EventHandler;
+import chat.buzz.relay.events.EventStore;
+import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.WriteRejection;
+import java.util.UUID;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * PROTOCOL 3.4: kind 9005 hides an artifact revision everywhere. A redacted head takes its
+ * artifact out of current state until a revision naming it in prev is accepted.
+ */
+public final class Redactions implements EventHandler {
+    public static final int KIND = 9005;
+    private static final String NOT_FOUND = "revision not found or not accessible";
+
+    @Override
+    public void apply(Handle handle, Caller caller, Event event) {
+        Tags tags = new Tags(event);
+        UUID channel = tags.requiredUuid("h");
+        String target = tags.eventId("e").orElseThrow(() -> WriteRejection.invalid("missing e tag"));
+        long community = caller.community().id();
+        UUID revisionChannel = handle.attach(ArtifactDao.class).revisionChannel(target, community)
+                .orElseThrow(() -> WriteRejection.blocked(NOT_FOUND));
+        ChannelAccess access = AccessLookup.lookup(handle, community, revisionChannel, caller.pubkey(),
+                AccessLookup.Lock.SHARED);
+        EventStore events = handle.attach(EventStore.class);
+        String author = events.author(target, community).orElseThrow(() -> WriteRejection.blocked(NOT_FOUND));
+        if (!access.canRead() && !caller.pubkey().equals(author)) {
+            throw WriteRejection.blocked(NOT_FOUND);
+        }
+        if (!revisionChannel.equals(channel)) {
+            throw WriteRejection.invalid("h must name the channel of the redacted revision");
+        }
+        if (!access.canRedact(caller.pubkey(), author)) {
+            throw WriteRejection.blocked("only owners, admins or the author may redact");
+        }
+        events.redact(target, caller.pubkey());
+    }
+}

@@ -1,0 +1,38 @@
+package chat.buzz.relay.artifact;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.relay.events.EventStore;
+import chat.buzz.relay.identity.RelayIdentity;
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * PROTOCOL 3.3: when an artifact moves, the old channel keeps a relay-signed kind-45011 marker
+ * that says only that it left, never where it went.
+ */
+public final class RemovalMarkers {
+    public static final int KIND = 45011;
+
+    private final RelayIdentity relay;
+    private final Clock clock;
+
+    public RemovalMarkers(RelayIdentity relay, Clock clock) {
+        this.relay = relay;
+        this.clock = clock;
+    }
+
+    public Event recordMove(Handle handle, long communityId, UUID d, UUID oldChannel, String replacedRevision) {
+        Event marker = relay.keys().sign(KIND, clock.instant().getEpochSecond(), List.of(
+                List.of("ar", "1"),
+                List.of("d", d.toString()),
+                List.of("h", oldChannel.toString()),
+                List.of("reason", "moved"),
+                List.of("prev", replacedRevision)), "");
+        handle.attach(EventStore.class).store(communityId, marker);
+        handle.attach(ArtifactDao.class).recordRevision(marker.id(), communityId, d, oldChannel, KIND, "moved",
+                replacedRevision, relay.publicKeyHex());
+        return marker;
+    }
+}

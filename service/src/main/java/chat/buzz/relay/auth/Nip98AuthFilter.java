@@ -1,0 +1,81 @@
+package chat.buzz.relay.auth;
+
+import chat.buzz.protocol.Nip98Exception;
+import chat.buzz.protocol.Nip98Result;
+import chat.buzz.protocol.Nip98Verifier;
+import chat.buzz.relay.community.Community;
+import chat.buzz.relay.community.TenancyFilter;
+import chat.buzz.relay.web.ErrorBody;
+import jakarta.annotation.Priority;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.SecurityContext;
+import java.net.URI;
+import java.security.Principal;
+import java.time.Duration;
+
+/**
+ * PROTOCOL 2.1: signed HTTP. Registered through Dropwizard's AuthDynamicFeature, so it guards
+ * exactly the resource methods that take an {@code @Auth Caller}. Checks run in the contract's order;
+ * the replay guard comes last because it is the only check that writes.
+ */
+@Priority(Priorities.AUTHENTICATION)
+public final class Nip98AuthFilter implements ContainerRequestFilter {
+    private final Nip98Verifier verifier;
+    private final ReplayGuard replayGuard;
+    private final RequestBodies bodies;
+    private final String publicScheme;
+    private final Duration replayWindow;
+
+    public Nip98AuthFilter(Nip98Verifier verifier, ReplayGuard replayGuard, RequestBodies bodies,
+                           String publicScheme, Duration replayWindow) {
+        this.verifier = verifier;
+        this.replayGuard = replayGuard;
+        this.bodies = bodies;
+        this.publicScheme = publicScheme;
+        this.replayWindow = replayWindow;
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        Community community = TenancyFilter.communityOf(request);
+        String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+        if (header == null || header.isBlank()) {
+            throw unauthorized("missing Nostr auth");
+        }
+        bodies.checkDeclaredLength(request);
+        byte[] body = bodies.buffer(request);
+        Nip98Result result;
+        try {
+            result = verifier.verify(header, request.getMethod(), absoluteUrl(request), body.length == 0 ? null : body);
+        } catch (Nip98Exception e) {
+            throw unauthorized("NIP-98: " + e.getMessage());
+        }
+        if (!replayGuard.firstUse(result.eventId(), replayWindow)) {
+            throw unauthorized("NIP-98: replay detected");
+        }
+        Caller caller = new Caller(result.pubkey(), community);
+        boolean secure = "https".equals(publicScheme);
+        request.setSecurityContext(new SecurityContext() {
+            @Override public Principal getUserPrincipal() { return caller; }
+            @Override public boolean isUserInRole(String role) { return false; }
+            @Override public boolean isSecure() { return secure; }
+            @Override public String getAuthenticationScheme() { return "Nostr"; }
+        });
+    }
+
+    /** The URL the client signed: configured public scheme, the Host header as sent, the raw path and query. */
+    private String absoluteUrl(ContainerRequestContext request) {
+        URI uri = request.getUriInfo().getRequestUri();
+        String host = request.getHeaderString(HttpHeaders.HOST);
+        String query = uri.getRawQuery();
+        return publicScheme + "://" + host + uri.getRawPath() + (query == null ? "" : "?" + query);
+    }
+
+    private static WebApplicationException unauthorized(String reason) {
+        return new WebApplicationException(ErrorBody.response(401, reason));
+    }
+}

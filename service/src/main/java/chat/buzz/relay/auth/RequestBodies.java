@@ -1,0 +1,45 @@
+package chat.buzz.relay.auth;
+
+import chat.buzz.relay.web.ErrorBody;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/** Reads a request body once, within the configured limit, and puts it back for the resource. */
+public final class RequestBodies {
+    private final int maxBytes;
+
+    public RequestBodies(int maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+
+    /** Rejects early, from the declared length alone, before any signature work. */
+    public void checkDeclaredLength(ContainerRequestContext request) {
+        if (request.getLength() > maxBytes) {
+            throw tooLarge();
+        }
+    }
+
+    public byte[] buffer(ContainerRequestContext request) {
+        if (!request.hasEntity()) {
+            return new byte[0];
+        }
+        try (InputStream in = request.getEntityStream()) {
+            byte[] body = in.readNBytes(maxBytes + 1);
+            if (body.length > maxBytes) {
+                throw tooLarge();
+            }
+            request.setEntityStream(new ByteArrayInputStream(body));
+            return body;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private WebApplicationException tooLarge() {
+        return new WebApplicationException(ErrorBody.response(413, "request body larger than " + maxBytes + " bytes"));
+    }
+}

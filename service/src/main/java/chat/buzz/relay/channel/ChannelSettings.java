@@ -1,0 +1,45 @@
+package chat.buzz.relay.channel;
+
+import chat.buzz.relay.events.EventLimits;
+import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.WriteRejection;
+import java.util.Optional;
+
+/**
+ * The settable fields of a channel as carried by 9007 (create) and 9002 (edit) tags.
+ * Empty means "not given"; a ttl of 0 in an edit clears it.
+ */
+record ChannelSettings(Optional<String> name, Optional<String> visibility, Optional<Boolean> unlisted,
+                       Optional<Long> ttlSeconds) {
+    static final int MAX_NAME_BYTES = 256;
+    static final long MAX_TTL_SECONDS = 10L * 366 * 24 * 3600;
+
+    static ChannelSettings from(Tags tags) {
+        Optional<String> name = tags.single("name");
+        if (name.isPresent() && (name.get().isBlank() || EventLimits.utf8Length(name.get()) > MAX_NAME_BYTES)) {
+            throw WriteRejection.invalid("name must be 1.." + MAX_NAME_BYTES + " bytes and not blank");
+        }
+        Optional<String> visibility = tags.single("visibility");
+        if (visibility.isPresent() && !visibility.get().equals("open") && !visibility.get().equals("private")) {
+            throw WriteRejection.invalid("visibility must be open or private");
+        }
+        return new ChannelSettings(name, visibility, tags.flag("unlisted"), tags.single("ttl").map(ChannelSettings::ttl));
+    }
+
+    boolean isEmpty() {
+        return name.isEmpty() && visibility.isEmpty() && unlisted.isEmpty() && ttlSeconds.isEmpty();
+    }
+
+    private static long ttl(String value) {
+        long seconds;
+        try {
+            seconds = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw WriteRejection.invalid("ttl must be a whole number of seconds");
+        }
+        if (seconds < 0 || seconds > MAX_TTL_SECONDS || !value.equals(Long.toString(seconds))) {
+            throw WriteRejection.invalid("ttl must be 0.." + MAX_TTL_SECONDS + " seconds");
+        }
+        return seconds;
+    }
+}

@@ -1,0 +1,189 @@
+package chat.buzz.relay.channel;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.relay.access.AccessLookup;
+import chat.buzz.relay.access.ChannelAccess;
+import chat.buzz.relay.access.Role;
+import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.events.EventHandler;
+import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.WriteRejection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import org.jdbi.v3.core.Handle;
+
+/** The NIP-29 channel and membership kinds of PROTOCOL 3.1. */
+public final class ChannelWrites {
+    public static final int CREATE = 9007;
+    public static final int EDIT = 9002;
+    public static final int DELETE = 9008;
+    public static final int ADD_MEMBER = 9000;
+    public static final int REMOVE_MEMBER = 9001;
+    public static final int JOIN = 9021;
+    public static final int LEAVE = 9022;
+
+    private static final String NOT_ACCESSIBLE = "channel not found or not accessible";
+
+    private final PolicyChangeRecorder policyChanges;
+
+    public ChannelWrites(PolicyChangeRecorder policyChanges) {
+        this.policyChanges = policyChanges;
+    }
+
+    public Map<Integer, EventHandler> handlers() {
+        return Map.of(
+                CREATE, this::create,
+                EDIT, this::edit,
+                DELETE, this::delete,
+                ADD_MEMBER, this::addMember,
+                REMOVE_MEMBER, this::removeMember,
+                JOIN, this::join,
+                LEAVE, this::leave);
+    }
+
+    private void create(Handle handle, Caller caller, Event event) {
+        Tags tags = new Tags(event);
+        UUID channel = tags.requiredUuid("h");
+        ChannelSettings settings = ChannelSettings.from(tags);
+        String name = settings.name().orElseThrow(() -> WriteRejection.invalid("missing name tag"));
+        String visibility = settings.visibility().orElseThrow(() -> WriteRejection.invalid("missing visibility tag"));
+        boolean unlisted = settings.unlisted().orElse(false);
+        if (unlisted && !visibility.equals("open")) {
+            throw WriteRejection.invalid("only open channels can be unlisted");
+        }
+        Long ttl = settings.ttlSeconds().orElse(null);
+        if (ttl != null && ttl == 0) {
+            throw WriteRejection.invalid("ttl must be positive when creating a channel");
+        }
+        ChannelDao dao = handle.attach(ChannelDao.class);
+        if (dao.create(channel, caller.community().id(), name, visibility, unlisted, ttl, caller.pubkey()) == 0) {
+            throw WriteRejection.conflict("channel already exists");
+        }
+        dao.upsertMember(channel, caller.pubkey(), Role.OWNER.wireName());
+    }
+
+    private void edit(Handle handle, Caller caller, Event event) {
+        Tags tags = new Tags(event);
+        UUID channel = tags.requiredUuid("h");
+        ChannelSettings settings = ChannelSettings.from(tags);
+        if (settings.isEmpty()) {
+            throw WriteRejection.invalid("nothing to edit: give name, visibility, unlisted or ttl");
+        }
+        ChannelAccess access = lockForChange(handle, caller, channel);
+        if (!access.canEdit()) {
+            throw WriteRejection.blocked("only owners and admins may edit the channel");
+        }
+        var before = access.channel().orElseThrow();
+        ChannelDao dao = handle.attach(ChannelDao.class);
+        String name = settings.name().orElseGet(() -> dao.name(channel));
+        boolean open = settings.visibility().map("open"::equals).orElse(before.open());
+        boolean unlisted = settings.unlisted().orElse(before.unlisted());
+        if (!open && settings.unlisted().orElse(false)) {
+            throw WriteRejection.invalid("only open channels can be unlisted");
+        }
+        Long ttl = settings.ttlSeconds().map(seconds -> seconds == 0 ? null : seconds).orElse(before.ttlSeconds());
+        dao.update(channel, name, open ? "open" : "private", unlisted, ttl);
+
+        List<String> changes = new ArrayList<>();
+        if (open != before.open()) {
+            changes.add("visibility " + (before.open() ? "open→private" : "private→open"));
+        }
+        if (unlisted != before.unlisted()) {
+            changes.add("unlisted " + before.unlisted() + "→" + unlisted);
+        }
+        if (!Objects.equals(ttl, before.ttlSeconds())) {
+            changes.add("ttl " + describeTtl(before.ttlSeconds()) + "→" + describeTtl(ttl));
+        }
+        if (!changes.isEmpty()) {
+            policyChanges.channelPolicyChanged(handle, caller.community().id(), channel, String.join(", ", changes), caller.pubkey());
+        }
+    }
+
+    private void delete(Handle handle, Caller caller, Event event) {
+        UUID channel = new Tags(event).requiredUuid("h");
+        ChannelAccess access = lockForChange(handle, caller, channel);
+        if (!access.canDelete()) {
+            throw WriteRejection.blocked("only the owner may delete the channel");
+        }
+        handle.attach(ChannelDao.class).markDeleted(channel);
+        policyChanges.channelPolicyChanged(handle, caller.community().id(), channel, "channel deleted", caller.pubkey());
+    }
+
+    private void addMember(Handle handle, Caller caller, Event event) {
+        Tags tags = new Tags(event);
+        UUID channel = tags.requiredUuid("h");
+        String member = tags.requiredPubkey("p");
+        Role role = tags.single("role")
+                .map(value -> Role.fromWire(value).filter(r -> r != Role.OWNER)
+                        .orElseThrow(() -> WriteRejection.invalid("role must be admin or member")))
+                .orElse(Role.MEMBER);
+        ChannelAccess access = lockForChange(handle, caller, channel);
+        Optional<Role> current = AccessLookup.activeRole(handle, channel, member);
+        if (!access.mayChangeMember(current, Optional.of(role))) {
+            throw WriteRejection.blocked(access.canManageMembers()
+                    ? "your role may not give or change that membership"
+                    : "only owners and admins may add members");
+        }
+        handle.attach(ChannelDao.class).upsertMember(channel, member, role.wireName());
+    }
+
+    private void removeMember(Handle handle, Caller caller, Event event) {
+        Tags tags = new Tags(event);
+        UUID channel = tags.requiredUuid("h");
+        String member = tags.requiredPubkey("p");
+        ChannelAccess access = lockForChange(handle, caller, channel);
+        if (!access.canManageMembers()) {
+            throw WriteRejection.blocked("only owners and admins may remove members");
+        }
+        Optional<Role> current = AccessLookup.activeRole(handle, channel, member);
+        if (current.isEmpty()) {
+            throw WriteRejection.invalid("not an active member");
+        }
+        if (!access.mayChangeMember(current, Optional.empty())) {
+            throw WriteRejection.blocked("your role may not remove that member");
+        }
+        handle.attach(ChannelDao.class).removeMember(channel, member);
+    }
+
+    private void join(Handle handle, Caller caller, Event event) {
+        UUID channel = new Tags(event).requiredUuid("h");
+        ChannelAccess access = lockForChange(handle, caller, channel);
+        if (!access.canJoin()) {
+            throw WriteRejection.blocked("private channels are joined by invitation");
+        }
+        if (access.role().isEmpty()) {
+            handle.attach(ChannelDao.class).upsertMember(channel, caller.pubkey(), Role.MEMBER.wireName());
+        }
+    }
+
+    private void leave(Handle handle, Caller caller, Event event) {
+        UUID channel = new Tags(event).requiredUuid("h");
+        ChannelAccess access = lockForChange(handle, caller, channel);
+        if (access.role().isEmpty()) {
+            throw WriteRejection.invalid("not an active member");
+        }
+        ChannelDao dao = handle.attach(ChannelDao.class);
+        if (access.role().get() == Role.OWNER && dao.activeOwners(channel) <= 1) {
+            throw WriteRejection.blocked("the last owner may not leave");
+        }
+        dao.removeMember(channel, caller.pubkey());
+    }
+
+    /** Locks the channel row; a channel the caller cannot read answers as if it did not exist. */
+    private static ChannelAccess lockForChange(Handle handle, Caller caller, UUID channel) {
+        ChannelAccess access = AccessLookup.lookup(handle, caller.community().id(), channel, caller.pubkey(),
+                AccessLookup.Lock.EXCLUSIVE);
+        if (!access.canRead()) {
+            throw WriteRejection.blocked(NOT_ACCESSIBLE);
+        }
+        return access;
+    }
+
+    private static String describeTtl(Long ttl) {
+        return ttl == null ? "none" : ttl + "s";
+    }
+}

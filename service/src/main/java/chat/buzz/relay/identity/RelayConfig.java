@@ -1,0 +1,45 @@
+package chat.buzz.relay.identity;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
+
+public class RelayConfig {
+    @NotBlank
+    private String name = "Buzz relay";
+
+    private String description = "Buzz team chat relay: channels and artifacts";
+
+    /** The scheme clients see; a relay behind a TLS terminator says https (NIP-98 `u` tag). */
+    @Pattern(regexp = "https?")
+    private String publicScheme = "http";
+
+    /** Hex secret key; empty means use (or create) {@link #keyFile}. Never logged. */
+    private String secretKey = "";
+
+    /** Where local mode keeps a generated key; empty disables generation. */
+    private String keyFile = "";
+
+    @Min(1024) @Max(16 * 1024 * 1024)
+    private int maxBodyBytes = 512 * 1024;
+
+    @Min(1) @Max(3600)
+    private int replayWindowSeconds = 120;
+
+    @JsonProperty public String getName() { return name; }
+    @JsonProperty public void setName(String name) { this.name = name; }
+    @JsonProperty public String getDescription() { return description; }
+    @JsonProperty public void setDescription(String description) { this.description = description; }
+    @JsonProperty public String getPublicScheme() { return publicScheme; }
+    @JsonProperty public void setPublicScheme(String publicScheme) { this.publicScheme = publicScheme; }
+    @JsonProperty public String getSecretKey() { return secretKey; }
+    @JsonProperty public void setSecretKey(String secretKey) { this.secretKey = secretKey == null ? "" : secretKey.trim(); }
+    @JsonProperty public String getKeyFile() { return keyFile; }
+    @JsonProperty public void setKeyFile(String keyFile) { this.keyFile = keyFile == null ? "" : keyFile; }
+    @JsonProperty public int getMaxBodyBytes() { return maxBodyBytes; }
+    @JsonProperty public void setMaxBodyBytes(int maxBodyBytes) { this.maxBodyBytes = maxBodyBytes; }
+    @JsonProperty public int getReplayWindowSeconds() { return replayWindowSeconds; }
+    @JsonProperty public void setReplayWindowSeconds(int replayWindowSeconds) { this.replayWindowSeconds = replayWindowSeconds; }
+}

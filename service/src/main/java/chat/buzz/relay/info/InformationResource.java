@@ -1,0 +1,64 @@
+package chat.buzz.relay.info;
+
+import chat.buzz.relay.artifact.ArtifactWrites;
+import chat.buzz.relay.artifact.RemovalMarkers;
+import chat.buzz.relay.events.EventLimits;
+import chat.buzz.relay.identity.RelayConfig;
+import com.codahale.metrics.annotation.Timed;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.OPTIONS;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+
+/** GET / with Accept: application/nostr+json, open to any origin and needing no auth (PROTOCOL 6). */
+@Path("/")
+public final class InformationResource {
+    public static final String NOSTR_JSON = "application/nostr+json";
+    static final int OVERLAP_SECONDS = 120;
+    static final int PAGE_SIZE = 100;
+    static final int MAX_IDS = 100;
+    static final int MAX_SCOPE = 100;
+
+    private final RelayConfig config;
+    private final String relayPubkey;
+    private final Capabilities capabilities;
+    private final String version;
+
+    public InformationResource(RelayConfig config, String relayPubkey, Capabilities capabilities) {
+        this.config = config;
+        this.relayPubkey = relayPubkey;
+        this.capabilities = capabilities;
+        String implementation = InformationResource.class.getPackage().getImplementationVersion();
+        this.version = implementation == null ? "development" : implementation;
+    }
+
+    @GET
+    @Timed
+    @Produces(NOSTR_JSON)
+    public Response information() {
+        RelayInformation document = new RelayInformation(
+                config.getName(), config.getDescription(), relayPubkey, "buzz-relay", version,
+                List.of(1, 11, 29, 42, 98),
+                capabilities.active(),
+                new RelayInformation.Limitation(config.getMaxBodyBytes(), EventLimits.MAX_TAGS,
+                        EventLimits.MAX_CONTENT_BYTES, true),
+                new RelayInformation.Artifacts(ArtifactWrites.REVISION_KIND, RemovalMarkers.KIND, "/query",
+                        List.of("current", "incremental"),
+                        new RelayInformation.Incremental(PAGE_SIZE, OVERLAP_SECONDS, MAX_IDS, MAX_SCOPE)));
+        return cors(Response.ok(document, NOSTR_JSON)).build();
+    }
+
+    @OPTIONS
+    public Response preflight() {
+        return cors(Response.noContent()).build();
+    }
+
+    private static Response.ResponseBuilder cors(Response.ResponseBuilder response) {
+        return response
+                .header("Access-Control-Allow-Origin", "*")
+                .header("Access-Control-Allow-Headers", "*")
+                .header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+    }
+}

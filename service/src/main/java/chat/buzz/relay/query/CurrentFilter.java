@@ -1,0 +1,80 @@
+package chat.buzz.relay.query;
+
+import chat.buzz.relay.events.Tags;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * PROTOCOL 4, mode "current": live heads matching #h, #d and other #tag filters.
+ *
+ * @param tagFilters tag name to accepted values, for tags other than h and d
+ */
+public record CurrentFilter(List<String> channels, List<String> artifacts, Map<String, List<String>> tagFilters,
+                            int limit, int offset) {
+    public static final int DEFAULT_LIMIT = 100;
+    public static final int MAX_LIMIT = 1000;
+    public static final int MAX_OFFSET = 10_000;
+    static final int MAX_VALUES = 1000;
+
+    public static CurrentFilter parse(JsonNode filter) {
+        List<String> channels = List.of();
+        List<String> artifacts = List.of();
+        Map<String, List<String>> tags = new LinkedHashMap<>();
+        int limit = DEFAULT_LIMIT;
+        int offset = 0;
+        for (Iterator<Map.Entry<String, JsonNode>> fields = filter.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            String key = field.getKey();
+            JsonNode value = field.getValue();
+            switch (key) {
+                case "artifact" -> { }
+                case "limit" -> limit = integer(key, value, 1, MAX_LIMIT);
+                case "offset" -> offset = integer(key, value, 0, MAX_OFFSET);
+                case "#h" -> channels = uuids(key, value);
+                case "#d" -> artifacts = uuids(key, value);
+                default -> {
+                    if (!key.startsWith("#") || key.length() < 2 || key.length() > 65) {
+                        throw new QueryRejection("unknown filter key " + key);
+                    }
+                    tags.put(key.substring(1), strings(key, value));
+                }
+            }
+        }
+        return new CurrentFilter(channels, artifacts, Map.copyOf(tags), limit, offset);
+    }
+
+    private static int integer(String key, JsonNode value, int min, int max) {
+        if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < min || value.intValue() > max) {
+            throw new QueryRejection(key + " must be an integer in " + min + ".." + max);
+        }
+        return value.intValue();
+    }
+
+    private static List<String> strings(String key, JsonNode value) {
+        if (!value.isArray() || value.isEmpty() || value.size() > MAX_VALUES) {
+            throw new QueryRejection(key + " must be an array of 1.." + MAX_VALUES + " strings");
+        }
+        List<String> values = new ArrayList<>();
+        for (JsonNode item : value) {
+            if (!item.isTextual()) {
+                throw new QueryRejection(key + " must be an array of strings");
+            }
+            values.add(item.textValue());
+        }
+        return List.copyOf(values);
+    }
+
+    private static List<String> uuids(String key, JsonNode value) {
+        List<String> values = strings(key, value);
+        for (String id : values) {
+            if (!Tags.isCanonicalUuid(id)) {
+                throw new QueryRejection(key + " values must be lowercase hyphenated UUIDs");
+            }
+        }
+        return values;
+    }
+}

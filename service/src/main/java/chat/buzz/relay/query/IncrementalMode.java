@@ -1,0 +1,10 @@
+package chat.buzz.relay.query;
+
+import chat.buzz.relay.auth.Caller;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import jakarta.ws.rs.core.Response;
+
+/** Mode "incremental" of POST /query (PROTOCOL 4.1–4.5). */
+public interface IncrementalMode {
+    Response read(Caller caller, ObjectNode filter);
+}

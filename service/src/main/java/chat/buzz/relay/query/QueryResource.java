@@ -1,0 +1,69 @@
+package chat.buzz.relay.query;
+
+import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.web.Utf8;
+import com.codahale.metrics.annotation.Timed;
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dropwizard.auth.Auth;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.CharacterCodingException;
+
+/** POST /query: one filter object in an array; its "artifact" key chooses the mode. */
+@Path("/query")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.WILDCARD)
+public final class QueryResource {
+    private final ObjectReader json;
+    private final CurrentReads current;
+    private final IncrementalMode incremental;
+
+    public QueryResource(ObjectMapper json, CurrentReads current, IncrementalMode incremental) {
+        this.json = json.reader()
+                .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        this.current = current;
+        this.incremental = incremental;
+    }
+
+    @POST
+    @Timed
+    public Response query(@Auth Caller caller, byte[] body) {
+        ObjectNode filter = singleFilter(body);
+        JsonNode mode = filter.get("artifact");
+        if (mode == null || !mode.isTextual()) {
+            throw new QueryRejection("the filter needs \"artifact\": \"current\" or \"incremental\"");
+        }
+        return switch (mode.textValue()) {
+            case "current" -> Response.ok("[" + String.join(",", current.read(caller, CurrentFilter.parse(filter))) + "]",
+                    MediaType.APPLICATION_JSON_TYPE).build();
+            case "incremental" -> incremental.read(caller, filter);
+            default -> throw new QueryRejection("unknown artifact mode " + mode.textValue());
+        };
+    }
+
+    private ObjectNode singleFilter(byte[] body) {
+        JsonNode request;
+        try {
+            request = json.readTree(Utf8.decodeStrict(body == null ? new byte[0] : body));
+        } catch (CharacterCodingException e) {
+            throw new QueryRejection("body is not valid UTF-8");
+        } catch (JacksonException e) {
+            throw new QueryRejection("body is not valid JSON");
+        }
+        if (request == null || !request.isArray() || request.size() != 1 || !request.get(0).isObject()) {
+            throw new QueryRejection("body must be a JSON array with exactly one filter object");
+        }
+        return (ObjectNode) request.get(0);
+    }
+}

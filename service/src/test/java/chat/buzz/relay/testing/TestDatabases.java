@@ -1,0 +1,77 @@
+package chat.buzz.relay.testing;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+
+/**
+ * A fresh PostgreSQL database per test class: on the server named by BUZZ_TEST_DATABASE_URL when set
+ * (CI points it at the machine's PostgreSQL), otherwise on an embedded PostgreSQL started once per JVM.
+ */
+public final class TestDatabases {
+    public static final String USER = "postgres";
+    private static EmbeddedPostgres embedded;
+
+    private TestDatabases() {}
+
+    public static String fresh() {
+        String server = serverUrl();
+        String name = "buzz_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        execute(server, "CREATE DATABASE " + name);
+        return withDatabase(server, name);
+    }
+
+    public static void drop(String url) {
+        String name = databaseName(url);
+        execute(serverUrl(), "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    }
+
+    private static synchronized String serverUrl() {
+        String configured = System.getenv("BUZZ_TEST_DATABASE_URL");
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        if (embedded == null) {
+            try {
+                embedded = EmbeddedPostgres.builder().start();
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not start embedded PostgreSQL for tests", e);
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    embedded.close();
+                } catch (IOException ignored) {
+                    // the JVM is exiting; the temporary cluster directory goes with it
+                }
+            }));
+        }
+        return embedded.getJdbcUrl(USER, "postgres");
+    }
+
+    private static void execute(String url, String sql) {
+        try (Connection connection = DriverManager.getConnection(url, USER, "");
+             Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("test database setup failed: " + sql, e);
+        }
+    }
+
+    /** jdbc:postgresql://host:port/db?params with db replaced. */
+    static String withDatabase(String url, String database) {
+        int slash = url.indexOf('/', "jdbc:postgresql://".length());
+        int query = url.indexOf('?', slash);
+        return url.substring(0, slash + 1) + database + (query < 0 ? "" : url.substring(query));
+    }
+
+    static String databaseName(String url) {
+        int slash = url.indexOf('/', "jdbc:postgresql://".length());
+        int query = url.indexOf('?', slash);
+        return query < 0 ? url.substring(slash + 1) : url.substring(slash + 1, query);
+    }
+}

@@ -1,0 +1,91 @@
+package chat.buzz.relay.testing;
+
+import chat.buzz.relay.BuzzRelayApplication;
+import chat.buzz.relay.BuzzRelayConfiguration;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.DropwizardTestSupport;
+import io.dropwizard.testing.ResourceHelpers;
+import java.util.ArrayList;
+import java.util.List;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The real relay, started once per test class on 127.0.0.1 with its own fresh database.
+ * {@link #anotherInstance} starts a second relay on the same database, as a deployment would.
+ */
+public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
+    private final List<ConfigOverride> overrides;
+    private final TestRelay sharedDatabaseWith;
+    private DropwizardTestSupport<BuzzRelayConfiguration> support;
+    private String databaseUrl;
+
+    private TestRelay(TestRelay sharedDatabaseWith, ConfigOverride... overrides) {
+        this.sharedDatabaseWith = sharedDatabaseWith;
+        this.overrides = List.of(overrides);
+    }
+
+    public static TestRelay create(ConfigOverride... overrides) {
+        return new TestRelay(null, overrides);
+    }
+
+    /** Register after {@code first}; it then starts on the same database. */
+    public static TestRelay anotherInstance(TestRelay first, ConfigOverride... overrides) {
+        return new TestRelay(first, overrides);
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        start();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        stop();
+        if (sharedDatabaseWith == null) {
+            TestDatabases.drop(databaseUrl);
+        }
+    }
+
+    public void start() throws Exception {
+        databaseUrl = sharedDatabaseWith == null ? TestDatabases.fresh() : sharedDatabaseWith.databaseUrl();
+        List<ConfigOverride> all = new ArrayList<>(overrides);
+        all.add(ConfigOverride.config("database.url", databaseUrl));
+        support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
+                ResourceHelpers.resourceFilePath("test-relay.yml"), all.toArray(ConfigOverride[]::new));
+        support.before();
+    }
+
+    public void stop() {
+        if (support != null) {
+            support.after();
+            support = null;
+        }
+    }
+
+    public String databaseUrl() {
+        return databaseUrl;
+    }
+
+    public Jdbi jdbi() {
+        return Jdbi.create(databaseUrl, TestDatabases.USER, "");
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + support.getLocalPort();
+    }
+
+    public String adminUrl() {
+        return "http://127.0.0.1:" + support.getAdminPort();
+    }
+
+    public BuzzRelayConfiguration configuration() {
+        return support.getConfiguration();
+    }
+
+    public RelayClient client() {
+        return new RelayClient(baseUrl());
+    }
+}
