@@ -11,4 +11,13 @@ public interface PolicyChangeRecorder {
     PolicyChangeRecorder NONE = (handle, communityId, channelId, change, actor) -> { };
 
     void channelPolicyChanged(Handle handle, long communityId, UUID channelId, String change, String actor);
+
+    /** Tells each recorder in turn, in the same transaction. */
+    static PolicyChangeRecorder all(PolicyChangeRecorder... recorders) {
+        return (handle, communityId, channelId, change, actor) -> {
+            for (PolicyChangeRecorder recorder : recorders) {
+                recorder.channelPolicyChanged(handle, communityId, channelId, change, actor);
+            }
+        };
+    }
 }
