@@ -85,7 +85,7 @@ public final class ChannelWrites {
         if (!open && settings.unlisted().orElse(false)) {
             throw WriteRejection.invalid("only open channels can be unlisted");
         }
-        Long ttl = settings.ttlSeconds().map(seconds -> seconds == 0 ? null : seconds).orElse(before.ttlSeconds());
+        Long ttl = settings.ttlSeconds().isEmpty() ? before.ttlSeconds() : clearedWhenZero(settings.ttlSeconds().get());
         dao.update(channel, name, open ? "open" : "private", unlisted, ttl);
 
         List<String> changes = new ArrayList<>();
@@ -181,6 +181,11 @@ public final class ChannelWrites {
             throw WriteRejection.blocked(NOT_ACCESSIBLE);
         }
         return access;
+    }
+
+    /** A ttl of 0 in an edit removes the TTL. */
+    private static Long clearedWhenZero(long seconds) {
+        return seconds == 0 ? null : seconds;
     }
 
     private static String describeTtl(Long ttl) {

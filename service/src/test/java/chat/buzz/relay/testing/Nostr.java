@@ -21,7 +21,17 @@ public final class Nostr {
 
     @SafeVarargs
     public static Event event(NostrKeys keys, int kind, List<String>... tags) {
-        return keys.sign(kind, now(), List.of(tags), "");
+        return sign(keys, kind, new ArrayList<>(List.of(tags)), "");
+    }
+
+    /**
+     * Signs with a random nonce tag: two otherwise identical events in one second would share an id,
+     * and the relay would rightly answer the second as a duplicate.
+     */
+    public static Event sign(NostrKeys keys, int kind, List<List<String>> tags, String content) {
+        List<List<String>> withNonce = new ArrayList<>(tags);
+        withNonce.add(tag("nonce", UUID.randomUUID().toString()));
+        return keys.sign(kind, now(), withNonce, content);
     }
 
     public static UUID newId() {
@@ -32,13 +42,13 @@ public final class Nostr {
         List<List<String>> tags = new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "channel " + channel),
                 tag("visibility", visibility)));
         tags.addAll(Arrays.asList(extra));
-        return keys.sign(9007, now(), tags, "");
+        return sign(keys, 9007, tags, "");
     }
 
     public static Event editChannel(NostrKeys keys, UUID channel, List<String>... changes) {
         List<List<String>> tags = new ArrayList<>(List.of(tag("h", channel.toString())));
         tags.addAll(Arrays.asList(changes));
-        return keys.sign(9002, now(), tags, "");
+        return sign(keys, 9002, tags, "");
     }
 
     public static Event membership(NostrKeys keys, int kind, UUID channel, String member, String role) {
@@ -49,7 +59,7 @@ public final class Nostr {
         if (role != null) {
             tags.add(tag("role", role));
         }
-        return keys.sign(kind, now(), tags, "");
+        return sign(keys, kind, tags, "");
     }
 
     public static Event revision(NostrKeys keys, UUID d, UUID channel, String op, String prev, String title) {
@@ -61,10 +71,10 @@ public final class Nostr {
         if (prev != null) {
             tags.add(tag("prev", prev));
         }
-        return keys.sign(45010, now(), tags, "body of " + d);
+        return sign(keys, 45010, tags, "body of " + d);
     }
 
     public static Event redact(NostrKeys keys, UUID channel, String eventId) {
-        return keys.sign(9005, now(), List.of(tag("h", channel.toString()), tag("e", eventId)), "");
+        return sign(keys, 9005, List.of(tag("h", channel.toString()), tag("e", eventId)), "");
     }
 }

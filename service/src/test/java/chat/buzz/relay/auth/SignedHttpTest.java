@@ -1,0 +1,196 @@
+package chat.buzz.relay.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Nip98;
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Sha256;
+import chat.buzz.relay.testing.RelayClient;
+import chat.buzz.relay.testing.RelayClient.Reply;
+import chat.buzz.relay.testing.TestRelay;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Every rejection of PROTOCOL 2.1 and 2.3, over real HTTP against the running relay. */
+class SignedHttpTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create();
+
+    private static final String QUERY = "[{\"artifact\":\"current\"}]";
+    private final NostrKeys alice = NostrKeys.generate();
+    private final RelayClient client = RELAY.client();
+
+    @Test
+    void aCorrectlySignedRequestIsServed() {
+        Reply reply = client.query(alice, QUERY);
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.json().isArray()).isTrue();
+    }
+
+    @Test
+    void noHeaderAtAll() {
+        Reply reply = client.send(client.request("/query").POST(HttpRequest.BodyPublishers.ofString(QUERY)));
+        assertThat(reply.status()).isEqualTo(401);
+        assertThat(reply.error()).isEqualTo("missing Nostr auth");
+    }
+
+    @Test
+    void unknownHostIsRefusedBeforeAuthentication() throws Exception {
+        // java.net.http will not send a custom Host header, so speak HTTP/1.1 on a socket.
+        String response = RawHttp.exchange(RELAY.baseUrl(), "POST /query HTTP/1.1\r\nHost: elsewhere.example\r\n"
+                + "Content-Length: 2\r\nConnection: close\r\n\r\n[]");
+        assertThat(response).startsWith("HTTP/1.1 404");
+        assertThat(response).contains("{\"error\":\"unknown community\"}");
+    }
+
+    @Test
+    void wrongScheme() {
+        assertRejected(sign(alice, 27235, "POST", url("/query"), QUERY, 0, List.of()).replace("Nostr ", "Bearer "),
+                "NIP-98: malformed authorization header");
+    }
+
+    @Test
+    void notBase64() {
+        assertRejected("Nostr %%%not-base64%%%", "NIP-98: malformed authorization header");
+    }
+
+    @Test
+    void notAnEvent() {
+        String header = "Nostr " + Base64.getEncoder().encodeToString("{\"hello\":1}".getBytes(StandardCharsets.UTF_8));
+        assertThat(post(header, QUERY).error()).startsWith("NIP-98: malformed auth event");
+    }
+
+    @Test
+    void wrongKind() {
+        assertRejected(sign(alice, 27236, "POST", url("/query"), QUERY, 0, List.of()), "NIP-98: wrong kind");
+    }
+
+    @Test
+    void tamperedIdAndSignature() {
+        Event good = authEvent(alice, 27235, "POST", url("/query"), QUERY, 0, List.of());
+        Event wrongId = new Event("0".repeat(64), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), good.sig());
+        assertRejected(header(wrongId), "NIP-98: invalid event id");
+        NostrKeys mallory = NostrKeys.generate();
+        Event other = authEvent(mallory, 27235, "POST", url("/query"), QUERY, 0, List.of());
+        Event stolenSignature = new Event(good.id(), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), other.sig());
+        assertRejected(header(stolenSignature), "NIP-98: invalid signature");
+    }
+
+    @Test
+    void tooOldAndFromTheFuture() {
+        assertThat(post(sign(alice, 27235, "POST", url("/query"), QUERY, -61, List.of()), QUERY).error())
+                .isEqualTo("NIP-98: auth event too old");
+        assertThat(post(sign(alice, 27235, "POST", url("/query"), QUERY, 61, List.of()), QUERY).error())
+                .isEqualTo("NIP-98: auth event from the future");
+    }
+
+    @Test
+    void urlMustBeTheRequestUrl() {
+        assertRejected(sign(alice, 27235, "POST", url("/events"), QUERY, 0, List.of()), "NIP-98: url mismatch");
+        assertRejected(sign(alice, 27235, "POST", "https" + url("/query").substring(4), QUERY, 0, List.of()),
+                "NIP-98: url mismatch");
+    }
+
+    @Test
+    void urlSchemeAndHostCompareCaseInsensitivelyAndATrailingSlashIsIgnored() {
+        String shouted = url("/query/").replace("http://", "HTTP://");
+        Reply reply = post(sign(alice, 27235, "POST", shouted, QUERY, 0, List.of()), QUERY);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+    }
+
+    @Test
+    void methodMustMatch() {
+        assertRejected(sign(alice, 27235, "GET", url("/query"), QUERY, 0, List.of()), "NIP-98: method mismatch");
+        Reply lowercase = post(sign(alice, 27235, "post", url("/query"), QUERY, 0, List.of()), QUERY);
+        assertThat(lowercase.status()).isEqualTo(200);
+    }
+
+    @Test
+    void bodyNeedsAMatchingPayloadTag() {
+        Event noPayload = alice.sign(27235, now(), List.of(List.of("u", url("/query")), List.of("method", "POST"),
+                List.of("nonce", "1")), "");
+        assertRejected(header(noPayload), "NIP-98: missing payload tag");
+        assertThat(post(sign(alice, 27235, "POST", url("/query"), "[{}]", 0, List.of()), QUERY).error())
+                .isEqualTo("NIP-98: payload mismatch");
+    }
+
+    @Test
+    void aReplayedHeaderIsRefused() {
+        String header = sign(alice, 27235, "POST", url("/query"), QUERY, 0, List.of());
+        assertThat(post(header, QUERY).status()).isEqualTo(200);
+        Reply replay = post(header, QUERY);
+        assertThat(replay.status()).isEqualTo(401);
+        assertThat(replay.error()).isEqualTo("NIP-98: replay detected");
+    }
+
+    @Test
+    void checksRunInTheContractOrder() {
+        // Too old AND wrong url AND wrong method: the time check comes first.
+        assertRejected(sign(alice, 27235, "GET", url("/elsewhere"), QUERY, -120, List.of()), "NIP-98: auth event too old");
+        // Wrong url AND wrong method: url first.
+        assertRejected(sign(alice, 27235, "GET", url("/elsewhere"), QUERY, 0, List.of()), "NIP-98: url mismatch");
+    }
+
+    @Test
+    void aRejectedAuthEventDoesNotBurnItsIdInTheReplayGuard() {
+        String header = sign(alice, 27235, "POST", url("/query"), QUERY, 0, List.of());
+        assertThat(post(header, "[{\"artifact\":\"other\"}]").error()).isEqualTo("NIP-98: payload mismatch");
+        assertThat(post(header, QUERY).status()).isEqualTo(200);
+    }
+
+    @Test
+    void oversizedBodiesAre413() {
+        String huge = "[" + "\"x\",".repeat(RELAY.configuration().getRelay().getMaxBodyBytes() / 4 + 10) + "1]";
+        Reply reply = client.post(alice, "/query", huge);
+        assertThat(reply.status()).isEqualTo(413);
+        assertThat(reply.error()).contains("larger than");
+    }
+
+    private void assertRejected(String header, String reason) {
+        Reply reply = post(header, QUERY);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(401);
+        assertThat(reply.error()).isEqualTo(reason);
+    }
+
+    private Reply post(String header, String body) {
+        return client.send(client.request("/query").header("Authorization", header)
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static String url(String path) {
+        return RELAY.baseUrl() + path;
+    }
+
+    private static long now() {
+        return System.currentTimeMillis() / 1000;
+    }
+
+    private static String sign(NostrKeys keys, int kind, String method, String url, String body, long skew, List<List<String>> extra) {
+        return header(authEvent(keys, kind, method, url, body, skew, extra));
+    }
+
+    private static Event authEvent(NostrKeys keys, int kind, String method, String url, String body, long skew,
+                                   List<List<String>> extra) {
+        List<List<String>> tags = new ArrayList<>(List.of(List.of("u", url), List.of("method", method),
+                List.of("payload", Sha256.hex(body.getBytes(StandardCharsets.UTF_8))),
+                List.of("nonce", Long.toHexString(System.nanoTime()))));
+        tags.addAll(extra);
+        return keys.sign(kind, now() + skew, tags, "");
+    }
+
+    private static String header(Event event) {
+        return "Nostr " + Base64.getEncoder().encodeToString(event.toJson().getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theClientLibraryHeaderIsAccepted() {
+        byte[] body = QUERY.getBytes(StandardCharsets.UTF_8);
+        assertThat(post(Nip98.authorizationHeader(alice, "POST", url("/query"), body, now()), QUERY).status()).isEqualTo(200);
+    }
+}

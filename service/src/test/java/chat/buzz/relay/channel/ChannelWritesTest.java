@@ -1,0 +1,176 @@
+package chat.buzz.relay.channel;
+
+import static chat.buzz.relay.testing.Nostr.createChannel;
+import static chat.buzz.relay.testing.Nostr.editChannel;
+import static chat.buzz.relay.testing.Nostr.event;
+import static chat.buzz.relay.testing.Nostr.membership;
+import static chat.buzz.relay.testing.Nostr.newId;
+import static chat.buzz.relay.testing.Nostr.revision;
+import static chat.buzz.relay.testing.Nostr.tag;
+import static chat.buzz.relay.testing.Replies.accepted;
+import static chat.buzz.relay.testing.Replies.rejected;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.RelayClient;
+import chat.buzz.relay.testing.TestRelay;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** PROTOCOL 3.1: channels, memberships and roles over signed HTTP. */
+class ChannelWritesTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create();
+
+    private final NostrKeys owner = NostrKeys.generate();
+    private final NostrKeys admin = NostrKeys.generate();
+    private final NostrKeys member = NostrKeys.generate();
+    private final NostrKeys stranger = NostrKeys.generate();
+    private final RelayClient client = RELAY.client();
+
+    @Test
+    void creatorBecomesOwnerAndAResubmissionIsADuplicate() {
+        UUID channel = newId();
+        Event create = createChannel(owner, channel, "private");
+        accepted(client.publish(owner, create));
+        assertThat(role(channel, owner)).isEqualTo("owner");
+        var again = client.publish(owner, create);
+        accepted(again);
+        assertThat(again.message()).startsWith("duplicate:");
+        rejected(client.publish(owner, createChannel(owner, channel, "open")), 409, "conflict: channel already exists");
+    }
+
+    @Test
+    void createValidatesItsTags() {
+        rejected(client.publish(owner, createChannel(owner, newId(), "secret")), 400, "invalid: visibility must be open or private");
+        rejected(client.publish(owner, event(owner, 9007, tag("h", newId().toString()), tag("visibility", "open"))),
+                400, "invalid: missing name tag");
+        rejected(client.publish(owner, event(owner, 9007, tag("h", "NOT-A-UUID"), tag("name", "x"), tag("visibility", "open"))),
+                400, "invalid: tag h must be a lowercase hyphenated UUID");
+        rejected(client.publish(owner, createChannel(owner, newId(), "private", tag("unlisted", "true"))),
+                400, "invalid: only open channels can be unlisted");
+        rejected(client.publish(owner, createChannel(owner, newId(), "open", tag("ttl", "soon"))),
+                400, "invalid: ttl must be a whole number of seconds");
+        rejected(client.publish(owner, createChannel(owner, newId(), "open", tag("ttl", "0"))),
+                400, "invalid: ttl must be positive");
+        rejected(client.publish(owner, createChannel(owner, newId(), "open", tag("unlisted", "yes"))),
+                400, "invalid: tag unlisted must be true or false");
+        UUID twice = newId();
+        rejected(client.publish(owner, event(owner, 9007, tag("h", twice.toString()), tag("h", twice.toString()),
+                tag("name", "x"), tag("visibility", "open"))), 400, "invalid: tag h appears more than once");
+    }
+
+    @Test
+    void onlyOwnersAndAdminsEdit() {
+        UUID channel = openChannelWithAdminAndMember();
+        rejected(client.publish(member, editChannel(member, channel, tag("name", "mine"))), 403, "blocked: only owners and admins");
+        rejected(client.publish(stranger, editChannel(stranger, channel, tag("name", "mine"))), 403, "blocked: only owners and admins");
+        accepted(client.publish(admin, editChannel(admin, channel, tag("name", "renamed"), tag("ttl", "3600"))));
+        Map<String, Object> row = channelRow(channel);
+        assertThat(row).containsEntry("name", "renamed").containsEntry("ttl_seconds", 3600L);
+        accepted(client.publish(owner, editChannel(owner, channel, tag("ttl", "0"))));
+        assertThat(channelRow(channel).get("ttl_seconds")).isNull();
+        rejected(client.publish(owner, editChannel(owner, channel)), 400, "invalid: nothing to edit");
+    }
+
+    @Test
+    void privateChannelsLookAbsentToOutsiders() {
+        UUID channel = newId();
+        accepted(client.publish(owner, createChannel(owner, channel, "private")));
+        rejected(client.publish(stranger, editChannel(stranger, channel, tag("name", "x"))), 403,
+                "blocked: channel not found or not accessible");
+        rejected(client.publish(stranger, editChannel(stranger, newId(), tag("name", "x"))), 403,
+                "blocked: channel not found or not accessible");
+        rejected(client.publish(stranger, membership(stranger, 9021, channel, null, null)), 403,
+                "blocked: channel not found or not accessible");
+    }
+
+    @Test
+    void onlyTheOwnerDeletesAndADeletedChannelIsGone() {
+        UUID channel = openChannelWithAdminAndMember();
+        rejected(client.publish(admin, event(admin, 9008, tag("h", channel.toString()))), 403, "blocked: only the owner");
+        accepted(client.publish(owner, event(owner, 9008, tag("h", channel.toString()))));
+        assertThat(channelRow(channel).get("deleted_at")).isNotNull();
+        rejected(client.publish(member, revision(member, newId(), channel, "create", null, "t")), 403,
+                "blocked: channel not found or not writable");
+        rejected(client.publish(owner, event(owner, 9008, tag("h", channel.toString()))), 403, "blocked: channel not found");
+    }
+
+    @Test
+    void rolesLimitWhoChangesWhom() {
+        UUID channel = openChannelWithAdminAndMember();
+        NostrKeys other = NostrKeys.generate();
+        rejected(client.publish(member, membership(member, 9000, channel, other.publicKeyHex(), null)), 403,
+                "blocked: only owners and admins may add members");
+        rejected(client.publish(admin, membership(admin, 9000, channel, owner.publicKeyHex(), "member")), 403,
+                "blocked: your role may not");
+        rejected(client.publish(owner, membership(owner, 9000, channel, other.publicKeyHex(), "owner")), 400,
+                "invalid: role must be admin or member");
+        accepted(client.publish(admin, membership(admin, 9000, channel, other.publicKeyHex(), "admin")));
+        rejected(client.publish(admin, membership(admin, 9001, channel, other.publicKeyHex(), null)), 403,
+                "blocked: your role may not remove");
+        accepted(client.publish(owner, membership(owner, 9001, channel, other.publicKeyHex(), null)));
+        rejected(client.publish(admin, membership(admin, 9001, channel, owner.publicKeyHex(), null)), 403,
+                "blocked: your role may not remove");
+        rejected(client.publish(owner, membership(owner, 9001, channel, stranger.publicKeyHex(), null)), 400,
+                "invalid: not an active member");
+        rejected(client.publish(owner, membership(owner, 9000, channel, "ABC", null)), 400, "invalid: tag p must be");
+    }
+
+    @Test
+    void removalKeepsTheRowAndReAddingReactivatesIt() {
+        UUID channel = newId();
+        accepted(client.publish(owner, createChannel(owner, channel, "private")));
+        accepted(client.publish(owner, membership(owner, 9000, channel, member.publicKeyHex(), null)));
+        accepted(client.publish(owner, membership(owner, 9001, channel, member.publicKeyHex(), null)));
+        assertThat(memberRow(channel, member).get("removed_at")).isNotNull();
+        rejected(client.publish(member, revision(member, newId(), channel, "create", null, "t")), 403, "blocked:");
+        accepted(client.publish(owner, membership(owner, 9000, channel, member.publicKeyHex(), "admin")));
+        assertThat(memberRow(channel, member)).containsEntry("role", "admin").containsEntry("removed_at", null);
+    }
+
+    @Test
+    void joinOnlyOpenChannelsAndTheLastOwnerStays() {
+        UUID open = newId();
+        accepted(client.publish(owner, createChannel(owner, open, "open")));
+        accepted(client.publish(stranger, membership(stranger, 9021, open, null, null)));
+        assertThat(role(open, stranger)).isEqualTo("member");
+        accepted(client.publish(stranger, membership(stranger, 9022, open, null, null)));
+        assertThat(memberRow(open, stranger).get("removed_at")).isNotNull();
+        rejected(client.publish(stranger, membership(stranger, 9022, open, null, null)), 400, "invalid: not an active member");
+        accepted(client.publish(stranger, membership(stranger, 9021, open, null, null)));
+        assertThat(memberRow(open, stranger).get("removed_at")).isNull();
+        rejected(client.publish(owner, membership(owner, 9022, open, null, null)), 403, "blocked: the last owner may not leave");
+
+        UUID closed = newId();
+        accepted(client.publish(owner, createChannel(owner, closed, "private")));
+        accepted(client.publish(owner, membership(owner, 9000, closed, member.publicKeyHex(), null)));
+        rejected(client.publish(member, membership(member, 9021, closed, null, null)), 403, "blocked: private channels");
+    }
+
+    private UUID openChannelWithAdminAndMember() {
+        UUID channel = newId();
+        accepted(client.publish(owner, createChannel(owner, channel, "open")));
+        accepted(client.publish(owner, membership(owner, 9000, channel, admin.publicKeyHex(), "admin")));
+        accepted(client.publish(owner, membership(owner, 9000, channel, member.publicKeyHex(), null)));
+        return channel;
+    }
+
+    private static String role(UUID channel, NostrKeys who) {
+        return (String) memberRow(channel, who).get("role");
+    }
+
+    private static Map<String, Object> memberRow(UUID channel, NostrKeys who) {
+        return RELAY.jdbi().withHandle(h -> h.createQuery(
+                "SELECT role, removed_at FROM channel_members WHERE channel_id = :c AND pubkey = :p")
+                .bind("c", channel).bind("p", who.publicKeyHex()).mapToMap().one());
+    }
+
+    private static Map<String, Object> channelRow(UUID channel) {
+        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT name, visibility, unlisted, ttl_seconds, deleted_at FROM channels WHERE id = :c")
+                .bind("c", channel).mapToMap().one());
+    }
+}
