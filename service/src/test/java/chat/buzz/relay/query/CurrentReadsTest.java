@@ -1,0 +1,122 @@
+package chat.buzz.relay.query;
+
+import static chat.buzz.relay.testing.Nostr.createChannel;
+import static chat.buzz.relay.testing.Nostr.membership;
+import static chat.buzz.relay.testing.Nostr.newId;
+import static chat.buzz.relay.testing.Nostr.sign;
+import static chat.buzz.relay.testing.Nostr.tag;
+import static chat.buzz.relay.testing.Replies.accepted;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.RelayClient;
+import chat.buzz.relay.testing.RelayClient.Reply;
+import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** POST /query, mode "current": read access, filters, order and paging. */
+class CurrentReadsTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create();
+
+    private final NostrKeys owner = NostrKeys.generate();
+    private final NostrKeys reader = NostrKeys.generate();
+    private final RelayClient client = RELAY.client();
+
+    @Test
+    void privateChannelsAreReadByActiveMembersOnly() {
+        UUID channel = channel("private");
+        Event task = write(channel, "secret", 100, List.of());
+        assertThat(ids(query(reader, "\"#h\":[\"" + channel + "\"]"))).isEmpty();
+        accepted(client.publish(owner, membership(owner, 9000, channel, reader.publicKeyHex(), null)));
+        assertThat(ids(query(reader, "\"#h\":[\"" + channel + "\"]"))).containsExactly(task.id());
+        accepted(client.publish(owner, membership(owner, 9001, channel, reader.publicKeyHex(), null)));
+        assertThat(ids(query(reader, "\"#h\":[\"" + channel + "\"]"))).isEmpty();
+    }
+
+    @Test
+    void deletedChannelsAreNotRead() {
+        UUID channel = channel("open");
+        write(channel, "t", 100, List.of());
+        accepted(client.publish(owner, sign(owner, 9008, List.of(tag("h", channel.toString())), "")));
+        assertThat(ids(query(owner, "\"#h\":[\"" + channel + "\"]"))).isEmpty();
+    }
+
+    @Test
+    void newestFirstWithTagFiltersLimitAndOffset() {
+        UUID channel = channel("open");
+        Event old = write(channel, "old", 100, List.of(tag("t", "red")));
+        Event mid = write(channel, "mid", 200, List.of(tag("t", "blue")));
+        Event fresh = write(channel, "new", 300, List.of(tag("t", "red")));
+        String scope = "\"#h\":[\"" + channel + "\"]";
+        assertThat(ids(query(reader, scope))).containsExactly(fresh.id(), mid.id(), old.id());
+        assertThat(ids(query(reader, scope + ",\"#t\":[\"red\"]"))).containsExactly(fresh.id(), old.id());
+        assertThat(ids(query(reader, scope + ",\"#t\":[\"green\"]"))).isEmpty();
+        assertThat(ids(query(reader, scope + ",\"limit\":1,\"offset\":1"))).containsExactly(mid.id());
+        assertThat(ids(query(reader, scope + ",\"#d\":[\"" + old.tag("d").orElseThrow() + "\"]"))).containsExactly(old.id());
+    }
+
+    @Test
+    void badFiltersAreRefused() {
+        assertInvalid("[]");
+        assertInvalid("[{\"artifact\":\"current\"},{\"artifact\":\"current\"}]");
+        assertInvalid("{\"artifact\":\"current\"}");
+        assertInvalid("[{\"artifact\":\"everything\"}]");
+        assertInvalid("[{}]");
+        assertInvalid("[{\"artifact\":\"current\",\"limit\":0}]");
+        assertInvalid("[{\"artifact\":\"current\",\"limit\":1001}]");
+        assertInvalid("[{\"artifact\":\"current\",\"limit\":\"10\"}]");
+        assertInvalid("[{\"artifact\":\"current\",\"offset\":10001}]");
+        assertInvalid("[{\"artifact\":\"current\",\"#h\":[\"not-a-uuid\"]}]");
+        assertInvalid("[{\"artifact\":\"current\",\"#h\":[]}]");
+        assertInvalid("[{\"artifact\":\"current\",\"#t\":[1]}]");
+        assertInvalid("[{\"artifact\":\"current\",\"authors\":[\"x\"]}]");
+        assertInvalid("[{\"artifact\":\"current\"}] trailing");
+        assertInvalid("[{\"artifact\":\"current\",\"limit\":1,\"limit\":2}]");
+    }
+
+    @Test
+    void incrementalIsUnavailableWhileItsGateIsOff() {
+        Reply reply = client.query(reader, "[{\"artifact\":\"incremental\"}]");
+        assertThat(reply.status()).isEqualTo(503);
+        assertThat(reply.error()).isEqualTo("incremental_unavailable");
+    }
+
+    private void assertInvalid(String body) {
+        Reply reply = client.query(reader, body);
+        assertThat(reply.status()).as(body + " -> " + reply).isEqualTo(400);
+        assertThat(reply.error()).as(body).startsWith("invalid: ");
+    }
+
+    private UUID channel(String visibility) {
+        UUID channel = newId();
+        accepted(client.publish(owner, createChannel(owner, channel, visibility)));
+        return channel;
+    }
+
+    private Event write(UUID channel, String title, long createdAt, List<List<String>> extra) {
+        List<List<String>> tags = new ArrayList<>(List.of(tag("ar", "1"), tag("d", newId().toString()),
+                tag("h", channel.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", title)));
+        tags.addAll(extra);
+        Event event = owner.sign(45010, createdAt, tags, "");
+        accepted(client.publish(owner, event));
+        return event;
+    }
+
+    private JsonNode query(NostrKeys who, String filter) {
+        Reply reply = client.query(who, "[{\"artifact\":\"current\"," + filter + "}]");
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        return reply.json();
+    }
+
+    private static List<String> ids(JsonNode events) {
+        return StreamSupport.stream(events.spliterator(), false).map(e -> e.get("id").asText()).toList();
+    }
+}
