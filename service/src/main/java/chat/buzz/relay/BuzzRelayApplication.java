@@ -14,6 +14,7 @@ import chat.buzz.relay.channel.PolicyChangeRecorder;
 import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.community.TenancyFilter;
 import chat.buzz.relay.database.Database;
+import chat.buzz.relay.database.EmbeddedDatabase;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventWriter;
 import chat.buzz.relay.events.EventsResource;
@@ -81,6 +82,9 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
     @Override
     public void run(BuzzRelayConfiguration config, Environment environment) throws Exception {
         DataSourceFactory dataSource = Database.dataSourceFactory(config);
+        if (config.getEmbeddedDatabase().isEnabled()) {
+            environment.lifecycle().manage(EmbeddedDatabase.stoppedWithServer());
+        }
         if (config.isAutoMigrate()) {
             Database.migrate(dataSource);
         }

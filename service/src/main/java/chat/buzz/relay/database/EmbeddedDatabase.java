@@ -1,6 +1,7 @@
 package chat.buzz.relay.database;
 
 import io.dropwizard.db.DataSourceFactory;
+import io.dropwizard.lifecycle.Managed;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,6 +50,16 @@ public final class EmbeddedDatabase {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start embedded PostgreSQL in " + directory, e);
         }
+    }
+
+    /** Stops the embedded server with the relay, so a restart in the same JVM starts it again on the same files. */
+    public static Managed stoppedWithServer() {
+        return new Managed() {
+            @Override
+            public void stop() {
+                EmbeddedDatabase.stop();
+            }
+        };
     }
 
     private static synchronized void stop() {
