@@ -1,0 +1,30 @@
+# Sourced by .ci/run and bench/run.sh: starts the packaged relay in local mode (embedded PostgreSQL)
+# in a throwaway directory on free ports and sets RELAY_PID, RELAY_PORT and RELAY_DIR.
+# Usage: start_local_relay [VAR=value ...]   (extra environment for the relay)
+#        stop_local_relay
+
+start_local_relay() {
+  local root jar config
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  jar="$root/service/target/buzz-relay.jar"
+  config="$root/config/local.yml"
+  RELAY_DIR=$(mktemp -d)
+  (cd "$RELAY_DIR" && exec env BUZZ_HTTP_PORT=0 BUZZ_ADMIN_PORT=0 "$@" java -jar "$jar" server "$config" > relay.log 2>&1) &
+  RELAY_PID=$!
+  RELAY_PORT=""
+  for _ in $(seq 1 180); do
+    RELAY_PORT=$(grep -oP 'Started application@.*\{127\.0\.0\.1:\K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1 || true)
+    [ -n "$RELAY_PORT" ] && return 0
+    kill -0 "$RELAY_PID" 2>/dev/null || break
+    sleep 1
+  done
+  echo "the relay did not start; its log:" >&2
+  cat "$RELAY_DIR/relay.log" >&2
+  return 1
+}
+
+stop_local_relay() {
+  [ -n "${RELAY_PID:-}" ] && kill "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null
+  [ -n "${RELAY_DIR:-}" ] && rm -rf "$RELAY_DIR"
+  return 0
+}
