@@ -85,7 +85,9 @@ public final class ChannelWrites {
         if (!open && settings.unlisted().orElse(false)) {
             throw WriteRejection.invalid("only open channels can be unlisted");
         }
-        Long ttl = settings.ttlSeconds().map(seconds -> seconds == 0 ? null : seconds).orElse(before.ttlSeconds());
+        // Optional.map cannot carry "cleared" (null), so a ttl of 0 is handled outside it.
+        Long ttl = settings.ttlSeconds().isEmpty() ? before.ttlSeconds()
+                : settings.ttlSeconds().get() == 0 ? null : settings.ttlSeconds().get();
         dao.update(channel, name, open ? "open" : "private", unlisted, ttl);
 
         List<String> changes = new ArrayList<>();
