@@ -26,6 +26,8 @@ final class SyncingClient {
     private final List<String> scope;
     final Map<String, JsonNode> store = new LinkedHashMap<>();
     private final Set<String> unconfirmed = new HashSet<>();
+    /** Ids a known-ID read confirmed after a reset: readable, perhaps not discoverable; deltas do not follow them. */
+    final Set<String> confirmedByKnownId = new HashSet<>();
     String cursor;
     /** Mid-session: the last answer said more. */
     boolean midSession;
@@ -62,7 +64,10 @@ final class SyncingClient {
         List<JsonNode> entries = new ArrayList<>();
         body.get("entries").forEach(entries::add);
         assertThat(entries.size()).isLessThanOrEqualTo(limit == null ? 100 : limit);
-        entries.forEach(this::apply);
+        entries.forEach(entry -> {
+            confirmedByKnownId.remove(entry.get("d").asText());
+            apply(entry);
+        });
         cursor = body.get("cursor").asText();
         midSession = body.get("more").asBoolean();
         if (!midSession && !unconfirmed.isEmpty()) {
@@ -90,6 +95,11 @@ final class SyncingClient {
         for (int from = 0; from < list.size(); from += 100) {
             for (JsonNode entry : knownIds(list.subList(from, Math.min(list.size(), from + 100)))) {
                 apply(entry);
+                if (entry.get("op").asText().equals("upsert")) {
+                    confirmedByKnownId.add(entry.get("d").asText());
+                } else {
+                    confirmedByKnownId.remove(entry.get("d").asText());
+                }
             }
         }
     }
