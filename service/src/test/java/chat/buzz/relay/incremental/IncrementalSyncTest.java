@@ -275,6 +275,19 @@ class IncrementalSyncTest {
     }
 
     @Test
+    void clearingATtlResetsAndDeliversTheChannelsArtifacts() {
+        UUID ttl = writer.channel(owner, "open", tag("ttl", "60"));
+        UUID d = writer.create(owner, ttl);
+        SyncingClient sync = client(reader);
+        sync.session();
+        assertThat(sync.store).doesNotContainKey(d.toString());
+        writer.editChannel(owner, ttl, tag("ttl", "0"));
+        sync.session();
+        assertThat(sync.resets).isEqualTo(1);
+        assertThat(sync.heads()).containsEntry(d.toString(), writer.heads.get(d));
+    }
+
+    @Test
     void bootstrapAcrossTwoPages() {
         UUID channel = writer.channel(owner, "open");
         List<UUID> tasks = writer.createMany(owner, channel, 5);
