@@ -40,6 +40,8 @@ public final class Redactions implements EventHandler {
         if (!access.canRedact(caller.pubkey(), author)) {
             throw WriteRejection.blocked("only owners, admins or the author may redact");
         }
-        events.redact(target, caller.pubkey());
+        if (events.redact(target, caller.pubkey()) == 1) {
+            handle.attach(ArtifactDao.class).touchHeadOf(target, community);
+        }
     }
 }
