@@ -1,5 +1,6 @@
 package chat.buzz.relay;
 
+import chat.buzz.relay.admin.AdminConfig;
 import chat.buzz.relay.community.CommunityConfig;
 import chat.buzz.relay.database.EmbeddedDatabaseConfig;
 import chat.buzz.relay.gate.GatesConfig;
@@ -30,6 +31,15 @@ public class BuzzRelayConfiguration extends Configuration {
 
     @Valid @NotNull
     private GatesConfig gates = new GatesConfig();
+
+    @Valid @NotNull
+    private AdminConfig admin = new AdminConfig();
+
+    @JsonProperty
+    public AdminConfig getAdmin() { return admin; }
+
+    @JsonProperty
+    public void setAdmin(AdminConfig admin) { this.admin = admin; }
 
     @JsonProperty("database")
     public DataSourceFactory getDataSourceFactory() { return database; }
