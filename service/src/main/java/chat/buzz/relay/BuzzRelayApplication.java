@@ -104,7 +104,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
     public void run(BuzzRelayConfiguration config, Environment environment) throws Exception {
         DataSourceFactory dataSource = Database.dataSourceFactory(config);
         if (config.isAutoMigrate()) {
-            Database.migrate(dataSource);
+            Database.migrate(dataSource, config.getChangelog());
         }
         Jdbi jdbi = new JdbiFactory().build(environment, dataSource, "postgresql");
         Clock clock = Clock.systemUTC();
@@ -162,7 +162,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
 
         ObjectMapper json = environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
-        MigrationLedger ledger = new MigrationLedger(jdbi, dataSource, admin.getChangelog(), readiness);
+        MigrationLedger ledger = new MigrationLedger(jdbi, dataSource, config.getChangelog(), readiness);
         IncrementalRollback rollback = new IncrementalRollback(gates, ledger,
                 Duration.ofMillis(2 * admin.getFlagRefresh().toMilliseconds()));
         OperatorActions actions = new OperatorActions(gates, ledger, rollback);

@@ -2,6 +2,7 @@ package chat.buzz.relay;
 
 import chat.buzz.relay.admin.AdminConfig;
 import chat.buzz.relay.community.CommunityConfig;
+import chat.buzz.relay.database.Database;
 import chat.buzz.relay.database.EmbeddedDatabaseConfig;
 import chat.buzz.relay.gate.GatesConfig;
 import chat.buzz.relay.identity.RelayConfig;
@@ -22,6 +23,10 @@ public class BuzzRelayConfiguration extends Configuration {
     private EmbeddedDatabaseConfig embeddedDatabase = new EmbeddedDatabaseConfig();
 
     private boolean autoMigrate;
+
+    /** The Liquibase changelog on the classpath: what autoMigrate runs and what the console compares against. */
+    @NotEmpty
+    private String changelog = Database.CHANGELOG;
 
     @Valid @NotNull
     private RelayConfig relay = new RelayConfig();
@@ -52,6 +57,12 @@ public class BuzzRelayConfiguration extends Configuration {
 
     @JsonProperty
     public void setEmbeddedDatabase(EmbeddedDatabaseConfig embeddedDatabase) { this.embeddedDatabase = embeddedDatabase; }
+
+    @JsonProperty
+    public String getChangelog() { return changelog; }
+
+    @JsonProperty
+    public void setChangelog(String changelog) { this.changelog = changelog; }
 
     @JsonProperty
     public boolean isAutoMigrate() { return autoMigrate; }

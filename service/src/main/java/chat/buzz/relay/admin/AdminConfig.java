@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.util.List;
 
@@ -28,10 +27,6 @@ public class AdminConfig {
     @Min(1)
     private long burstThreshold = 50;
 
-    /** The changelog the ledger, record and rollback work against. Always migrations.xml outside tests. */
-    @NotBlank
-    private String changelog = "migrations.xml";
-
     @JsonProperty public List<OperatorConfig> getOperators() { return operators; }
     @JsonProperty public void setOperators(List<OperatorConfig> operators) { this.operators = List.copyOf(operators); }
     @JsonProperty public boolean isGenerateTokenWhenMissing() { return generateTokenWhenMissing; }
@@ -42,6 +37,4 @@ public class AdminConfig {
     @JsonProperty public void setStatisticsFlush(Duration statisticsFlush) { this.statisticsFlush = statisticsFlush; }
     @JsonProperty public long getBurstThreshold() { return burstThreshold; }
     @JsonProperty public void setBurstThreshold(long burstThreshold) { this.burstThreshold = burstThreshold; }
-    @JsonProperty public String getChangelog() { return changelog; }
-    @JsonProperty public void setChangelog(String changelog) { this.changelog = changelog; }
 }
