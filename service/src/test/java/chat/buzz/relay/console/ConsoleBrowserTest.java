@@ -7,6 +7,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.ops.FlagsTest;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.TestRelay;
 import java.sql.Timestamp;
@@ -69,6 +70,7 @@ class ConsoleBrowserTest {
 
     @Test
     void aRefusedEnableShowsTheMissingPreconditions() {
+        RELAY.jdbi().useHandle(FlagsTest::unprepareIncrementalSchema);
         signIn();
         browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("form-incremental")));
         new Select(browser.driver.findElement(By.id("value-incremental"))).selectByValue("on");

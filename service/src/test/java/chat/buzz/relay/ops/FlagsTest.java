@@ -15,10 +15,11 @@ import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class FlagsTest {
+public class FlagsTest {
     @RegisterExtension
     static final TestRelay A = TestRelay.create();
     @RegisterExtension
@@ -27,18 +28,24 @@ class FlagsTest {
     private final AdminClient olivia = new AdminClient(A.adminUrl(), AdminClient.OLIVIA);
     private final AdminClient omarOnB = new AdminClient(B.adminUrl(), AdminClient.OMAR);
 
+    @BeforeEach
     @AfterEach
-    void clearOverrides() {
+    void clearOverridesAndUnprepareTheSchema() {
         for (String gate : List.of("incremental", "sync")) {
             assertThat(olivia.post("/api/flags", Map.of("gate", gate, "value", "clear", "reason", "test cleanup")).status())
                     .isEqualTo(200);
         }
-        A.jdbi().useHandle(h -> {
-            for (ExpectedIndex index : IncrementalSchema.INDEXES) {
-                h.execute("DROP INDEX IF EXISTS " + index.name());
-            }
-            h.execute("DELETE FROM databasechangelog WHERE id LIKE '007%'");
-        });
+        A.jdbi().useHandle(FlagsTest::unprepareIncrementalSchema);
+    }
+
+    /** Whatever the changelog holds (the real 0076-0078 once merged), the tests start with them unmet. */
+    public static void unprepareIncrementalSchema(Handle h) {
+        for (ExpectedIndex index : IncrementalSchema.INDEXES) {
+            h.execute("DROP INDEX IF EXISTS " + index.name());
+        }
+        for (String id : IncrementalSchema.CHANGESETS) {
+            h.execute("DELETE FROM databasechangelog WHERE id = ? AND author = ?", id, IncrementalSchema.CHANGESET_AUTHOR);
+        }
     }
 
     @Test
@@ -145,7 +152,7 @@ class FlagsTest {
      * Stands in for migrations 0076-0078 (they arrive with the incremental sync branch): the ledger rows
      * and the exact indexes the precondition check looks for, added with plain SQL.
      */
-    static void prepareIncrementalSchema(Handle h) {
+    public static void prepareIncrementalSchema(Handle h) {
         h.execute("ALTER TABLE artifact_heads ADD COLUMN IF NOT EXISTS modified_at timestamptz");
         h.execute("ALTER TABLE artifact_revisions ADD COLUMN IF NOT EXISTS modified_at timestamptz");
         h.execute("ALTER TABLE channel_members ADD COLUMN IF NOT EXISTS sync_modified_at timestamptz");
