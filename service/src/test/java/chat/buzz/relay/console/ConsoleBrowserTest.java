@@ -7,6 +7,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.incremental.IncrementalSchema;
 import chat.buzz.relay.ops.FlagsTest;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -39,8 +40,10 @@ class ConsoleBrowserTest {
     @AfterEach
     void closeBrowser() {
         browser.close();
-        new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA).post("/api/flags",
-                Map.of("gate", "sync", "value", "clear", "reason", "browser test cleanup"));
+        for (String gate : List.of("sync", "incremental")) {
+            new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA).post("/api/flags",
+                    Map.of("gate", gate, "value", "clear", "reason", "browser test cleanup"));
+        }
     }
 
     @Test
@@ -110,6 +113,35 @@ class ConsoleBrowserTest {
         new Select(browser.driver.findElement(By.id("window"))).selectByValue("day");
         browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("chart-desc"), "last day"));
         browser.screenshot("bursts-day");
+    }
+
+    @Test
+    void theMigrationsPageShowsTheLedgerAndThePrebuildStatements() {
+        signIn();
+        browser.driver.findElement(By.linkText("Migrations and indexes")).click();
+        WebElement prebuild = browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("prebuild")));
+        for (var index : IncrementalSchema.INDEXES) {
+            assertThat(prebuild.getText()).contains(index.prebuildStatement());
+        }
+        assertThat(browser.driver.findElement(By.tagName("main")).getText())
+                .contains("0014-create-sync-statistics", "artifact_heads_sync_idx");
+        browser.screenshot("migrations");
+    }
+
+    @Test
+    void theRollbackPageTurnsTheGateOffWithAReason() {
+        signIn();
+        browser.driver.findElement(By.linkText("Rollback")).click();
+        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("reason")))
+                .sendKeys("browser rollback drill");
+        browser.driver.findElement(By.id("roll-back")).click();
+        browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("output"), "Type yes"));
+        browser.driver.findElement(By.id("gate-off")).click();
+        browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("output"), "Mode gate-only"));
+        browser.screenshot("rollback-gate-off");
+        var history = new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA).get("/api/flags/history?gate=incremental").json();
+        assertThat(history.get(0).get("reason").asText()).isEqualTo("rollback-incremental: browser rollback drill");
+        assertThat(history.get(0).get("newValue").asBoolean()).isFalse();
     }
 
     private void signIn() {
