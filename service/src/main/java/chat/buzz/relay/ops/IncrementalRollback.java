@@ -6,6 +6,7 @@ import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.incremental.IncrementalSchema;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Takes incremental sync out of service: first the gate, for every instance, then (only when
@@ -38,7 +39,7 @@ public final class IncrementalRollback {
         if (mode == Mode.DRY_RUN) {
             if (!tagPresent) {
                 throw new OpsRefusal(409, "rollback_tag_missing", "the ledger has no tag " + tag
-                        + "; nothing to roll back to", java.util.List.of("tag " + tag));
+                        + "; nothing to roll back to", List.of("tag " + tag));
             }
             String sql = ledger.rollbackSql(tag);
             ledger.audit(operator, "rollback-incremental", tag, "dry run", reason);
@@ -48,7 +49,7 @@ public final class IncrementalRollback {
         if (mode == Mode.CONFIRMED && !tagPresent) {
             ledger.audit(operator, "rollback-incremental", tag, "refused: tag missing", reason);
             throw new OpsRefusal(409, "rollback_tag_missing", "the ledger has no tag " + tag
-                    + "; the gate was left unchanged", java.util.List.of("tag " + tag));
+                    + "; the gate was left unchanged", List.of("tag " + tag));
         }
         FlagHistoryEntry gateOff = flags.change(operator, Gate.INCREMENTAL, FlagAction.OFF, "rollback-incremental: " + reason, false);
         if (mode == Mode.GATE_ONLY) {

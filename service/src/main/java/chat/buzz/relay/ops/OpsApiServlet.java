@@ -136,7 +136,7 @@ public final class OpsApiServlet extends HttpServlet {
 
     private JsonNode body(HttpServletRequest request) throws IOException {
         String type = request.getContentType();
-        if (type == null || !type.toLowerCase().startsWith("application/json")) {
+        if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
             throw new OpsRefusal(415, "json_required", "send the body as application/json");
         }
         byte[] bytes = request.getInputStream().readNBytes(MAX_BODY + 1);
