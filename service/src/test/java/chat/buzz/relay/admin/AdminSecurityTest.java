@@ -87,6 +87,12 @@ class AdminSecurityTest {
         Reply page = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/console/")).GET());
         assertThat(page.status()).isEqualTo(200);
         assertThat(page.body()).contains("<form").doesNotContain(AdminClient.OLIVIA);
+        // Only the console's own directory is open, not paths that merely start alike.
+        assertThat(olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/consoled")).GET()).status())
+                .isEqualTo(401);
+        Reply postToConsole = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/console/index.html"))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertThat(postToConsole.status()).isEqualTo(401);
     }
 
     @Test
