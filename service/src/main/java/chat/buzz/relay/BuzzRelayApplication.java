@@ -1,6 +1,9 @@
 package chat.buzz.relay;
 
 import chat.buzz.protocol.Nip98Verifier;
+import chat.buzz.relay.admin.AdminConfig;
+import chat.buzz.relay.admin.AdminSecurityFilter;
+import chat.buzz.relay.admin.OperatorTokens;
 import chat.buzz.relay.artifact.ArtifactWrites;
 import chat.buzz.relay.artifact.Redactions;
 import chat.buzz.relay.artifact.RemovalMarkers;
@@ -17,7 +20,7 @@ import chat.buzz.relay.database.EmbeddedDatabase;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventWriter;
 import chat.buzz.relay.events.EventsResource;
-import chat.buzz.relay.gate.ConfiguredGates;
+import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.Gates;
 import chat.buzz.relay.identity.RelayIdentity;
@@ -28,6 +31,16 @@ import chat.buzz.relay.incremental.PolicyStampRecorder;
 import chat.buzz.relay.incremental.ReadCapacity;
 import chat.buzz.relay.info.Capabilities;
 import chat.buzz.relay.info.InformationResource;
+import chat.buzz.relay.channel.PolicyChangeRecorder;
+import chat.buzz.relay.ops.BurstTimeline;
+import chat.buzz.relay.ops.DatabaseSyncStatistics;
+import chat.buzz.relay.ops.IncrementalReadiness;
+import chat.buzz.relay.ops.IncrementalRollback;
+import chat.buzz.relay.ops.MigrationLedger;
+import chat.buzz.relay.ops.OperatorActions;
+import chat.buzz.relay.ops.OpsApiServlet;
+import chat.buzz.relay.ops.OpsTasks;
+import chat.buzz.relay.ops.PolicyStampAdvances;
 import chat.buzz.relay.ops.SyncStatistics;
 import chat.buzz.relay.query.CurrentReads;
 import chat.buzz.relay.query.IncrementalMode;
@@ -45,7 +58,15 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.migrations.MigrationsBundle;
+import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.servlets.assets.AssetServlet;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import jakarta.servlet.DispatcherType;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.EnumSet;
+import java.util.UUID;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -94,7 +115,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
             environment.lifecycle().manage(EmbeddedDatabase.stoppedWithServer());
         }
         if (config.isAutoMigrate()) {
-            Database.migrate(dataSource);
+            Database.migrate(dataSource, config.getChangelog());
         }
         Jdbi jdbi = new JdbiFactory().build(environment, dataSource, "postgresql");
         Clock clock = Clock.systemUTC();
@@ -108,19 +129,56 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         registerAuthentication(config, environment, clock, replayGuard);
         purgeReplayGuardPeriodically(environment, replayGuard);
 
-        Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(new PolicyStampRecorder()).handlers());
+        ScheduledExecutorService opsScheduler = environment.lifecycle()
+                .scheduledExecutorService("ops-%d").threads(1).build();
+        IncrementalReadiness readiness = new IncrementalReadiness(jdbi);
+        FlagService gates = new FlagService(jdbi, config.getGates(), readiness);
+        gates.registerMetrics(environment.metrics());
+        gates.refreshEvery(opsScheduler, config.getAdmin().getFlagRefresh().toMilliseconds());
+        Capabilities capabilities = new Capabilities();
+        for (Gate gate : Gate.values()) {
+            capabilities.register(gate.capability(), () -> gates.isEnabled(gate));
+        }
+        DatabaseSyncStatistics syncStatistics = new DatabaseSyncStatistics(jdbi, instanceId(), clock, environment.metrics());
+        syncStatistics.flushEvery(opsScheduler, config.getAdmin().getStatisticsFlush().toMilliseconds());
+        environment.lifecycle().manage(new Managed() {
+            @Override
+            public void stop() {
+                syncStatistics.flush();
+            }
+        });
+        PolicyChangeRecorder policyChanges = PolicyChangeRecorder.all(new PolicyStampRecorder(), new PolicyStampAdvances(environment.metrics()));
+
+        Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(policyChanges).handlers());
         handlers.put(ArtifactWrites.REVISION_KIND, new ArtifactWrites(new RemovalMarkers(identity, clock)));
         handlers.put(Redactions.KIND, new Redactions());
         environment.jersey().register(new EventsResource(new EventWriter(jdbi, handlers, clock)));
 
-        Gates gates = new ConfiguredGates(config.getGates());
-        Capabilities capabilities = new Capabilities();
-        IncrementalMode incremental = incrementalReads(config.getIncremental(), jdbi, gates, identity, SyncStatistics.NONE);
-        capabilities.register(Gate.INCREMENTAL.capability(), () -> gates.isEnabled(Gate.INCREMENTAL));
+        IncrementalMode incremental = incrementalReads(config.getIncremental(), jdbi, gates, identity, syncStatistics);
         environment.jersey().register(new QueryResource(environment.getObjectMapper(), new CurrentReads(jdbi), incremental));
         environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), capabilities,
                 config.getIncremental().getOverlapSeconds()));
 
+        registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource);
+    }
+
+    /** The admin port: operator token on every route, the console, its JSON API and the runbooks' tasks. */
+    private static void registerOperations(BuzzRelayConfiguration config, Environment environment, Jdbi jdbi, Clock clock,
+                                           FlagService gates, IncrementalReadiness readiness, DataSourceFactory dataSource) {
+        AdminConfig admin = config.getAdmin();
+        OperatorTokens tokens = OperatorTokens.load(admin, System.getenv());
+        environment.admin().addFilter("admin-security", new AdminSecurityFilter(tokens))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+
+        ObjectMapper json = environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+        MigrationLedger ledger = new MigrationLedger(jdbi, dataSource, config.getChangelog(), readiness);
+        IncrementalRollback rollback = new IncrementalRollback(gates, ledger,
+                Duration.ofMillis(2 * admin.getFlagRefresh().toMilliseconds()));
+        OperatorActions actions = new OperatorActions(gates, ledger, rollback);
+        BurstTimeline bursts = new BurstTimeline(jdbi, clock, admin.getBurstThreshold());
+        environment.admin().addServlet("ops-api", new OpsApiServlet(gates, readiness, ledger, bursts, actions, json))
+                .addMapping("/api/*");
+        OpsTasks.all(actions, json).forEach(environment.admin()::addTask);
         environment.admin().addServlet("console", new AssetServlet("/console", "/console", "index.html",
                 StandardCharsets.UTF_8)).addMapping("/console/*");
     }
@@ -131,6 +189,17 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 ? CursorCodec.deriveSecret(identity.keys().secretKey())
                 : config.getCursorSecret().getBytes(StandardCharsets.UTF_8);
         return new IncrementalReads(jdbi, gates, new CursorCodec(secret), new ReadCapacity(config), statistics, config);
+    }
+
+    /** Names this instance in the per-instance statistics; the random part tells restarts apart. */
+    private static String instanceId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "unknown-host";
+        }
+        return host + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     private static void registerWebBasics(BuzzRelayConfiguration config, Environment environment) {

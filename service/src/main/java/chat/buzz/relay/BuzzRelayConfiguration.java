@@ -1,6 +1,8 @@
 package chat.buzz.relay;
 
+import chat.buzz.relay.admin.AdminConfig;
 import chat.buzz.relay.community.CommunityConfig;
+import chat.buzz.relay.database.Database;
 import chat.buzz.relay.database.EmbeddedDatabaseConfig;
 import chat.buzz.relay.gate.GatesConfig;
 import chat.buzz.relay.identity.RelayConfig;
@@ -23,6 +25,10 @@ public class BuzzRelayConfiguration extends Configuration {
 
     private boolean autoMigrate;
 
+    /** The Liquibase changelog on the classpath: what autoMigrate runs and what the console compares against. */
+    @NotEmpty
+    private String changelog = Database.CHANGELOG;
+
     @Valid @NotNull
     private RelayConfig relay = new RelayConfig();
 
@@ -35,6 +41,14 @@ public class BuzzRelayConfiguration extends Configuration {
     @Valid @NotNull
     private IncrementalConfig incremental = new IncrementalConfig();
 
+    private AdminConfig admin = new AdminConfig();
+
+    @JsonProperty
+    public AdminConfig getAdmin() { return admin; }
+
+    @JsonProperty
+    public void setAdmin(AdminConfig admin) { this.admin = admin; }
+
     @JsonProperty("database")
     public DataSourceFactory getDataSourceFactory() { return database; }
 
@@ -46,6 +60,12 @@ public class BuzzRelayConfiguration extends Configuration {
 
     @JsonProperty
     public void setEmbeddedDatabase(EmbeddedDatabaseConfig embeddedDatabase) { this.embeddedDatabase = embeddedDatabase; }
+
+    @JsonProperty
+    public String getChangelog() { return changelog; }
+
+    @JsonProperty
+    public void setChangelog(String changelog) { this.changelog = changelog; }
 
     @JsonProperty
     public boolean isAutoMigrate() { return autoMigrate; }

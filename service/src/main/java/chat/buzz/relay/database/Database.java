@@ -20,9 +20,9 @@ public final class Database {
         return EmbeddedDatabase.prepare(config.getEmbeddedDatabase(), config.getDataSourceFactory());
     }
 
-    public static void migrate(DataSourceFactory factory) throws Exception {
+    public static void migrate(DataSourceFactory factory, String changelog) throws Exception {
         ManagedDataSource dataSource = factory.build(new MetricRegistry(), "migrations");
-        try (CloseableLiquibase liquibase = new CloseableLiquibaseWithClassPathMigrationsFile(dataSource, CHANGELOG)) {
+        try (CloseableLiquibase liquibase = new CloseableLiquibaseWithClassPathMigrationsFile(dataSource, changelog)) {
             liquibase.update(new Contexts(), new LabelExpression());
         }
     }

@@ -1,0 +1,94 @@
+import { api, el, page, showMessage, table, when } from "/console/console.js";
+
+const main = document.getElementById("main");
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attributes, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// One bar per bucket for resets; capacity rejections and timeouts stacked above; bursts shaded red.
+function chart(timeline) {
+  const width = 900, height = 260, left = 50, bottom = 30, top = 10;
+  const buckets = timeline.buckets;
+  const max = Math.max(1, ...buckets.map(b => b.resetsServed + b.capacityRejections + b.timeouts));
+  const step = (width - left - 10) / buckets.length;
+  const scale = v => (height - bottom - top) * v / max;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", id: "burst-chart",
+    "aria-labelledby": "chart-title chart-desc" });
+  root.append(svg("title", { id: "chart-title" }, `Resets served per ${timeline.bucketSeconds / 60} minutes, ${timeline.community}`));
+  const total = buckets.reduce((s, b) => s + b.resetsServed, 0);
+  root.append(svg("desc", { id: "chart-desc" },
+    `${total} resets in the last ${timeline.window}; ${timeline.bursts.length} burst bucket(s) at or over ${timeline.threshold} resets a minute.`));
+  root.append(svg("line", { x1: left, y1: height - bottom, x2: width - 10, y2: height - bottom, stroke: "#888" }));
+  root.append(svg("text", { x: 4, y: top + 10, "font-size": 11 }, String(max)));
+  root.append(svg("text", { x: 4, y: height - bottom, "font-size": 11 }, "0"));
+  buckets.forEach((b, i) => {
+    const x = left + i * step;
+    if (b.burst) {
+      root.append(svg("rect", { x, y: top, width: Math.max(step, 2), height: height - bottom - top, fill: "#fde2e1",
+        class: "burst-band", "data-start": b.start }));
+    }
+    let y = height - bottom;
+    for (const [value, color, name] of [[b.resetsServed, b.burst ? "#b42318" : "#0a58ca", "resets"],
+      [b.capacityRejections, "#dc6803", "capacity"], [b.timeouts, "#6941c6", "timeouts"]]) {
+      if (!value) continue;
+      const h = scale(value);
+      y -= h;
+      const bar = svg("rect", { x: x + 0.5, y, width: Math.max(step - 1, 1), height: h, fill: color, class: `bar-${name}` });
+      bar.append(svg("title", {}, `${when(b.start)}: ${value} ${name}`));
+      root.append(bar);
+    }
+    if (b.policyAdvances) {
+      root.append(svg("circle", { cx: x + step / 2, cy: height - bottom + 8, r: 3, fill: "#1d1d1f", class: "advance" }));
+    }
+  });
+  const first = buckets[0], last = buckets[buckets.length - 1];
+  root.append(svg("text", { x: left, y: height - 5, "font-size": 11 }, when(first?.start)));
+  root.append(svg("text", { x: width - 170, y: height - 5, "font-size": 11 }, when(last?.start)));
+  return root;
+}
+
+async function render() {
+  const community = document.getElementById("community")?.value ?? "";
+  const window = document.getElementById("window")?.value ?? "hour";
+  const reply = await api(`/api/bursts?window=${encodeURIComponent(window)}&community=${encodeURIComponent(community)}`);
+  if (!reply.ok) {
+    showMessage(main, "error", reply.json?.message ?? "Could not load the timeline.");
+    return;
+  }
+  const { communities, timeline } = reply.json;
+  const communitySelect = el("select", { id: "community" },
+    communities.map(c => el("option", { value: c.id, selected: c.id === timeline.communityId }, c.name)));
+  const windowSelect = el("select", { id: "window" },
+    ["hour", "day", "week"].map(w => el("option", { value: w, selected: w === timeline.window }, `last ${w}`)));
+  communitySelect.addEventListener("change", render);
+  windowSelect.addEventListener("change", render);
+  const legend = el("p", { class: "legend" },
+    el("span", {}, el("span", { class: "swatch", style: "background:#0a58ca" }), "resets served"),
+    el("span", {}, el("span", { class: "swatch", style: "background:#b42318" }), "resets in a burst"),
+    el("span", {}, el("span", { class: "swatch", style: "background:#dc6803" }), "capacity rejections (503)"),
+    el("span", {}, el("span", { class: "swatch", style: "background:#6941c6" }), "timeouts"),
+    el("span", {}, "● policy stamp advance"));
+  const bursts = timeline.bursts.length
+    ? el("ul", { id: "bursts" }, timeline.bursts.map(b => el("li", {},
+        el("strong", {}, `${when(b.start)}: ${b.resetsServed} resets (peak ${b.peakResetsPerMinute}/min)`),
+        b.causes.length ? el("ul", { class: "causes" }, b.causes.map(c => el("li", {},
+          `${c.change} in channel ${c.channel} by ${c.actor.slice(0, 12)}… at ${when(c.advancedAt)}`)))
+          : el("p", {}, "No policy change recorded just before it."))))
+    : el("p", { id: "bursts" }, `No bursts: no minute reached ${timeline.threshold} resets.`);
+  main.replaceChildren(
+    el("div", {}, el("label", { for: "community" }, "Community"), communitySelect,
+      el("label", { for: "window" }, "Window"), windowSelect),
+    el("div", { class: "chart" }, chart(timeline)), legend,
+    el("h2", {}, "Bursts and their causes"), bursts,
+    el("h2", {}, "Figures"),
+    table(["Bucket start", "Resets", "Capacity 503s", "Timeouts", "Policy advances"],
+      timeline.buckets.filter(b => b.resetsServed || b.capacityRejections || b.timeouts || b.policyAdvances)
+        .map(b => [when(b.start), b.resetsServed, b.capacityRejections, b.timeouts, b.policyAdvances])));
+}
+
+if (await page()) await render();

@@ -1,0 +1,60 @@
+import { api, el, page, showMessage, table, when } from "/console/console.js";
+
+const main = document.getElementById("main");
+
+function flagCard(flag, unmet) {
+  const id = flag.gate;
+  const message = el("div", { id: `message-${id}`, "aria-live": "polite" });
+  const reason = el("input", { type: "text", id: `reason-${id}`, name: "reason", required: true });
+  const value = el("select", { id: `value-${id}`, name: "value" },
+    el("option", { value: "on" }, "on"), el("option", { value: "off" }, "off"),
+    el("option", { value: "clear" }, "clear (use the environment default)"));
+  const force = el("input", { type: "checkbox", id: `force-${id}`, name: "force" });
+  const form = el("form", { id: `form-${id}` },
+    el("label", { for: `value-${id}` }, "New value"), value,
+    el("label", { for: `reason-${id}` }, "Reason (required, kept in the history)"), reason,
+    el("div", {}, force, " ", el("label", { for: `force-${id}`, style: "display:inline" },
+      "Force past unmet preconditions (the history records it)")),
+    el("button", { type: "submit", id: `apply-${id}` }, "Apply"), message);
+  form.addEventListener("submit", async event => {
+    event.preventDefault();
+    const reply = await api("/api/flags", { method: "POST",
+      body: { gate: id, value: value.value, reason: reason.value, force: force.checked } });
+    if (reply.ok) {
+      await render(`${id}: ${reply.json.action} (${reply.json.oldValue ? "on" : "off"} → ${reply.json.newValue ? "on" : "off"})`);
+    } else {
+      showMessage(message, "error", reply.json?.message ?? `refused (${reply.status})`, reply.json?.missing ?? []);
+      message.querySelector("div").id = `refusal-${id}`;
+    }
+  });
+  const state = flag.effective ? "on" : "off";
+  return el("section", { class: "card", "aria-labelledby": `title-${id}` },
+    el("h2", { id: `title-${id}` }, `${id} `, el("span", { class: state, id: `state-${id}` }, state)),
+    el("p", {}, `Capability ${flag.capability}. Environment default (${flag.environmentVariable}): `,
+      flag.environmentDefault ? "on" : "off", ". Override: ",
+      flag.override === null ? "none" : (flag.override ? "on" : "off"),
+      flag.updatedBy ? ` (last set by ${flag.updatedBy}, ${when(flag.updatedAt)})` : ""),
+    unmet && unmet.length ? el("details", {}, el("summary", {}, `${unmet.length} precondition(s) for turning it on are unmet`),
+      el("ul", {}, unmet.map(u => el("li", {}, u)))) : null,
+    form);
+}
+
+async function render(notice) {
+  const [flags, history] = await Promise.all([api("/api/flags"), api("/api/flags/history?limit=50")]);
+  if (!flags.ok || !history.ok) {
+    showMessage(main, "error", "Could not load the flags.");
+    return;
+  }
+  const content = [];
+  if (notice) content.push(el("div", { class: "notice", role: "status", id: "notice" }, notice));
+  for (const flag of flags.json.flags) content.push(flagCard(flag, flags.json.unmet[flag.gate]));
+  content.push(el("h2", {}, "History"));
+  const rows = history.json.map(h => [when(h.changedAt), h.gate, h.operator, h.action,
+    `${h.oldValue ? "on" : "off"} → ${h.newValue ? "on" : "off"}`, h.forced ? "yes: " + h.unmet.join("; ") : "no", h.reason]);
+  const historyTable = table(["When", "Gate", "Who", "Action", "Effective", "Forced", "Why"], rows);
+  historyTable.id = "history";
+  content.push(historyTable);
+  main.replaceChildren(...content);
+}
+
+if (await page()) await render();

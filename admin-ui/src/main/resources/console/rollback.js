@@ -1,0 +1,49 @@
+import { api, el, page, showMessage } from "/console/console.js";
+
+const main = document.getElementById("main");
+
+async function run(body, output) {
+  const reply = await api("/api/rollback", { method: "POST", body });
+  if (!reply.ok) {
+    showMessage(output, "error", reply.json?.message ?? `refused (${reply.status})`, reply.json?.missing ?? []);
+    return;
+  }
+  const r = reply.json;
+  output.replaceChildren(el("div", { class: "notice", role: "status" },
+    el("p", {}, `Mode ${r.mode}. Gate change: `, r.gateChange ? `${r.gateChange.oldValue ? "on" : "off"} → off` : "none",
+      `. Schema rolled back: ${r.schemaRolledBack ? "yes" : "no"}.`),
+    el("p", {}, r.next)),
+    r.sql ? el("pre", { id: "rollback-sql" }, r.sql) : "");
+}
+
+async function render() {
+  const migrations = await api("/api/migrations");
+  const tag = migrations.json?.rollbackTag ?? "before-incremental";
+  const present = migrations.json?.rollbackTagPresent;
+  const reason = el("input", { type: "text", id: "reason", required: true });
+  const confirm = el("input", { type: "text", id: "confirm", autocomplete: "off" });
+  const output = el("div", { id: "output", "aria-live": "polite" });
+  const form = el("form", { id: "rollback-form" },
+    el("label", { for: "reason" }, "Reason (required, audited)"), reason,
+    el("label", { for: "confirm" }, "To roll the schema back, type yes"), confirm,
+    el("button", { type: "button", id: "dry-run" }, "Dry run: show the SQL"),
+    el("button", { type: "button", id: "gate-off" }, "Turn the gate off only"),
+    el("button", { type: "submit", id: "roll-back", class: "danger" }, "Turn the gate off and roll the schema back"));
+  form.querySelector("#dry-run").addEventListener("click", () => run({ dryRun: true, reason: reason.value }, output));
+  form.querySelector("#gate-off").addEventListener("click", () => run({ reason: reason.value }, output));
+  form.addEventListener("submit", event => {
+    event.preventDefault();
+    if (confirm.value.trim() !== "yes") {
+      showMessage(output, "error", "Type yes in the confirmation field to roll the schema back.");
+      return;
+    }
+    run({ confirm: "yes", reason: reason.value }, output);
+  });
+  main.replaceChildren(
+    el("p", {}, "Rollback first turns the incremental gate off for every relay instance (an override, recorded in the flag history), ",
+      `waits until every instance has seen it, then rolls the schema back to the Liquibase tag ${tag}. A dry run changes nothing.`),
+    el("p", {}, "Tag in the ledger: ", el("strong", { class: present ? "ok" : "bad" }, present ? "present" : "missing")),
+    form, output);
+}
+
+if (await page()) await render();

@@ -1,0 +1,40 @@
+package chat.buzz.relay.admin;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.util.List;
+
+/** The admin port: who may use it, and how the operations features behave. */
+public class AdminConfig {
+    @Valid @NotNull
+    private List<OperatorConfig> operators = List.of();
+
+    /** Local mode only: without any configured token, make one up at start and log it once. */
+    private boolean generateTokenWhenMissing;
+
+    /** How often each instance rereads flag overrides; an operator's flip reaches every instance within this. */
+    @NotNull
+    private Duration flagRefresh = Duration.seconds(1);
+
+    /** How often counted resets, capacity rejections and timeouts are written to the database. */
+    @NotNull
+    private Duration statisticsFlush = Duration.seconds(2);
+
+    /** Resets served in one minute (all instances together) from which a minute counts as a burst. */
+    @Min(1)
+    private long burstThreshold = 50;
+
+    @JsonProperty public List<OperatorConfig> getOperators() { return operators; }
+    @JsonProperty public void setOperators(List<OperatorConfig> operators) { this.operators = List.copyOf(operators); }
+    @JsonProperty public boolean isGenerateTokenWhenMissing() { return generateTokenWhenMissing; }
+    @JsonProperty public void setGenerateTokenWhenMissing(boolean value) { this.generateTokenWhenMissing = value; }
+    @JsonProperty public Duration getFlagRefresh() { return flagRefresh; }
+    @JsonProperty public void setFlagRefresh(Duration flagRefresh) { this.flagRefresh = flagRefresh; }
+    @JsonProperty public Duration getStatisticsFlush() { return statisticsFlush; }
+    @JsonProperty public void setStatisticsFlush(Duration statisticsFlush) { this.statisticsFlush = statisticsFlush; }
+    @JsonProperty public long getBurstThreshold() { return burstThreshold; }
+    @JsonProperty public void setBurstThreshold(long burstThreshold) { this.burstThreshold = burstThreshold; }
+}

@@ -1,0 +1,84 @@
+package chat.buzz.relay.admin;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Maps a presented bearer token to an operator name, in time independent of how much of it matched. */
+public final class OperatorTokens {
+    private static final Logger LOG = LoggerFactory.getLogger(OperatorTokens.class);
+    public static final String ENVIRONMENT_VARIABLE = "BUZZ_ADMIN_TOKEN";
+    public static final String ENVIRONMENT_OPERATOR = "admin";
+
+    private record Entry(String operator, byte[] digest) {}
+
+    private final List<Entry> entries;
+
+    private OperatorTokens(List<Entry> entries) {
+        this.entries = List.copyOf(entries);
+    }
+
+    public static OperatorTokens of(List<OperatorConfig> operators) {
+        List<Entry> entries = new ArrayList<>();
+        for (OperatorConfig operator : operators) {
+            entries.add(new Entry(operator.getName(), digest(operator.getToken())));
+        }
+        return new OperatorTokens(entries);
+    }
+
+    /** Configured operators, plus BUZZ_ADMIN_TOKEN as "admin", plus a generated token in local mode. */
+    public static OperatorTokens load(AdminConfig config, Map<String, String> environment) {
+        List<OperatorConfig> operators = new ArrayList<>(config.getOperators());
+        String fromEnvironment = environment.get(ENVIRONMENT_VARIABLE);
+        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+            operators.add(new OperatorConfig(ENVIRONMENT_OPERATOR, fromEnvironment.strip()));
+        }
+        if (operators.isEmpty() && config.isGenerateTokenWhenMissing()) {
+            byte[] random = new byte[24];
+            new SecureRandom().nextBytes(random);
+            String token = HexFormat.of().formatHex(random);
+            operators.add(new OperatorConfig(ENVIRONMENT_OPERATOR, token));
+            LOG.warn("No admin token configured; generated one for this run (operator \"admin\"): {}", token);
+        }
+        if (operators.isEmpty()) {
+            LOG.error("No admin token configured (admin.operators or {}); every admin request will be refused",
+                    ENVIRONMENT_VARIABLE);
+        }
+        return of(operators);
+    }
+
+    /**
+     * Compares digests so every comparison has the same length, and checks every entry so the time
+     * taken does not reveal which operator (if any) nearly matched.
+     */
+    public Optional<String> operatorFor(String presentedToken) {
+        byte[] presented = digest(presentedToken);
+        String match = null;
+        for (Entry entry : entries) {
+            if (MessageDigest.isEqual(entry.digest(), presented) && match == null) {
+                match = entry.operator();
+            }
+        }
+        return Optional.ofNullable(match);
+    }
+
+    public boolean isEmpty() {
+        return entries.isEmpty();
+    }
+
+    private static byte[] digest(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

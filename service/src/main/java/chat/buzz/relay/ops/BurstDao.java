@@ -1,0 +1,69 @@
+package chat.buzz.relay.ops;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.customizer.Bind;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+
+/** The SQL of policy-reset bursts: stamp advances, per-minute counters and the timeline over both. */
+public interface BurstDao {
+    record Bucket(Instant start, long resetsServed, long capacityRejections, long timeouts, long peakResetsPerMinute,
+                  long policyAdvances) {}
+
+    record Advance(long communityId, UUID channelId, String change, String actor, Instant advancedAt) {}
+
+    record CommunityRow(long id, String name) {}
+
+    @SqlUpdate("INSERT INTO policy_stamp_advances (community_id, channel_id, change, actor) "
+            + "VALUES (:community, :channel, :change, :actor)")
+    void recordAdvance(@Bind("community") long community, @Bind("channel") UUID channel, @Bind("change") String change,
+                       @Bind("actor") String actor);
+
+    /** Adds to the minute's counters of this instance; several flushes of one minute add up. */
+    @SqlUpdate("INSERT INTO sync_statistics (community_id, minute, instance_id, resets_served, capacity_rejections, timeouts) "
+            + "VALUES (:community, :minute, :instance, :resets, :capacity, :timeouts) "
+            + "ON CONFLICT (community_id, minute, instance_id) DO UPDATE SET "
+            + "resets_served = sync_statistics.resets_served + EXCLUDED.resets_served, "
+            + "capacity_rejections = sync_statistics.capacity_rejections + EXCLUDED.capacity_rejections, "
+            + "timeouts = sync_statistics.timeouts + EXCLUDED.timeouts")
+    void add(@Bind("community") long community, @Bind("minute") Instant minute, @Bind("instance") String instance,
+             @Bind("resets") long resets, @Bind("capacity") long capacity, @Bind("timeouts") long timeouts);
+
+    /**
+     * Buckets of {@code bucketSeconds} from {@code since}: totals over all instances, the busiest
+     * single minute for the burst test, and how many stamp advances fell in the bucket.
+     */
+    @SqlQuery("WITH minutes AS ("
+            + "  SELECT minute, sum(resets_served) AS resets, sum(capacity_rejections) AS capacity, sum(timeouts) AS timeouts"
+            + "  FROM sync_statistics WHERE community_id = :community AND minute >= :since GROUP BY minute"
+            + "), stats AS ("
+            + "  SELECT date_bin(make_interval(secs => :bucketSeconds), minute, :since) AS start,"
+            + "         sum(resets) AS resets_served, sum(capacity) AS capacity_rejections, sum(timeouts) AS timeouts,"
+            + "         max(resets) AS peak_resets_per_minute"
+            + "  FROM minutes GROUP BY 1"
+            + "), advances AS ("
+            + "  SELECT date_bin(make_interval(secs => :bucketSeconds), advanced_at, :since) AS start, count(*) AS policy_advances"
+            + "  FROM policy_stamp_advances WHERE community_id = :community AND advanced_at >= :since GROUP BY 1"
+            + ") "
+            + "SELECT coalesce(s.start, a.start) AS start, coalesce(s.resets_served, 0) AS resets_served,"
+            + "       coalesce(s.capacity_rejections, 0) AS capacity_rejections, coalesce(s.timeouts, 0) AS timeouts,"
+            + "       coalesce(s.peak_resets_per_minute, 0) AS peak_resets_per_minute,"
+            + "       coalesce(a.policy_advances, 0) AS policy_advances "
+            + "FROM stats s FULL JOIN advances a ON a.start = s.start ORDER BY 1")
+    @RegisterConstructorMapper(Bucket.class)
+    List<Bucket> timeline(@Bind("community") long community, @Bind("since") Instant since,
+                          @Bind("bucketSeconds") double bucketSeconds);
+
+    @SqlQuery("SELECT community_id, channel_id, change, actor, advanced_at FROM policy_stamp_advances "
+            + "WHERE community_id = :community AND advanced_at >= :from AND advanced_at < :to "
+            + "ORDER BY advanced_at DESC LIMIT 50")
+    @RegisterConstructorMapper(Advance.class)
+    List<Advance> advances(@Bind("community") long community, @Bind("from") Instant from, @Bind("to") Instant to);
+
+    @SqlQuery("SELECT id, name FROM communities ORDER BY name")
+    @RegisterConstructorMapper(CommunityRow.class)
+    List<CommunityRow> communities();
+}

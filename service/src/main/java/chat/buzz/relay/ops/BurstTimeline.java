@@ -1,0 +1,106 @@
+package chat.buzz.relay.ops;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.jdbi.v3.core.Jdbi;
+
+/** A community's resets, capacity rejections and timeouts over time, with bursts and their causes. */
+public final class BurstTimeline {
+    /** The windows the console offers, each with a bucket size that keeps the chart readable. */
+    public enum Window {
+        HOUR(Duration.ofHours(1), Duration.ofMinutes(1)),
+        DAY(Duration.ofDays(1), Duration.ofMinutes(15)),
+        WEEK(Duration.ofDays(7), Duration.ofHours(1));
+
+        final Duration length;
+        final Duration bucket;
+
+        Window(Duration length, Duration bucket) {
+            this.length = length;
+            this.bucket = bucket;
+        }
+
+        public static Optional<Window> parse(String value) {
+            if (value == null || value.isBlank()) {
+                return Optional.of(HOUR);
+            }
+            try {
+                return Optional.of(valueOf(value.strip().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                return Optional.empty();
+            }
+        }
+    }
+
+    public record Point(Instant start, long resetsServed, long capacityRejections, long timeouts,
+                        long peakResetsPerMinute, long policyAdvances, boolean burst) {}
+
+    public record Cause(String channel, String change, String actor, Instant advancedAt) {}
+
+    public record Burst(Instant start, Instant end, long resetsServed, long peakResetsPerMinute, List<Cause> causes) {}
+
+    public record Timeline(long communityId, String community, String window, long bucketSeconds, long threshold,
+                           Instant from, Instant to, List<Point> buckets, List<Burst> bursts) {}
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private final long threshold;
+
+    public BurstTimeline(Jdbi jdbi, Clock clock, long threshold) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+        this.threshold = threshold;
+    }
+
+    public List<BurstDao.CommunityRow> communities() {
+        return jdbi.withExtension(BurstDao.class, BurstDao::communities);
+    }
+
+    public Optional<Timeline> timeline(long communityId, Window window) {
+        Optional<BurstDao.CommunityRow> community = communities().stream().filter(c -> c.id() == communityId).findFirst();
+        if (community.isEmpty()) {
+            return Optional.empty();
+        }
+        // The last bucket ends after the current minute, so what just happened is on the chart.
+        Instant to = clock.instant().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+        Instant from = to.minus(window.length);
+        Map<Instant, BurstDao.Bucket> rows = new HashMap<>();
+        for (BurstDao.Bucket row : jdbi.withExtension(BurstDao.class,
+                dao -> dao.timeline(communityId, from, window.bucket.toSeconds()))) {
+            rows.put(row.start(), row);
+        }
+        List<Point> points = new ArrayList<>();
+        List<Burst> bursts = new ArrayList<>();
+        for (Instant start = from; start.isBefore(to); start = start.plus(window.bucket)) {
+            BurstDao.Bucket row = rows.get(start);
+            if (row == null) {
+                points.add(new Point(start, 0, 0, 0, 0, 0, false));
+                continue;
+            }
+            boolean burst = row.peakResetsPerMinute() >= threshold;
+            points.add(new Point(start, row.resetsServed(), row.capacityRejections(), row.timeouts(),
+                    row.peakResetsPerMinute(), row.policyAdvances(), burst));
+            if (burst) {
+                Instant end = start.plus(window.bucket);
+                bursts.add(new Burst(start, end, row.resetsServed(), row.peakResetsPerMinute(),
+                        causes(communityId, start.minus(window.bucket), end)));
+            }
+        }
+        return Optional.of(new Timeline(communityId, community.get().name(), window.name().toLowerCase(Locale.ROOT),
+                window.bucket.toSeconds(), threshold, from, to, points, bursts));
+    }
+
+    /** Resets trail the advance that caused them, so the bucket before a burst is searched too. */
+    private List<Cause> causes(long communityId, Instant from, Instant to) {
+        return jdbi.withExtension(BurstDao.class, dao -> dao.advances(communityId, from, to)).stream()
+                .map(a -> new Cause(a.channelId().toString(), a.change(), a.actor(), a.advancedAt())).toList();
+    }
+}

@@ -1,0 +1,62 @@
+package chat.buzz.relay.ops;
+
+import chat.buzz.relay.admin.Operator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.servlets.tasks.Task;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The admin-port tasks runbooks call with curl; each answers JSON, refusals with their 4xx status. */
+public final class OpsTasks {
+    private static final Logger LOG = LoggerFactory.getLogger(OpsTasks.class);
+
+    private OpsTasks() {}
+
+    public static List<Task> all(OperatorActions actions, ObjectMapper json) {
+        return List.of(
+                new JsonTask("flag", json, p -> actions.setFlag(Operator.name(), p.apply("gate"), p.apply("value"),
+                        p.apply("reason"), p.apply("force"))),
+                new JsonTask("record-migration", json, p -> actions.recordMigration(Operator.name(), p.apply("id"),
+                        p.apply("reason"))),
+                new JsonTask("rollback-incremental", json, p -> actions.rollback(Operator.name(), p.apply("dry-run"),
+                        p.apply("confirm"), p.apply("reason"))));
+    }
+
+    private static final class JsonTask extends Task {
+        private final ObjectMapper json;
+        private final Function<Function<String, String>, Object> action;
+
+        JsonTask(String name, ObjectMapper json, Function<Function<String, String>, Object> action) {
+            super(name);
+            this.json = json;
+            this.action = action;
+        }
+
+        @Override
+        public Optional<String> getResponseContentType() {
+            return Optional.of("application/json");
+        }
+
+        @Override
+        public void execute(Map<String, List<String>> parameters, PrintWriter output) throws Exception {
+            Function<String, String> parameter = name -> Optional.ofNullable(parameters.get(name))
+                    .filter(values -> !values.isEmpty()).map(values -> values.get(0)).orElse(null);
+            try {
+                output.print(json.writeValueAsString(action.apply(parameter)));
+            } catch (OpsRefusal refusal) {
+                Operator.respondWithStatus(refusal.status());
+                output.print(json.writeValueAsString(refusal.body()));
+            } catch (RuntimeException e) {
+                LOG.error("Task {} failed", getName(), e);
+                Operator.respondWithStatus(500);
+                output.print(json.writeValueAsString(new OpsRefusal.Body("internal_error", String.valueOf(e.getMessage()), List.of())));
+            }
+            output.println();
+        }
+    }
+}

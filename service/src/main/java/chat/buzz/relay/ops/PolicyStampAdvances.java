@@ -1,0 +1,21 @@
+package chat.buzz.relay.ops;
+
+import chat.buzz.relay.channel.PolicyChangeRecorder;
+import com.codahale.metrics.MetricRegistry;
+import java.util.UUID;
+import org.jdbi.v3.core.Handle;
+
+/** Keeps every policy stamp advance, in the write's own transaction, so a burst's causes can be listed. */
+public final class PolicyStampAdvances implements PolicyChangeRecorder {
+    private final MetricRegistry metrics;
+
+    public PolicyStampAdvances(MetricRegistry metrics) {
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void channelPolicyChanged(Handle handle, long communityId, UUID channelId, String change, String actor) {
+        handle.attach(BurstDao.class).recordAdvance(communityId, channelId, change, actor);
+        metrics.meter(MetricRegistry.name("ops", "policy-stamp-advances", "community-" + communityId)).mark();
+    }
+}

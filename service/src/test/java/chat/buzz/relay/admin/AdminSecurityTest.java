@@ -1,0 +1,112 @@
+package chat.buzz.relay.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.AdminClient.Reply;
+import chat.buzz.relay.testing.TestRelay;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class AdminSecurityTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create();
+
+    private static final List<String> GUARDED = List.of("/api/flags", "/api/migrations", "/healthcheck", "/metrics",
+            "/tasks/gc", "/", "/api/bursts");
+
+    private final AdminClient olivia = new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA);
+
+    @Test
+    void everyRouteRefusesRequestsWithoutAToken() {
+        for (String path : GUARDED) {
+            Reply reply = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + path)).GET());
+            assertThat(reply.status()).as(path).isEqualTo(401);
+            assertThat(reply.json().get("error").asText()).isEqualTo("admin_unauthorized");
+        }
+        Reply task = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/tasks/log-level?logger=ROOT&level=OFF"))
+                .header("X-Buzz-Operator", "1").POST(HttpRequest.BodyPublishers.noBody()));
+        assertThat(task.status()).isEqualTo(401);
+    }
+
+    @Test
+    void aWrongTokenIsRefused() {
+        AdminClient mallory = new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA + "x");
+        assertThat(mallory.get("/api/flags").status()).isEqualTo(401);
+        assertThat(mallory.get("/healthcheck").status()).isEqualTo(401);
+        assertThat(mallory.task("flag", java.util.Map.of("gate", "sync", "value", "on", "reason", "x")).status())
+                .isEqualTo(401);
+        assertThat(olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/flags"))
+                .header("Authorization", "Basic b2xpdmlhOnB3").GET()).status()).isEqualTo(401);
+    }
+
+    @Test
+    void theRightTokenOpensEveryRouteAndNamesTheOperator() {
+        for (String path : GUARDED) {
+            assertThat(olivia.get(path).status()).as(path).isIn(200, 405);
+        }
+        assertThat(olivia.get("/api/whoami").json().get("operator").asText()).isEqualTo("olivia-oncall");
+        assertThat(new AdminClient(RELAY.adminUrl(), AdminClient.OMAR).get("/api/whoami").json().get("operator").asText())
+                .isEqualTo("omar-oncall");
+    }
+
+    @Test
+    void mutationsWithoutTheCsrfHeaderOrFromAnotherSiteAreRefused() {
+        Reply noHeader = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/flags"))
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"gate\":\"sync\",\"value\":\"on\",\"reason\":\"x\"}")));
+        assertThat(noHeader.status()).isEqualTo(403);
+        assertThat(noHeader.json().get("error").asText()).isEqualTo("admin_csrf");
+
+        Reply otherOrigin = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/tasks/flag"))
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA).header("X-Buzz-Operator", "1")
+                .header("Origin", "https://evil.example")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("gate=sync&value=on&reason=x")));
+        assertThat(otherOrigin.status()).isEqualTo(403);
+        assertThat(otherOrigin.json().get("error").asText()).isEqualTo("admin_cross_site");
+
+        Reply crossSiteFetch = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/flags"))
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA).header("Sec-Fetch-Site", "cross-site").GET());
+        assertThat(crossSiteFetch.status()).isEqualTo(403);
+
+        Reply sameOrigin = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/whoami"))
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                .header("Origin", RELAY.adminUrl()).GET());
+        assertThat(sameOrigin.status()).isEqualTo(200);
+
+        boolean syncOn = olivia.get("/api/flags").json().get("flags").get(1).get("effective").asBoolean();
+        assertThat(syncOn).isFalse();
+    }
+
+    @Test
+    void theConsolePagesLoadWithoutATokenButHoldNoData() {
+        Reply page = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/console/")).GET());
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.body()).contains("<form").doesNotContain(AdminClient.OLIVIA);
+        // Only the console's own directory is open, not paths that merely start alike.
+        assertThat(olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/consoled")).GET()).status())
+                .isEqualTo(401);
+        Reply postToConsole = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/console/index.html"))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertThat(postToConsole.status()).isEqualTo(401);
+    }
+
+    @Test
+    void tokensAreMatchedExactly() {
+        OperatorTokens tokens = OperatorTokens.of(List.of(new OperatorConfig("a", "token-aaaaaaaaaaaaaaaa"),
+                new OperatorConfig("b", "token-bbbbbbbbbbbbbbbb")));
+        assertThat(tokens.operatorFor("token-bbbbbbbbbbbbbbbb")).contains("b");
+        assertThat(tokens.operatorFor("token-bbbbbbbbbbbbbbb")).isEmpty();
+        assertThat(tokens.operatorFor("")).isEmpty();
+        AdminConfig local = new AdminConfig();
+        local.setGenerateTokenWhenMissing(true);
+        assertThat(OperatorTokens.load(local, java.util.Map.of()).isEmpty()).isFalse();
+        assertThat(OperatorTokens.load(new AdminConfig(), java.util.Map.of()).isEmpty()).isTrue();
+        assertThat(OperatorTokens.load(new AdminConfig(), java.util.Map.of("BUZZ_ADMIN_TOKEN", "from-the-environment-1"))
+                .operatorFor("from-the-environment-1")).contains("admin");
+    }
+}

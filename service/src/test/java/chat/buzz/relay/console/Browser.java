@@ -1,0 +1,69 @@
+package chat.buzz.relay.console;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/** Debian's chromium through its own chromedriver, a fresh profile each time; Selenium Manager never runs. */
+final class Browser implements AutoCloseable {
+    final ChromeDriver driver;
+    private final ChromeDriverService service;
+    private final Path profile;
+
+    Browser() {
+        try {
+            profile = Files.createTempDirectory("buzz-console-profile");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        service = new ChromeDriverService.Builder().usingDriverExecutable(new File("/usr/bin/chromedriver"))
+                .usingAnyFreePort().build();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--window-size=1366,900", "--user-data-dir=" + profile);
+        driver = new ChromeDriver(service, options);
+    }
+
+    WebDriverWait waiting() {
+        return new WebDriverWait(driver, Duration.ofSeconds(15));
+    }
+
+    void screenshot(String name) {
+        try {
+            Path directory = Path.of("target", "screenshots");
+            Files.createDirectories(directory);
+            File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+            Files.copy(shot.toPath(), directory.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            driver.quit();
+        } finally {
+            service.stop();
+            try (Stream<Path> files = Files.walk(profile)) {
+                files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+            } catch (IOException ignored) {
+                // a leftover temp profile is harmless; the next run makes its own
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package chat.buzz.relay.runbooks;
+
+import static chat.buzz.relay.testing.Nostr.createChannel;
+import static chat.buzz.relay.testing.Nostr.editChannel;
+import static chat.buzz.relay.testing.Nostr.newId;
+import static chat.buzz.relay.testing.Nostr.tag;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.incremental.IncrementalSchema;
+import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.TestDatabases;
+import chat.buzz.relay.testing.TestRelay;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import liquibase.Liquibase;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.resource.ClassLoaderResourceAccessor;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Runs every runbook's sh blocks, in file order, against a real relay on a throwaway database, the
+ * way an operator would: one shell per runbook. The relay starts at "incremental off" with the schema
+ * at the before-incremental tag, and the runbooks take it to "on" and back.
+ */
+class RunbooksTest {
+    private static final Path RUNBOOKS = Path.of("..", "runbooks");
+
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create();
+
+    /** A fleet before the upgrade: the relay migrated everything at start, so go back to the tag. */
+    @BeforeAll
+    static void schemaBeforeIncremental() throws Exception {
+        boolean tagged = RELAY.jdbi().withHandle(h -> h.createQuery(
+                "SELECT count(*) > 0 FROM databasechangelog WHERE tag = :tag")
+                .bind("tag", IncrementalSchema.ROLLBACK_TAG).mapTo(Boolean.class).one());
+        if (tagged) {
+            try (Connection connection = DriverManager.getConnection(RELAY.databaseUrl(), TestDatabases.USER, "")) {
+                new Liquibase(RELAY.configuration().getChangelog(), new ClassLoaderResourceAccessor(),
+                        new JdbcConnection(connection)).rollback(IncrementalSchema.ROLLBACK_TAG, "");
+            }
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyRunbookRunsInOrder() throws IOException {
+        List<Path> runbooks;
+        try (Stream<Path> files = Files.list(RUNBOOKS)) {
+            runbooks = files.filter(p -> p.getFileName().toString().matches("\\d\\d-.*\\.md")).sorted().toList();
+        }
+        assertThat(runbooks).hasSizeGreaterThanOrEqualTo(6);
+        return runbooks.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+            prepare(file.getFileName().toString());
+            RunbookScript runbook = RunbookScript.read(file);
+            assertThat(runbook.blocks()).as(file + " has sh blocks").isNotEmpty();
+            run(runbook);
+        }));
+    }
+
+    /** Puts the relay in the situation a runbook is written for, where the earlier ones did not. */
+    private static void prepare(String runbook) {
+        if (runbook.startsWith("02-")) {
+            // A concurrent build that died half way leaves exactly this behind.
+            RELAY.jdbi().useHandle(h -> h.execute(
+                    "UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'artifact_heads_sync_idx'::regclass"));
+        } else if (runbook.startsWith("03-")) {
+            // A changeset applied by hand: its effect is there, its ledger row is not.
+            String last = IncrementalSchema.CHANGESETS.get(IncrementalSchema.CHANGESETS.size() - 1);
+            RELAY.jdbi().useHandle(h -> h.execute("DELETE FROM databasechangelog WHERE id = ?", last));
+        } else if (runbook.startsWith("04-")) {
+            NostrKeys owner = NostrKeys.generate();
+            UUID channel = newId();
+            RELAY.client().publish(owner, createChannel(owner, channel, "open"));
+            RELAY.client().publish(owner, editChannel(owner, channel, tag("visibility", "private")));
+            RELAY.jdbi().useHandle(h -> h.execute("INSERT INTO sync_statistics "
+                    + "(community_id, minute, instance_id, resets_served, capacity_rejections, timeouts) "
+                    + "SELECT id, ?, 'runbook-instance', 60, 3, 1 FROM communities",
+                    Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MINUTES))));
+        }
+    }
+
+    private static void run(RunbookScript runbook) throws Exception {
+        Path script = Files.createTempFile("runbook", ".sh");
+        Path output = Files.createTempFile("runbook", ".out");
+        try {
+            Files.writeString(script, runbook.script());
+            ProcessBuilder bash = new ProcessBuilder("bash", script.toString())
+                    .redirectErrorStream(true).redirectOutput(output.toFile());
+            bash.environment().putAll(environment());
+            Process process = bash.start();
+            boolean finished = process.waitFor(5, TimeUnit.MINUTES);
+            if (!finished) {
+                process.destroyForcibly();
+            }
+            String transcript = Files.readString(output, StandardCharsets.UTF_8);
+            assertThat(finished && process.exitValue() == 0)
+                    .as("%s failed:%n%s", runbook.file().getFileName(), transcript).isTrue();
+        } finally {
+            Files.deleteIfExists(script);
+            Files.deleteIfExists(output);
+        }
+    }
+
+    private static Map<String, String> environment() throws IOException {
+        URI database = URI.create(RELAY.databaseUrl().substring("jdbc:".length()));
+        Map<String, String> env = new HashMap<>();
+        env.put("BUZZ_ADMIN_URL", RELAY.adminUrl());
+        env.put("BUZZ_ADMIN_TOKEN", AdminClient.OLIVIA);
+        env.put("BUZZ_RELAY_URL", RELAY.baseUrl());
+        env.put("BUZZ_DATABASE_URL", RELAY.databaseUrl());
+        env.put("PGHOST", database.getHost());
+        env.put("PGPORT", String.valueOf(database.getPort() < 0 ? 5432 : database.getPort()));
+        env.put("PGDATABASE", database.getPath().substring(1));
+        env.put("PGUSER", TestDatabases.USER);
+        String java = ProcessHandle.current().info().command().orElse("java");
+        env.put("BUZZ_RELAY_CMD", java + " -cp " + System.getProperty("java.class.path") + " chat.buzz.relay.BuzzRelayApplication");
+        env.put("BUZZ_CONFIG", commandConfig().toString());
+        return env;
+    }
+
+    /** What the relay's own `db` commands need to reach the same database. */
+    private static Path commandConfig() throws IOException {
+        Path config = Files.createTempFile("runbook-relay", ".yml");
+        config.toFile().deleteOnExit();
+        Files.writeString(config, """
+                server:
+                  applicationConnectors: [{type: http, bindHost: 127.0.0.1, port: 0}]
+                  adminConnectors: [{type: http, bindHost: 127.0.0.1, port: 0}]
+                database:
+                  driverClass: org.postgresql.Driver
+                  url: "%s"
+                  user: postgres
+                  password: ""
+                relay:
+                  secretKey: "0000000000000000000000000000000000000000000000000000000000000003"
+                communities:
+                  - name: test
+                    hosts: [127.0.0.1]
+                logging:
+                  level: WARN
+                """.formatted(RELAY.databaseUrl()));
+        return config;
+    }
+}
