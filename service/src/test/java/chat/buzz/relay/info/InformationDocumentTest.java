@@ -35,8 +35,9 @@ class InformationDocumentTest {
         assertThat(artifacts.get("removal_kind").asInt()).isEqualTo(45011);
         assertThat(artifacts.get("query").asText()).isEqualTo("/query");
         assertThat(artifacts.get("modes").toString()).isEqualTo("[\"current\",\"incremental\"]");
-        assertThat(artifacts.get("incremental").toString())
-                .isEqualTo("{\"page_size\":100,\"overlap_seconds\":120,\"max_ids\":100,\"max_scope\":100}");
+        int overlap = RELAY.configuration().getIncremental().getOverlapSeconds();
+        assertThat(artifacts.get("incremental").toString()).isEqualTo(
+                "{\"page_size\":100,\"overlap_seconds\":" + overlap + ",\"max_ids\":100,\"max_scope\":100}");
     }
 
     @Test
