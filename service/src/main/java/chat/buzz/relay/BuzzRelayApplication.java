@@ -17,6 +17,9 @@ import chat.buzz.relay.database.Database;
 import chat.buzz.relay.database.EmbeddedDatabase;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventWriter;
+import chat.buzz.relay.gate.ConfiguredGates;
+import chat.buzz.relay.gate.Gate;
+import chat.buzz.relay.gate.Gates;
 import chat.buzz.relay.events.EventsResource;
 import chat.buzz.relay.identity.RelayIdentity;
 import chat.buzz.relay.info.Capabilities;
@@ -24,6 +27,8 @@ import chat.buzz.relay.info.InformationResource;
 import chat.buzz.relay.query.CurrentReads;
 import chat.buzz.relay.query.IncrementalMode;
 import chat.buzz.relay.query.QueryResource;
+import chat.buzz.relay.sync.ChangeNotifications;
+import chat.buzz.relay.sync.SyncFeature;
 import chat.buzz.relay.web.UnexpectedExceptionMapper;
 import chat.buzz.relay.web.WebApplicationExceptionMapper;
 import io.dropwizard.auth.AuthDynamicFeature;
@@ -94,13 +99,17 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         LOG.info("Relay public key {}", identity.publicKeyHex());
         CommunityDirectory communities = CommunityDirectory.load(jdbi, config.getCommunities());
 
+        Gates gates = new ConfiguredGates(config.getGates());
+        Capabilities capabilities = new Capabilities();
+        capabilities.register(Gate.SYNC.capability(), () -> gates.isEnabled(Gate.SYNC));
+
         registerWebBasics(config, environment);
         environment.jersey().register(new TenancyFilter(communities));
         ReplayGuard replayGuard = new PostgresReplayGuard(jdbi);
         registerAuthentication(config, environment, clock, replayGuard);
         purgeReplayGuardPeriodically(environment, replayGuard);
 
-        Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(PolicyChangeRecorder.NONE).handlers());
+        Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(PolicyChangeRecorder.all(ChangeNotifications.POLICY_RECORDER)).handlers());
         handlers.put(ArtifactWrites.REVISION_KIND, new ArtifactWrites(new RemovalMarkers(identity, clock)));
         handlers.put(Redactions.KIND, new Redactions());
         environment.jersey().register(new EventsResource(new EventWriter(jdbi, handlers, clock)));
@@ -110,7 +119,9 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 .entity(Map.of("error", "incremental_unavailable", "message", "incremental reads are turned off"))
                 .build();
         environment.jersey().register(new QueryResource(environment.getObjectMapper(), new CurrentReads(jdbi), incrementalOff));
-        environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), new Capabilities()));
+        environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), capabilities));
+        SyncFeature.register(environment, config.getSync(), jdbi, dataSource, communities, gates, identity,
+                config.getRelay().getPublicScheme(), clock);
 
         environment.admin().addServlet("console", new AssetServlet("/console", "/console", "index.html",
                 StandardCharsets.UTF_8)).addMapping("/console/*");

@@ -4,6 +4,7 @@ import chat.buzz.relay.community.CommunityConfig;
 import chat.buzz.relay.database.EmbeddedDatabaseConfig;
 import chat.buzz.relay.gate.GatesConfig;
 import chat.buzz.relay.identity.RelayConfig;
+import chat.buzz.relay.sync.SyncConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.db.DataSourceFactory;
@@ -30,6 +31,15 @@ public class BuzzRelayConfiguration extends Configuration {
 
     @Valid @NotNull
     private GatesConfig gates = new GatesConfig();
+
+    @Valid @NotNull
+    private SyncConfig sync = new SyncConfig();
+
+    @JsonProperty
+    public SyncConfig getSync() { return sync; }
+
+    @JsonProperty
+    public void setSync(SyncConfig sync) { this.sync = sync; }
 
     @JsonProperty("database")
     public DataSourceFactory getDataSourceFactory() { return database; }

@@ -7,6 +7,7 @@ import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventStore;
 import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.sync.ChangeNotifications;
 import chat.buzz.relay.events.WriteRejection;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
@@ -41,5 +42,6 @@ public final class Redactions implements EventHandler {
             throw WriteRejection.blocked("only owners, admins or the author may redact");
         }
         events.redact(target, caller.pubkey());
+        ChangeNotifications.revisionRedacted(handle, community, target);
     }
 }

@@ -8,6 +8,7 @@ import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.Tags;
 import chat.buzz.relay.events.WriteRejection;
+import chat.buzz.relay.sync.ChangeNotifications;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -129,6 +130,7 @@ public final class ChannelWrites {
                     : "only owners and admins may add members");
         }
         handle.attach(ChannelDao.class).upsertMember(channel, member, role.wireName());
+        ChangeNotifications.memberChanged(handle, caller.community().id(), channel, member);
     }
 
     private void removeMember(Handle handle, Caller caller, Event event) {
@@ -147,6 +149,7 @@ public final class ChannelWrites {
             throw WriteRejection.blocked("your role may not remove that member");
         }
         handle.attach(ChannelDao.class).removeMember(channel, member);
+        ChangeNotifications.memberChanged(handle, caller.community().id(), channel, member);
     }
 
     private void join(Handle handle, Caller caller, Event event) {
@@ -157,6 +160,7 @@ public final class ChannelWrites {
         }
         if (access.role().isEmpty()) {
             handle.attach(ChannelDao.class).upsertMember(channel, caller.pubkey(), Role.MEMBER.wireName());
+            ChangeNotifications.memberChanged(handle, caller.community().id(), channel, caller.pubkey());
         }
     }
 
@@ -171,6 +175,7 @@ public final class ChannelWrites {
             throw WriteRejection.blocked("the last owner may not leave");
         }
         dao.removeMember(channel, caller.pubkey());
+        ChangeNotifications.memberChanged(handle, caller.community().id(), channel, caller.pubkey());
     }
 
     /** Locks the channel row; a channel the caller cannot read answers as if it did not exist. */

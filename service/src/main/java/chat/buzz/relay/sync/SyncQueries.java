@@ -1,0 +1,86 @@
+package chat.buzz.relay.sync;
+
+import chat.buzz.relay.access.AccessSql;
+
+/**
+ * Every SQL statement of WebSocket sync. Who may see what is never decided here: the predicates
+ * come from the access package, the same ones incremental reads use.
+ * Heads are aliased {@code a}, their events {@code e}, their channels {@code c}; the reader is {@code :reader}.
+ */
+final class SyncQueries {
+    static final String NOTIFY_CHANNEL = "buzz_sync";
+
+    static final String NOTIFY = "SELECT pg_notify(:channel, :payload)";
+
+    static final String HEAD_OF_EVENT =
+            "SELECT d, channel_id FROM artifact_heads WHERE community_id = :community AND head_event_id = :event";
+
+    private static final String HEADS = """
+            FROM artifact_heads a
+            JOIN events e ON e.id = a.head_event_id
+            JOIN channels c ON c.id = a.channel_id
+            """;
+
+    private SyncQueries() {}
+
+    /** The predicate "this head is in D(reader, scope)"; a scope is bound as {@code :scope} (uuid[]). */
+    static String discoverable(boolean scoped) {
+        // Replaced by the access package's fragment once the incremental branch provides it.
+        String listed = scoped ? "a.channel_id = ANY (:scope)"
+                : "(c.visibility = 'private' OR NOT c.unlisted OR " + AccessSql.ACTIVE_MEMBER + ")";
+        return "(NOT a.deleted AND e.redacted_at IS NULL AND c.ttl_seconds IS NULL AND "
+                + AccessSql.READABLE_CHANNEL + " AND " + listed + ")";
+    }
+
+    /** One keyset chunk of D, ordered by d; {@code :only} (nullable) narrows it to one channel. */
+    static String snapshotChunk(boolean scoped) {
+        return "SELECT a.d, e.json " + HEADS + """
+                WHERE a.community_id = :community AND a.d > :after
+                  AND (CAST(:only AS uuid) IS NULL OR a.channel_id = CAST(:only AS uuid))
+                  AND """ + discoverable(scoped) + """
+
+                ORDER BY a.d LIMIT :chunk""";
+    }
+
+    /**
+     * One artifact as one reader sees it now: its head when in D, otherwise what a removal may say.
+     * {@code :from} is the channel the artifact was in before the change.
+     */
+    static String headForReader(boolean scoped) {
+        return "SELECT a.d, e.json, " + discoverable(scoped) + " AS discoverable, "
+                + removeReason() + " AS reason, "
+                + readable("a.channel_id") + " AS reads_channel, "
+                + readable("CAST(:from AS uuid)") + " AS reads_from "
+                + HEADS + "WHERE a.community_id = :community AND a.d = :d";
+    }
+
+    /**
+     * Live heads of a channel that are not in D for the reader: what a reader who lost access must
+     * drop. Only asked after a membership change of that reader in that channel, so the reader
+     * could read all of them until that change.
+     */
+    static String leftChannelChunk(boolean scoped) {
+        return "SELECT a.d, " + readable("a.channel_id") + " AS reads_channel " + HEADS + """
+                WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after
+                  AND NOT a.deleted AND e.redacted_at IS NULL
+                  AND NOT """ + discoverable(scoped) + """
+
+                ORDER BY a.d LIMIT :chunk""";
+    }
+
+    /** Channels of a scope the reader can read that carry a TTL: never part of durable sync. */
+    static final String TTL_CHANNELS_IN_SCOPE = "SELECT c.id FROM channels c WHERE c.community_id = :community "
+            + "AND c.id = ANY (:scope) AND c.ttl_seconds IS NOT NULL AND " + AccessSql.READABLE_CHANNEL + " ORDER BY c.id";
+
+    /** PROTOCOL 4.1: a removal never tells more than the reader could learn by reading. */
+    private static String removeReason() {
+        return "CASE WHEN a.deleted AND " + readable("a.channel_id") + " THEN 'deleted'"
+                + " WHEN a.channel_id <> CAST(:from AS uuid) AND " + readable("CAST(:from AS uuid)") + " THEN 'moved'"
+                + " ELSE 'unavailable' END";
+    }
+
+    private static String readable(String channelExpression) {
+        return "EXISTS (SELECT 1 FROM channels c WHERE c.id = " + channelExpression + " AND "
+                + AccessSql.READABLE_CHANNEL + ")";
+    }
+}
