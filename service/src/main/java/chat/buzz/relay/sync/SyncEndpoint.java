@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** The Jakarta side of one connection; everything it hears goes to its {@link SyncSession}. */
-final class SyncEndpoint extends Endpoint {
+public final class SyncEndpoint extends Endpoint {
     private static final Logger LOG = LoggerFactory.getLogger(SyncEndpoint.class);
 
     private final SyncHub hub;
