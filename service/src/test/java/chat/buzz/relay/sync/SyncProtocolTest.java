@@ -34,7 +34,8 @@ class SyncProtocolTest {
 
     private final NostrKeys alice = NostrKeys.generate();
     private final NostrKeys bob = NostrKeys.generate();
-    private final World world = new World(RELAY.client());
+    // One model per class: every test's channels share the class's database, and open ones are visible to all.
+    private static final World world = new World(RELAY::client);
 
     @Test
     void snapshotIsTheDiscoverableSetForEachReaderAndScope() {

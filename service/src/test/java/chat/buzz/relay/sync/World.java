@@ -54,12 +54,13 @@ final class World {
         }
     }
 
-    private final RelayClient http;
+    private final java.util.function.Supplier<RelayClient> relay;
     final Map<UUID, Channel> channels = new LinkedHashMap<>();
     final Map<UUID, Artifact> artifacts = new LinkedHashMap<>();
 
-    World(RelayClient http) {
-        this.http = http;
+    /** The relay is asked for lazily: a static model is built before the relay starts. */
+    World(java.util.function.Supplier<RelayClient> relay) {
+        this.relay = relay;
     }
 
     UUID channel(NostrKeys owner, boolean open, boolean unlisted, boolean ttl) {
@@ -73,7 +74,7 @@ final class World {
         }
         @SuppressWarnings("unchecked")
         List<String>[] tags = extra.toArray(List[]::new);
-        accepted(http.publish(owner, Nostr.createChannel(owner, id, open ? "open" : "private", tags)));
+        accepted(relay.get().publish(owner, Nostr.createChannel(owner, id, open ? "open" : "private", tags)));
         Channel channel = new Channel(id);
         channel.open = open;
         channel.unlisted = unlisted;
@@ -96,7 +97,7 @@ final class World {
         }
         @SuppressWarnings("unchecked")
         List<String>[] tags = changes.toArray(List[]::new);
-        accepted(http.publish(owner, Nostr.editChannel(owner, id, tags)));
+        accepted(relay.get().publish(owner, Nostr.editChannel(owner, id, tags)));
         Channel channel = channels.get(id);
         if (open != null) {
             channel.open = open;
@@ -110,27 +111,27 @@ final class World {
     }
 
     void deleteChannel(NostrKeys owner, UUID id) {
-        accepted(http.publish(owner, Nostr.sign(owner, 9008, List.of(tag("h", id.toString())), "")));
+        accepted(relay.get().publish(owner, Nostr.sign(owner, 9008, List.of(tag("h", id.toString())), "")));
         channels.get(id).deleted = true;
     }
 
     void add(NostrKeys owner, UUID id, String member) {
-        accepted(http.publish(owner, Nostr.membership(owner, 9000, id, member, null)));
+        accepted(relay.get().publish(owner, Nostr.membership(owner, 9000, id, member, null)));
         channels.get(id).members.put(member, true);
     }
 
     void remove(NostrKeys owner, UUID id, String member) {
-        accepted(http.publish(owner, Nostr.membership(owner, 9001, id, member, null)));
+        accepted(relay.get().publish(owner, Nostr.membership(owner, 9001, id, member, null)));
         channels.get(id).members.put(member, false);
     }
 
     void join(NostrKeys member, UUID id) {
-        accepted(http.publish(member, Nostr.membership(member, 9021, id, null, null)));
+        accepted(relay.get().publish(member, Nostr.membership(member, 9021, id, null, null)));
         channels.get(id).members.put(member.publicKeyHex(), true);
     }
 
     void leave(NostrKeys member, UUID id) {
-        accepted(http.publish(member, Nostr.membership(member, 9022, id, null, null)));
+        accepted(relay.get().publish(member, Nostr.membership(member, 9022, id, null, null)));
         channels.get(id).members.put(member.publicKeyHex(), false);
     }
 
@@ -166,13 +167,13 @@ final class World {
 
     void redactHead(NostrKeys author, UUID d) {
         Artifact artifact = artifacts.get(d);
-        accepted(http.publish(author, Nostr.redact(author, artifact.channel, artifact.head)));
+        accepted(relay.get().publish(author, Nostr.redact(author, artifact.channel, artifact.head)));
         artifact.redacted = true;
     }
 
     private void publishRevision(NostrKeys author, Artifact artifact, UUID channel, String op, String title) {
         Event revision = Nostr.revision(author, artifact.d, channel, op, artifact.head, title);
-        accepted(http.publish(author, revision));
+        accepted(relay.get().publish(author, revision));
         artifact.head = revision.id();
         artifact.channel = channel;
         artifact.redacted = false;
