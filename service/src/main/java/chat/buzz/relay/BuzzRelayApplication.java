@@ -11,15 +11,21 @@ import chat.buzz.relay.auth.ReplayGuard;
 import chat.buzz.relay.auth.RequestBodies;
 import chat.buzz.relay.channel.ChannelWrites;
 import chat.buzz.relay.channel.PolicyChangeRecorder;
+import chat.buzz.relay.gate.ConfiguredGates;
+import chat.buzz.relay.gate.Gate;
+import chat.buzz.relay.gate.Gates;
+import chat.buzz.relay.incremental.CursorCodec;
+import chat.buzz.relay.incremental.IncrementalConfig;
+import chat.buzz.relay.incremental.IncrementalReads;
+import chat.buzz.relay.incremental.PolicyStampRecorder;
+import chat.buzz.relay.incremental.ReadCapacity;
+import chat.buzz.relay.ops.SyncStatistics;
 import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.community.TenancyFilter;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.database.EmbeddedDatabase;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventWriter;
-import chat.buzz.relay.gate.ConfiguredGates;
-import chat.buzz.relay.gate.Gate;
-import chat.buzz.relay.gate.Gates;
 import chat.buzz.relay.events.EventsResource;
 import chat.buzz.relay.identity.RelayIdentity;
 import chat.buzz.relay.info.Capabilities;
@@ -101,7 +107,6 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
         Gates gates = new ConfiguredGates(config.getGates());
         Capabilities capabilities = new Capabilities();
-        capabilities.register(Gate.SYNC.capability(), () -> gates.isEnabled(Gate.SYNC));
 
         registerWebBasics(config, environment);
         environment.jersey().register(new TenancyFilter(communities));
@@ -109,22 +114,31 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         registerAuthentication(config, environment, clock, replayGuard);
         purgeReplayGuardPeriodically(environment, replayGuard);
 
-        Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(PolicyChangeRecorder.all(ChangeNotifications.POLICY_RECORDER)).handlers());
+        Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(
+                PolicyChangeRecorder.all(new PolicyStampRecorder(), ChangeNotifications.POLICY_RECORDER)).handlers());
         handlers.put(ArtifactWrites.REVISION_KIND, new ArtifactWrites(new RemovalMarkers(identity, clock)));
         handlers.put(Redactions.KIND, new Redactions());
         environment.jersey().register(new EventsResource(new EventWriter(jdbi, handlers, clock)));
 
-        IncrementalMode incrementalOff = (caller, filter) -> jakarta.ws.rs.core.Response.status(503)
-                .type(jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE)
-                .entity(Map.of("error", "incremental_unavailable", "message", "incremental reads are turned off"))
-                .build();
-        environment.jersey().register(new QueryResource(environment.getObjectMapper(), new CurrentReads(jdbi), incrementalOff));
-        environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), capabilities));
+        IncrementalMode incremental = incrementalReads(config.getIncremental(), jdbi, gates, identity, SyncStatistics.NONE);
+        capabilities.register(Gate.INCREMENTAL.capability(), () -> gates.isEnabled(Gate.INCREMENTAL));
+        capabilities.register(Gate.SYNC.capability(), () -> gates.isEnabled(Gate.SYNC));
+        environment.jersey().register(new QueryResource(environment.getObjectMapper(), new CurrentReads(jdbi), incremental));
+        environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), capabilities,
+                config.getIncremental().getOverlapSeconds()));
         SyncFeature.register(environment, config.getSync(), jdbi, dataSource, communities, gates, identity,
                 config.getRelay().getPublicScheme(), clock);
 
         environment.admin().addServlet("console", new AssetServlet("/console", "/console", "index.html",
                 StandardCharsets.UTF_8)).addMapping("/console/*");
+    }
+
+    private static IncrementalMode incrementalReads(IncrementalConfig config, Jdbi jdbi, Gates gates,
+                                                    RelayIdentity identity, SyncStatistics statistics) {
+        byte[] secret = config.getCursorSecret().isEmpty()
+                ? CursorCodec.deriveSecret(identity.keys().secretKey())
+                : config.getCursorSecret().getBytes(StandardCharsets.UTF_8);
+        return new IncrementalReads(jdbi, gates, new CursorCodec(secret), new ReadCapacity(config), statistics, config);
     }
 
     private static void registerWebBasics(BuzzRelayConfiguration config, Environment environment) {

@@ -4,6 +4,7 @@ import chat.buzz.relay.community.CommunityConfig;
 import chat.buzz.relay.database.EmbeddedDatabaseConfig;
 import chat.buzz.relay.gate.GatesConfig;
 import chat.buzz.relay.identity.RelayConfig;
+import chat.buzz.relay.incremental.IncrementalConfig;
 import chat.buzz.relay.sync.SyncConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
@@ -31,6 +32,9 @@ public class BuzzRelayConfiguration extends Configuration {
 
     @Valid @NotNull
     private GatesConfig gates = new GatesConfig();
+
+    @Valid @NotNull
+    private IncrementalConfig incremental = new IncrementalConfig();
 
     @Valid @NotNull
     private SyncConfig sync = new SyncConfig();
@@ -70,6 +74,12 @@ public class BuzzRelayConfiguration extends Configuration {
 
     @JsonProperty
     public void setGates(GatesConfig gates) { this.gates = gates; }
+
+    @JsonProperty
+    public IncrementalConfig getIncremental() { return incremental; }
+
+    @JsonProperty
+    public void setIncremental(IncrementalConfig incremental) { this.incremental = incremental; }
 
     @JsonProperty
     public List<CommunityConfig> getCommunities() { return communities; }

@@ -1,17 +1,75 @@
 package chat.buzz.relay.access;
 
 /**
- * The read rule of {@link ChannelAccess#canRead()} as SQL, so reads decide access inside the query
- * instead of loading a reader's channel list. Expects the channel aliased {@code c} and the reader
- * bound as {@code :reader}.
+ * The read rules of {@link ChannelAccess} and of PROTOCOL 4.2 as SQL fragments, so every read path
+ * (current, incremental, WebSocket sync) decides access inside its query instead of loading a
+ * reader's channel list. Fragments take table aliases; the reader is bound as {@code :reader} and a
+ * scope, when given, as {@code :scope} (a text array of channel ids).
  */
 public final class AccessSql {
     private AccessSql() {}
 
-    public static final String ACTIVE_MEMBER = """
-            EXISTS (SELECT 1 FROM channel_members m
-                    WHERE m.channel_id = c.id AND m.pubkey = :reader AND m.removed_at IS NULL)""";
+    public static final String ACTIVE_MEMBER = activeMember("c");
 
-    public static final String READABLE_CHANNEL =
-            "(c.deleted_at IS NULL AND (c.visibility = 'open' OR " + ACTIVE_MEMBER + "))";
+    public static final String READABLE_CHANNEL = readable("c");
+
+    public static String activeMember(String channel) {
+        return "EXISTS (SELECT 1 FROM channel_members am WHERE am.channel_id = " + channel
+                + ".id AND am.pubkey = :reader AND am.removed_at IS NULL)";
+    }
+
+    /** Open channels: anyone in the community; private: active members. Deleted channels: nobody. */
+    public static String readable(String channel) {
+        return "(" + channel + ".deleted_at IS NULL AND (" + channel + ".visibility = 'open' OR "
+                + activeMember(channel) + "))";
+    }
+
+    /**
+     * Channels whose artifacts a reader discovers, TTL aside: with a scope, the readable channels it
+     * names (unlisted ones included); without, private channels of active members, listed open channels,
+     * and unlisted open channels of active members. A private channel is readable only by its active
+     * members, so "member, or open and listed" says all of it.
+     */
+    public static String discoverableChannel(String channel, boolean scoped) {
+        if (scoped) {
+            return "(" + channel + ".id = ANY (CAST(:scope AS uuid[])) AND " + readable(channel) + ")";
+        }
+        return "(" + channel + ".deleted_at IS NULL AND ((" + channel + ".visibility = 'open' AND NOT "
+                + channel + ".unlisted) OR " + activeMember(channel) + "))";
+    }
+
+    /** A head that is current state: not deleted and not redacted ({@code head} joined to its event). */
+    public static String liveHead(String head, String event) {
+        return "(NOT " + head + ".deleted AND " + event + ".redacted_at IS NULL)";
+    }
+
+    /** Membership in the discoverable set D(reader, scope) of PROTOCOL 4.2. */
+    public static String discoverableHead(String head, String event, String channel, boolean scoped) {
+        return "(" + liveHead(head, event) + " AND " + channel + ".ttl_seconds IS NULL AND "
+                + discoverableChannel(channel, scoped) + ")";
+    }
+
+    /** Whether a known-ID read may return the head: live, durable and readable, listed or not. */
+    public static String readableHead(String head, String event, String channel) {
+        return "(" + head + ".d IS NOT NULL AND " + liveHead(head, event) + " AND " + channel
+                + ".ttl_seconds IS NULL AND " + readable(channel) + ")";
+    }
+
+    /**
+     * The reason of a remove that tells the reader nothing it could not read (PROTOCOL 4.1):
+     * {@code moved} only to readers of the channel left ({@code movedFrom}, an alias or null),
+     * {@code deleted} only to readers of the deleted head's channel, otherwise {@code unavailable}.
+     */
+    public static String removeReason(String head, String channel, String movedFrom) {
+        String moved = movedFrom == null ? "" : " WHEN " + movedFrom + ".id IS NOT NULL AND " + readable(movedFrom)
+                + " THEN 'moved'";
+        return "(CASE" + moved + " WHEN " + head + ".deleted AND " + readable(channel)
+                + " THEN 'deleted' ELSE 'unavailable' END)";
+    }
+
+    /** Whether a removed member was still in the channel when {@code moment} happened. */
+    public static String memberAt(String channel, String moment) {
+        return "EXISTS (SELECT 1 FROM channel_members gone WHERE gone.channel_id = " + channel
+                + ".id AND gone.pubkey = :reader AND gone.removed_at >= " + moment + ")";
+    }
 }

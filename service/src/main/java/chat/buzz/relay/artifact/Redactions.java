@@ -41,7 +41,9 @@ public final class Redactions implements EventHandler {
         if (!access.canRedact(caller.pubkey(), author)) {
             throw WriteRejection.blocked("only owners, admins or the author may redact");
         }
-        events.redact(target, caller.pubkey());
-        ChangeNotifications.revisionRedacted(handle, community, target);
+        if (events.redact(target, caller.pubkey()) == 1) {
+            handle.attach(ArtifactDao.class).touchHeadOf(target, community);
+            ChangeNotifications.revisionRedacted(handle, community, target);
+        }
     }
 }

@@ -86,7 +86,9 @@ public final class ChannelWrites {
         if (!open && settings.unlisted().orElse(false)) {
             throw WriteRejection.invalid("only open channels can be unlisted");
         }
-        Long ttl = settings.ttlSeconds().isEmpty() ? before.ttlSeconds() : clearedWhenZero(settings.ttlSeconds().get());
+        // Optional.map cannot carry "cleared" (null), so a ttl of 0 is handled outside it.
+        Long ttl = settings.ttlSeconds().isEmpty() ? before.ttlSeconds()
+                : settings.ttlSeconds().get() == 0 ? null : settings.ttlSeconds().get();
         dao.update(channel, name, open ? "open" : "private", unlisted, ttl);
 
         List<String> changes = new ArrayList<>();
@@ -188,10 +190,6 @@ public final class ChannelWrites {
         return access;
     }
 
-    /** A ttl of 0 in an edit removes the TTL. */
-    private static Long clearedWhenZero(long seconds) {
-        return seconds == 0 ? null : seconds;
-    }
 
     private static String describeTtl(Long ttl) {
         return ttl == null ? "none" : ttl + "s";

@@ -16,7 +16,6 @@ import java.util.List;
 @Path("/")
 public final class InformationResource {
     public static final String NOSTR_JSON = "application/nostr+json";
-    static final int OVERLAP_SECONDS = 120;
     static final int PAGE_SIZE = 100;
     static final int MAX_IDS = 100;
     static final int MAX_SCOPE = 100;
@@ -25,8 +24,10 @@ public final class InformationResource {
     private final String relayPubkey;
     private final Capabilities capabilities;
     private final String version;
+    private final int overlapSeconds;
 
-    public InformationResource(RelayConfig config, String relayPubkey, Capabilities capabilities) {
+    public InformationResource(RelayConfig config, String relayPubkey, Capabilities capabilities, int overlapSeconds) {
+        this.overlapSeconds = overlapSeconds;
         this.config = config;
         this.relayPubkey = relayPubkey;
         this.capabilities = capabilities;
@@ -46,7 +47,7 @@ public final class InformationResource {
                         EventLimits.MAX_CONTENT_BYTES, true),
                 new RelayInformation.Artifacts(ArtifactWrites.REVISION_KIND, RemovalMarkers.KIND, "/query",
                         List.of("current", "incremental"),
-                        new RelayInformation.Incremental(PAGE_SIZE, OVERLAP_SECONDS, MAX_IDS, MAX_SCOPE)));
+                        new RelayInformation.Incremental(PAGE_SIZE, overlapSeconds, MAX_IDS, MAX_SCOPE)));
         return cors(Response.ok(document, NOSTR_JSON)).build();
     }
 

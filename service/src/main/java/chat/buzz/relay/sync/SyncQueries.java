@@ -23,13 +23,9 @@ final class SyncQueries {
 
     private SyncQueries() {}
 
-    /** The predicate "this head is in D(reader, scope)"; a scope is bound as {@code :scope} (uuid[]). */
+    /** The predicate "this head is in D(reader, scope)"; a scope is bound as {@code :scope}. */
     static String discoverable(boolean scoped) {
-        // Replaced by the access package's fragment once the incremental branch provides it.
-        String listed = scoped ? "a.channel_id = ANY (:scope)"
-                : "(c.visibility = 'private' OR NOT c.unlisted OR " + AccessSql.ACTIVE_MEMBER + ")";
-        return "(NOT a.deleted AND e.redacted_at IS NULL AND c.ttl_seconds IS NULL AND "
-                + AccessSql.READABLE_CHANNEL + " AND " + listed + ")";
+        return AccessSql.discoverableHead("a", "e", "c", scoped);
     }
 
     /** One keyset chunk of D, ordered by d; {@code :only} (nullable) narrows it to one channel. */
@@ -37,9 +33,7 @@ final class SyncQueries {
         return "SELECT a.d, e.json " + HEADS + """
                 WHERE a.community_id = :community AND a.d > :after
                   AND (CAST(:only AS uuid) IS NULL OR a.channel_id = CAST(:only AS uuid))
-                  AND """ + discoverable(scoped) + """
-
-                ORDER BY a.d LIMIT :chunk""";
+                  AND """ + discoverable(scoped) + " ORDER BY a.d LIMIT :chunk";
     }
 
     /**
@@ -48,10 +42,12 @@ final class SyncQueries {
      */
     static String headForReader(boolean scoped) {
         return "SELECT a.d, e.json, " + discoverable(scoped) + " AS discoverable, "
-                + removeReason() + " AS reason, "
-                + readable("a.channel_id") + " AS reads_channel, "
-                + readable("CAST(:from AS uuid)") + " AS reads_from "
-                + HEADS + "WHERE a.community_id = :community AND a.d = :d";
+                + AccessSql.removeReason("a", "c", "f") + " AS reason, "
+                + AccessSql.readable("c") + " AS reads_channel, "
+                + "(f.id IS NOT NULL AND " + AccessSql.readable("f") + ") AS reads_from "
+                + HEADS + """
+                LEFT JOIN channels f ON f.id = CAST(:from AS uuid) AND f.id <> a.channel_id
+                WHERE a.community_id = :community AND a.d = :d""";
     }
 
     /**
@@ -60,27 +56,14 @@ final class SyncQueries {
      * could read all of them until that change.
      */
     static String leftChannelChunk(boolean scoped) {
-        return "SELECT a.d, " + readable("a.channel_id") + " AS reads_channel " + HEADS + """
+        return "SELECT a.d, " + AccessSql.readable("c") + " AS reads_channel " + HEADS + """
                 WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after
-                  AND NOT a.deleted AND e.redacted_at IS NULL
-                  AND NOT """ + discoverable(scoped) + """
-
-                ORDER BY a.d LIMIT :chunk""";
+                  AND """ + AccessSql.liveHead("a", "e") + " AND NOT " + discoverable(scoped)
+                + " ORDER BY a.d LIMIT :chunk";
     }
 
     /** Channels of a scope the reader can read that carry a TTL: never part of durable sync. */
-    static final String TTL_CHANNELS_IN_SCOPE = "SELECT c.id FROM channels c WHERE c.community_id = :community "
-            + "AND c.id = ANY (:scope) AND c.ttl_seconds IS NOT NULL AND " + AccessSql.READABLE_CHANNEL + " ORDER BY c.id";
-
-    /** PROTOCOL 4.1: a removal never tells more than the reader could learn by reading. */
-    private static String removeReason() {
-        return "CASE WHEN a.deleted AND " + readable("a.channel_id") + " THEN 'deleted'"
-                + " WHEN a.channel_id <> CAST(:from AS uuid) AND " + readable("CAST(:from AS uuid)") + " THEN 'moved'"
-                + " ELSE 'unavailable' END";
-    }
-
-    private static String readable(String channelExpression) {
-        return "EXISTS (SELECT 1 FROM channels c WHERE c.id = " + channelExpression + " AND "
-                + AccessSql.READABLE_CHANNEL + ")";
-    }
+    static final String TTL_CHANNELS_IN_SCOPE = "SELECT c.id FROM channels c WHERE c.community_id = :community"
+            + " AND c.id = ANY (CAST(:scope AS uuid[])) AND c.ttl_seconds IS NOT NULL AND "
+            + AccessSql.readable("c") + " ORDER BY c.id";
 }

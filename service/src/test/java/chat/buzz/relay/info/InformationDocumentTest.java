@@ -36,7 +36,8 @@ class InformationDocumentTest {
         assertThat(artifacts.get("query").asText()).isEqualTo("/query");
         assertThat(artifacts.get("modes").toString()).isEqualTo("[\"current\",\"incremental\"]");
         assertThat(artifacts.get("incremental").toString())
-                .isEqualTo("{\"page_size\":100,\"overlap_seconds\":120,\"max_ids\":100,\"max_scope\":100}");
+                .isEqualTo("{\"page_size\":100,\"overlap_seconds\":" + RELAY.configuration().getIncremental().getOverlapSeconds()
+                        + ",\"max_ids\":100,\"max_scope\":100}");
     }
 
     @Test

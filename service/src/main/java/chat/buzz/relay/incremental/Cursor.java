@@ -1,0 +1,41 @@
+package chat.buzz.relay.incremental;
+
+import java.util.UUID;
+
+/**
+ * What a cursor remembers between requests. It names no revision and no channel: the position is a
+ * database timestamp with the artifact id the reader was just given as tiebreak.
+ *
+ * @param community     the community it was issued in
+ * @param reader        a digest of the reader's pubkey
+ * @param scope         a digest of the sorted scope
+ * @param policy        the policy stamp when the session began
+ * @param phase         where the session is
+ * @param sessionStart  database time (micros) at which the session began
+ * @param position      the last position delivered; for a finished session, where the next one starts
+ */
+public record Cursor(long community, byte[] reader, byte[] scope, PolicyStamp policy, Phase phase,
+                     long sessionStart, Position position) {
+
+    public enum Phase {
+        /** more bootstrap pages follow */
+        BOOTSTRAP,
+        /** more delta pages follow */
+        DELTA,
+        /** the session ended; the next read starts a new one, from position minus the overlap */
+        FINISHED
+    }
+
+    /**
+     * A point in the change order: (stamp, source, artifact id). Sources at one stamp are ordered:
+     * head changes, then move records, then membership changes.
+     */
+    public record Position(long micros, int source, UUID d) {
+        public static final UUID LOWEST_ID = new UUID(0, 0);
+
+        /** Before everything stamped at {@code micros}. */
+        public static Position before(long micros) {
+            return new Position(micros, -1, LOWEST_ID);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package chat.buzz.relay.incremental;
+
+import chat.buzz.relay.incremental.Cursor.Phase;
+import chat.buzz.relay.incremental.Cursor.Position;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Turns cursors into opaque base64url text protected by HMAC-SHA256, and back. Version 1 layout:
+ * version, phase, community, reader digest, scope digest, policy stamp, session start, position,
+ * then the MAC over everything before it. The MAC is checked before any field is trusted.
+ */
+public final class CursorCodec {
+    static final byte VERSION = 1;
+    private static final int DIGEST_BYTES = 16;
+    private static final int MAC_BYTES = 32;
+    private static final int BODY_BYTES = 1 + 1 + 8 + DIGEST_BYTES + DIGEST_BYTES + 8 + 8 + 8 + 1 + 16;
+    private static final String ALGORITHM = "HmacSHA256";
+
+    private final SecretKeySpec key;
+
+    public CursorCodec(byte[] secret) {
+        if (secret.length < 16) {
+            throw new IllegalArgumentException("cursor secret must have at least 16 bytes");
+        }
+        this.key = new SecretKeySpec(secret.clone(), ALGORITHM);
+    }
+
+    /** A secret of its own for cursors, derived so that the relay key itself never signs cursors. */
+    public static byte[] deriveSecret(byte[] relaySecretKey) {
+        return hmac(new SecretKeySpec(relaySecretKey, ALGORITHM),
+                "buzz incremental cursor secret v1".getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static byte[] readerDigest(String pubkey) {
+        return digest("reader\n" + pubkey);
+    }
+
+    public static byte[] scopeDigest(List<String> sortedScope) {
+        return digest("scope\n" + String.join("\n", sortedScope));
+    }
+
+    public String encode(Cursor cursor) {
+        ByteBuffer body = ByteBuffer.allocate(BODY_BYTES + MAC_BYTES);
+        body.put(VERSION).put((byte) cursor.phase().ordinal()).putLong(cursor.community())
+                .put(cursor.reader()).put(cursor.scope())
+                .putLong(cursor.policy().micros()).putLong(cursor.sessionStart())
+                .putLong(cursor.position().micros()).put((byte) cursor.position().source())
+                .putLong(cursor.position().d().getMostSignificantBits())
+                .putLong(cursor.position().d().getLeastSignificantBits());
+        body.put(hmac(key, Arrays.copyOf(body.array(), BODY_BYTES)));
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(body.array());
+    }
+
+    /** @throws IncrementalError incremental_invalid_cursor when undecodable or tampered with */
+    public Cursor decode(String text) {
+        byte[] bytes;
+        try {
+            bytes = Base64.getUrlDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
+        }
+        if (bytes.length != BODY_BYTES + MAC_BYTES || bytes[0] != VERSION) {
+            throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
+        }
+        byte[] expected = hmac(key, Arrays.copyOf(bytes, BODY_BYTES));
+        if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(bytes, BODY_BYTES, bytes.length))) {
+            throw IncrementalError.invalidCursor("the cursor was damaged or altered");
+        }
+        try {
+            ByteBuffer body = ByteBuffer.wrap(bytes, 1, BODY_BYTES - 1);
+            int phase = body.get();
+            if (phase < 0 || phase >= Phase.values().length) {
+                throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
+            }
+            long community = body.getLong();
+            byte[] reader = new byte[DIGEST_BYTES];
+            body.get(reader);
+            byte[] scope = new byte[DIGEST_BYTES];
+            body.get(scope);
+            PolicyStamp policy = new PolicyStamp(body.getLong());
+            long sessionStart = body.getLong();
+            Position position = new Position(body.getLong(), body.get(), new UUID(body.getLong(), body.getLong()));
+            return new Cursor(community, reader, scope, policy, Phase.values()[phase], sessionStart, position);
+        } catch (BufferUnderflowException e) {
+            throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
+        }
+    }
+
+    private static byte[] digest(String value) {
+        try {
+            return Arrays.copyOf(MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8)),
+                    DIGEST_BYTES);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SHA-256 is part of every JVM", e);
+        }
+    }
+
+    private static byte[] hmac(SecretKeySpec key, byte[] data) {
+        try {
+            Mac mac = Mac.getInstance(ALGORITHM);
+            mac.init(key);
+            return mac.doFinal(data);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every JVM", e);
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package chat.buzz.relay.incremental;
+
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/** An error of PROTOCOL 4.5, answered as {"error": code, "message": text}. */
+public final class IncrementalError extends WebApplicationException {
+    private final String code;
+
+    private IncrementalError(int status, String code, String message, Integer retryAfterSeconds) {
+        super(message, build(status, code, message, retryAfterSeconds));
+        this.code = code;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public static IncrementalError invalidRequest(String message) {
+        return new IncrementalError(400, "incremental_invalid_request", message, null);
+    }
+
+    public static IncrementalError invalidCursor(String message) {
+        return new IncrementalError(400, "incremental_invalid_cursor", message, null);
+    }
+
+    public static IncrementalError cursorMismatch(String message) {
+        return new IncrementalError(400, "incremental_cursor_mismatch", message, null);
+    }
+
+    public static IncrementalError scopeTooLarge(int max) {
+        return new IncrementalError(400, "incremental_scope_too_large", "#h may name at most " + max + " channels", null);
+    }
+
+    public static IncrementalError tooManyIds(int max) {
+        return new IncrementalError(400, "incremental_too_many_ids", "#d may name at most " + max + " artifacts", null);
+    }
+
+    public static IncrementalError ttlChannel(String channel) {
+        return new IncrementalError(422, "incremental_ttl_channel", "channel " + channel
+                + " has a TTL; its artifacts are never part of durable sync: drop it from the scope", null);
+    }
+
+    public static IncrementalError unavailable() {
+        return new IncrementalError(503, "incremental_unavailable",
+                "incremental reads are turned off; use mode \"current\"", null);
+    }
+
+    public static IncrementalError capacity(int retryAfterSeconds) {
+        return new IncrementalError(503, "incremental_capacity",
+                "too many incremental reads right now; retry after " + retryAfterSeconds + " s", retryAfterSeconds);
+    }
+
+    public static IncrementalError timeout() {
+        return new IncrementalError(503, "incremental_timeout",
+                "the read ran out of its time budget; retry later, perhaps with a smaller limit", null);
+    }
+
+    private static Response build(int status, String code, String message, Integer retryAfterSeconds) {
+        Response.ResponseBuilder response = Response.status(status).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(new Body(code, message));
+        if (retryAfterSeconds != null) {
+            response.header("Retry-After", retryAfterSeconds);
+        }
+        return response.build();
+    }
+
+    record Body(String error, String message) {}
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+        return this; // an expected answer, not a bug: no stack trace to pay for
+    }
+}

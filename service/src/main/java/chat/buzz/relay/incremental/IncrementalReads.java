@@ -1,0 +1,169 @@
+package chat.buzz.relay.incremental;
+
+import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.gate.Gate;
+import chat.buzz.relay.gate.Gates;
+import chat.buzz.relay.incremental.Cursor.Phase;
+import chat.buzz.relay.incremental.Cursor.Position;
+import chat.buzz.relay.incremental.IncrementalRequest.Delta;
+import chat.buzz.relay.incremental.IncrementalRequest.KnownIds;
+import chat.buzz.relay.ops.SyncStatistics;
+import chat.buzz.relay.query.IncrementalMode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
+
+/**
+ * Mode "incremental" of POST /query (PROTOCOL 4.1–4.5). Order of work: gate, request and cursor
+ * checks (no database), the bulkhead, then one read-only snapshot with a statement budget.
+ */
+public final class IncrementalReads implements IncrementalMode {
+    private static final String QUERY_CANCELED = "57014";
+
+    private final Jdbi jdbi;
+    private final Gates gates;
+    private final CursorCodec cursors;
+    private final ReadCapacity capacity;
+    private final SyncStatistics statistics;
+    private final long overlapMicros;
+    private final long statementBudgetMillis;
+
+    public IncrementalReads(Jdbi jdbi, Gates gates, CursorCodec cursors, ReadCapacity capacity,
+                            SyncStatistics statistics, IncrementalConfig config) {
+        this.jdbi = jdbi;
+        this.gates = gates;
+        this.cursors = cursors;
+        this.capacity = capacity;
+        this.statistics = statistics;
+        this.overlapMicros = config.getOverlapSeconds() * 1_000_000L;
+        this.statementBudgetMillis = config.getStatementBudgetMillis();
+    }
+
+    @Override
+    public Response read(Caller caller, ObjectNode filter) {
+        if (!gates.isEnabled(Gate.INCREMENTAL)) {
+            throw IncrementalError.unavailable();
+        }
+        IncrementalRequest request = IncrementalRequest.parse(filter);
+        Object answer;
+        if (request instanceof Delta delta) {
+            Optional<Cursor> since = delta.since().map(text -> boundCursor(text, caller, delta));
+            answer = guarded(caller, handle -> delta(handle, caller, delta, since));
+        } else {
+            KnownIds known = (KnownIds) request;
+            answer = guarded(caller, handle -> knownIds(handle, caller, known));
+        }
+        return Response.ok(answer, MediaType.APPLICATION_JSON_TYPE).build();
+    }
+
+    private Cursor boundCursor(String text, Caller caller, Delta delta) {
+        Cursor cursor = cursors.decode(text);
+        if (cursor.community() != caller.community().id()
+                || !Arrays.equals(cursor.reader(), CursorCodec.readerDigest(caller.pubkey()))
+                || !Arrays.equals(cursor.scope(), CursorCodec.scopeDigest(delta.scope()))) {
+            throw IncrementalError.cursorMismatch(
+                    "the cursor belongs to another reader, community or scope; start again without since");
+        }
+        return cursor;
+    }
+
+    private DeltaPage delta(Handle handle, Caller caller, Delta request, Optional<Cursor> since) {
+        IncrementalQueries queries = new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
+        long now = queries.transactionStartMicros();
+        PolicyStamp policy = queries.policyStamp();
+        if (request.scoped()) {
+            queries.firstTtlChannel(request.scope()).ifPresent(channel -> {
+                throw IncrementalError.ttlChannel(channel);
+            });
+        }
+        boolean reset = since.isPresent() && !since.get().policy().equals(policy);
+        Phase phase;
+        long sessionStart;
+        Position after;
+        if (since.isEmpty() || reset) {
+            phase = Phase.BOOTSTRAP;
+            sessionStart = now;
+            after = Position.before(0);
+        } else {
+            Cursor cursor = since.get();
+            switch (cursor.phase()) {
+                case BOOTSTRAP, DELTA -> {
+                    // a continuation never rewinds, or pages would never end
+                    phase = cursor.phase();
+                    sessionStart = cursor.sessionStart();
+                    after = cursor.position();
+                }
+                default -> {
+                    phase = Phase.DELTA;
+                    sessionStart = now;
+                    after = Position.before(cursor.position().micros() - overlapMicros);
+                }
+            }
+        }
+        int fetch = request.limit() + 1;
+        List<ChangeRow> rows = phase == Phase.BOOTSTRAP
+                ? queries.bootstrap(request.scope(), after, fetch)
+                : queries.delta(request.scope(), after, fetch);
+        boolean more = rows.size() > request.limit();
+        List<ChangeRow> page = more ? rows.subList(0, request.limit()) : rows;
+        // A finished session resumes from the moment it began, never later: whatever committed during
+        // it with an earlier stamp is still within the next session's overlap.
+        Cursor next = new Cursor(caller.community().id(), CursorCodec.readerDigest(caller.pubkey()),
+                CursorCodec.scopeDigest(request.scope()), policy, more ? phase : Phase.FINISHED, sessionStart,
+                more ? page.get(page.size() - 1).position() : Position.before(sessionStart));
+        if (reset) {
+            statistics.resetServed(caller.community().id());
+        }
+        return new DeltaPage(page.stream().map(ChangeRow::entry).toList(), cursors.encode(next), more,
+                policy.wire(), reset);
+    }
+
+    private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {
+        IncrementalQueries queries = new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
+        PolicyStamp policy = queries.policyStamp();
+        return new KnownIdRead(queries.knownIds(request.ids()).stream().map(KnownIdRow::entry).toList(), policy.wire());
+    }
+
+    private <T> T guarded(Caller caller, HandleCallback<T, RuntimeException> read) {
+        long community = caller.community().id();
+        return capacity.withPermit(() -> inSnapshot(community, read)).orElseThrow(() -> {
+            statistics.capacityRejected(community);
+            return IncrementalError.capacity(capacity.retryAfterSeconds());
+        });
+    }
+
+    /** One snapshot for the whole page, so the policy stamp and the rows it answers agree. */
+    private <T> T inSnapshot(long community, HandleCallback<T, RuntimeException> read) {
+        try {
+            return jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, handle -> {
+                handle.execute("SET TRANSACTION READ ONLY");
+                handle.execute("SET LOCAL statement_timeout = " + statementBudgetMillis);
+                return read.withHandle(handle);
+            });
+        } catch (JdbiException e) {
+            if (isQueryCanceled(e)) {
+                statistics.timedOut(community);
+                throw IncrementalError.timeout();
+            }
+            throw e;
+        }
+    }
+
+    private static boolean isQueryCanceled(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && QUERY_CANCELED.equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,90 @@
+package chat.buzz.relay.incremental;
+
+import chat.buzz.relay.events.Tags;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/** A parsed incremental filter: a delta read (4.1) or a known-ID read (4.3). Parsing needs no database. */
+public sealed interface IncrementalRequest {
+    int MAX_LIMIT = 100;
+    int MAX_SCOPE = 100;
+    int MAX_IDS = 100;
+
+    /** @param scope the #h channel ids, sorted and without repeats; empty means no scope */
+    record Delta(Optional<String> since, List<String> scope, int limit) implements IncrementalRequest {
+        public boolean scoped() {
+            return !scope.isEmpty();
+        }
+    }
+
+    /** @param ids in request order, repeats kept: the answer has one entry per requested id */
+    record KnownIds(List<String> ids) implements IncrementalRequest {}
+
+    static IncrementalRequest parse(ObjectNode filter) {
+        Optional<String> since = Optional.empty();
+        List<String> scope = null;
+        List<String> ids = null;
+        Integer limit = null;
+        for (Iterator<Map.Entry<String, JsonNode>> fields = filter.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            JsonNode value = field.getValue();
+            switch (field.getKey()) {
+                case "artifact" -> { }
+                case "since" -> {
+                    if (!value.isTextual() || value.textValue().isEmpty()) {
+                        throw IncrementalError.invalidRequest("since must be a cursor string from an earlier response");
+                    }
+                    since = Optional.of(value.textValue());
+                }
+                case "limit" -> {
+                    if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 1
+                            || value.intValue() > MAX_LIMIT) {
+                        throw IncrementalError.invalidRequest("limit must be an integer in 1.." + MAX_LIMIT);
+                    }
+                    limit = value.intValue();
+                }
+                case "#h" -> {
+                    if (value.isArray() && value.size() > MAX_SCOPE) {
+                        throw IncrementalError.scopeTooLarge(MAX_SCOPE);
+                    }
+                    scope = uuids("#h", value);
+                }
+                case "#d" -> {
+                    if (value.isArray() && value.size() > MAX_IDS) {
+                        throw IncrementalError.tooManyIds(MAX_IDS);
+                    }
+                    ids = uuids("#d", value);
+                }
+                default -> throw IncrementalError.invalidRequest("unknown key " + field.getKey());
+            }
+        }
+        if (ids != null) {
+            if (since.isPresent() || limit != null || scope != null) {
+                throw IncrementalError.invalidRequest("a known-ID read (#d) takes no since, limit or #h");
+            }
+            return new KnownIds(List.copyOf(ids));
+        }
+        List<String> sortedScope = scope == null ? List.of() : List.copyOf(new TreeSet<>(scope));
+        return new Delta(since, sortedScope, limit == null ? MAX_LIMIT : limit);
+    }
+
+    private static List<String> uuids(String key, JsonNode value) {
+        if (!value.isArray() || value.isEmpty()) {
+            throw IncrementalError.invalidRequest(key + " must be a non-empty array of ids");
+        }
+        List<String> values = new ArrayList<>(value.size());
+        for (JsonNode item : value) {
+            if (!item.isTextual() || !Tags.isCanonicalUuid(item.textValue())) {
+                throw IncrementalError.invalidRequest(key + " values must be lowercase hyphenated UUIDs");
+            }
+            values.add(item.textValue());
+        }
+        return values;
+    }
+}

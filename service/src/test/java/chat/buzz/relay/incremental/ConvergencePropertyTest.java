@@ -1,0 +1,322 @@
+package chat.buzz.relay.incremental;
+
+import static chat.buzz.relay.testing.Nostr.tag;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.TestRelay;
+import io.dropwizard.testing.ConfigOverride;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Seeded random operations over several channels and readers, with clients syncing at random moments:
+ * after every session that ran without writes in between, each client's store holds exactly the
+ * discoverable set computed from this test's own model (plus what known-ID reads confirmed after a reset).
+ * Replay a failure with -Dbuzz.convergence.seed=N; -Dbuzz.convergence.operations=N sets the length.
+ */
+class ConvergencePropertyTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));
+
+    private static final int OPERATIONS = Integer.getInteger("buzz.convergence.operations", 700);
+
+    @Test
+    void clientsConvergeOnTheDiscoverableSet() {
+        String fixed = System.getProperty("buzz.convergence.seed");
+        List<Long> seeds = fixed != null ? List.of(Long.parseLong(fixed)) : List.of(new Random().nextLong(), 11L, 4242L);
+        for (long seed : seeds) {
+            try {
+                new Run(seed).play(OPERATIONS);
+            } catch (AssertionError | RuntimeException e) {
+                throw new AssertionError("convergence failed; replay with -Dbuzz.convergence.seed=" + seed, e);
+            }
+        }
+    }
+
+    /** The generator's own picture of the world: no SQL, no relay code. */
+    static final class ChannelModel {
+        final UUID id;
+        boolean open;
+        boolean unlisted;
+        boolean ttl;
+        boolean deleted;
+        final Set<String> members = new HashSet<>();
+
+        ChannelModel(UUID id, boolean open, boolean unlisted, boolean ttl) {
+            this.id = id;
+            this.open = open;
+            this.unlisted = unlisted;
+            this.ttl = ttl;
+        }
+    }
+
+    static final class ArtifactModel {
+        UUID channel;
+        boolean deleted;
+        boolean redacted;
+
+        ArtifactModel(UUID channel) {
+            this.channel = channel;
+        }
+    }
+
+    private static final class Run {
+        private final long seed;
+        private final Random random;
+        private final Writer writer = new Writer(RELAY.client());
+        private final NostrKeys owner = NostrKeys.generate();
+        private final List<NostrKeys> readers = List.of(NostrKeys.generate(), NostrKeys.generate(), NostrKeys.generate());
+        private final Map<UUID, ChannelModel> channels = new LinkedHashMap<>();
+        private final Map<UUID, ArtifactModel> artifacts = new LinkedHashMap<>();
+        private final List<String> log = new ArrayList<>();
+        private final List<UUID> scopedChannels = new ArrayList<>();
+        private final List<Client> clients = new ArrayList<>();
+
+        Run(long seed) {
+            this.seed = seed;
+            this.random = new Random(seed);
+        }
+
+        /** A syncing client plus whether writes happened while one of its sessions was open. */
+        private final class Client {
+            final SyncingClient sync;
+            final List<String> scope;
+            boolean interrupted;
+
+            Client(NostrKeys keys, List<String> scope) {
+                this.sync = new SyncingClient(RELAY.client(), keys, scope);
+                this.scope = scope;
+            }
+        }
+
+        void play(int operations) {
+            for (int i = 0; i < 6; i++) {
+                newChannel(i < 2 ? false : random.nextBoolean(), i >= 2 && random.nextInt(3) == 0);
+            }
+            // The scoped client's channels never get a TTL: a TTL channel in a scope is a 422 (tested elsewhere).
+            scopedChannels.add(pick(List.copyOf(channels.keySet())));
+            for (NostrKeys reader : readers) {
+                clients.add(new Client(reader, List.of()));
+            }
+            clients.add(new Client(readers.get(0), scopedChannels.stream().map(UUID::toString).toList()));
+            for (int step = 0; step < operations; step++) {
+                operate();
+                if (random.nextInt(8) == 0) {
+                    syncSomeone();
+                }
+            }
+            for (Client client : clients) {
+                finish(client);
+                finish(client);
+            }
+        }
+
+        private void syncSomeone() {
+            Client client = pick(clients);
+            int limit = random.nextInt(4) == 0 ? 1 + random.nextInt(3) : 1 + random.nextInt(100);
+            note("sync " + reader(client.sync.keys) + " scope=" + client.scope.size() + " limit=" + limit
+                    + (client.sync.midSession ? " (continuing)" : ""));
+            if (client.sync.midSession || random.nextInt(4) > 0) {
+                client.sync.session(limit);
+                if (client.interrupted) {
+                    client.interrupted = false;
+                } else {
+                    check(client);
+                }
+            } else {
+                client.sync.page(limit);
+                if (client.sync.midSession) {
+                    clients.forEach(c -> c.interrupted |= c == client);
+                } else {
+                    check(client);
+                }
+            }
+        }
+
+        private void finish(Client client) {
+            client.sync.session(100);
+            client.interrupted = false;
+            check(client);
+        }
+
+        private void note(String what) {
+            log.add(what);
+            if (log.size() > 60) {
+                log.remove(0);
+            }
+        }
+
+        private String name(UUID id) {
+            return id.toString().substring(0, 8);
+        }
+
+        private String reader(NostrKeys keys) {
+            return "r" + readers.indexOf(keys);
+        }
+
+        private void operate() {
+            List<UUID> liveChannels = channels.values().stream().filter(c -> !c.deleted).map(c -> c.id).toList();
+            List<UUID> writable = artifacts.entrySet().stream()
+                    .filter(e -> !channels.get(e.getValue().channel).deleted).map(Map.Entry::getKey).toList();
+            int choice = random.nextInt(100);
+            if (liveChannels.size() < 3 || choice < 3) {
+                newChannel(random.nextBoolean(), random.nextInt(5) == 0);
+            } else if (writable.isEmpty() || choice < 20) {
+                UUID channel = pick(liveChannels);
+                UUID d = writer.create(owner, channel);
+                artifacts.put(d, new ArtifactModel(channel));
+                note("create " + name(d) + " in " + name(channel));
+            } else if (choice < 45) {
+                UUID d = pick(writable);
+                ArtifactModel artifact = artifacts.get(d);
+                if (artifact.deleted) {
+                    writer.restore(owner, d);
+                    note("restore " + name(d));
+                    artifact.deleted = false;
+                } else {
+                    writer.edit(owner, d, "edit " + choice);
+                    note("edit " + name(d));
+                }
+                artifact.redacted = false;
+            } else if (choice < 55) {
+                UUID d = pick(writable);
+                ArtifactModel artifact = artifacts.get(d);
+                List<UUID> targets = liveChannels.stream().filter(c -> !c.equals(artifact.channel)).toList();
+                if (!artifact.deleted && !targets.isEmpty()) {
+                    UUID to = pick(targets);
+                    writer.move(owner, d, to);
+                    note("move " + name(d) + " from " + name(artifact.channel) + " to " + name(to));
+                    artifact.channel = to;
+                    artifact.redacted = false;
+                }
+            } else if (choice < 60) {
+                UUID d = pick(writable);
+                ArtifactModel artifact = artifacts.get(d);
+                if (!artifact.deleted) {
+                    writer.delete(owner, d);
+                    note("delete " + name(d));
+                    artifact.deleted = true;
+                    artifact.redacted = false;
+                }
+            } else if (choice < 64) {
+                UUID d = pick(writable);
+                ArtifactModel artifact = artifacts.get(d);
+                if (!artifact.redacted) {
+                    writer.redactHead(owner, d);
+                    note("redact " + name(d));
+                    artifact.redacted = true;
+                }
+            } else if (choice < 78) {
+                ChannelModel channel = channels.get(pick(liveChannels));
+                NostrKeys reader = pick(readers);
+                String pubkey = reader.publicKeyHex();
+                if (channel.members.contains(pubkey)) {
+                    writer.removeMember(owner, channel.id, reader);
+                    note("remove " + reader(reader) + " from " + name(channel.id));
+                    channel.members.remove(pubkey);
+                } else if (channel.open && random.nextBoolean()) {
+                    writer.join(reader, channel.id);
+                    note("join " + reader(reader) + " " + name(channel.id));
+                    channel.members.add(pubkey);
+                } else {
+                    writer.addMember(owner, channel.id, reader);
+                    note("add " + reader(reader) + " to " + name(channel.id));
+                    channel.members.add(pubkey);
+                }
+            } else if (choice < 86) {
+                ChannelModel channel = channels.get(pick(liveChannels));
+                channel.open = !channel.open;
+                writer.editChannel(owner, channel.id, tag("visibility", channel.open ? "open" : "private"));
+                note("visibility " + name(channel.id) + " open=" + channel.open);
+            } else if (choice < 92) {
+                ChannelModel channel = channels.get(pick(liveChannels));
+                if (channel.open) {
+                    channel.unlisted = !channel.unlisted;
+                    writer.editChannel(owner, channel.id, tag("unlisted", Boolean.toString(channel.unlisted)));
+                    note("unlisted " + name(channel.id) + " " + channel.unlisted);
+                }
+            } else if (choice < 97) {
+                ChannelModel channel = channels.get(pick(liveChannels));
+                if (!scopedChannels.contains(channel.id)) {
+                    channel.ttl = !channel.ttl;
+                    writer.editChannel(owner, channel.id, tag("ttl", channel.ttl ? "300" : "0"));
+                    note("ttl " + name(channel.id) + " " + channel.ttl);
+                }
+            } else {
+                ChannelModel channel = channels.get(pick(liveChannels));
+                writer.deleteChannel(owner, channel.id);
+                note("delete channel " + name(channel.id));
+                channel.deleted = true;
+            }
+        }
+
+        private void newChannel(boolean isPrivate, boolean unlisted) {
+            boolean listed = isPrivate || !unlisted;
+            boolean ttl = random.nextInt(6) == 0;
+            List<List<String>> extra = new ArrayList<>();
+            if (!listed) {
+                extra.add(tag("unlisted", "true"));
+            }
+            if (ttl) {
+                extra.add(tag("ttl", "300"));
+            }
+            @SuppressWarnings("unchecked")
+            UUID id = writer.channel(owner, isPrivate ? "private" : "open", extra.toArray(List[]::new));
+            ChannelModel channel = new ChannelModel(id, !isPrivate, !listed, ttl);
+            channel.members.add(owner.publicKeyHex());
+            channels.put(id, channel);
+            note("channel " + name(id) + " open=" + channel.open + " unlisted=" + channel.unlisted + " ttl=" + ttl);
+        }
+
+        /** D(reader, scope) from PROTOCOL 4.2, on the model. */
+        private Map<String, String> discoverable(Client client) {
+            String reader = client.sync.keys.publicKeyHex();
+            Map<String, String> expected = new HashMap<>();
+            artifacts.forEach((d, artifact) -> {
+                ChannelModel channel = channels.get(artifact.channel);
+                boolean member = channel.members.contains(reader);
+                boolean readable = !channel.deleted && (channel.open || member);
+                boolean inScope = client.scope.isEmpty()
+                        ? member || (channel.open && !channel.unlisted)
+                        : client.scope.contains(channel.id.toString());
+                if (!artifact.deleted && !artifact.redacted && !channel.ttl && readable && inScope) {
+                    expected.put(d.toString(), writer.heads.get(d));
+                }
+            });
+            return expected;
+        }
+
+        private void check(Client client) {
+            Map<String, String> expected = discoverable(client);
+            Map<String, String> actual = client.sync.heads();
+            Map<String, String> extras = actual.entrySet().stream().filter(e -> !expected.containsKey(e.getKey()))
+                    .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+            String story = String.join("\n", log) + "\nchannels: " + channels.values().stream()
+                    .map(c -> name(c.id) + (c.open ? " open" : " private") + (c.unlisted ? " unlisted" : "")
+                            + (c.ttl ? " ttl" : "") + (c.deleted ? " deleted" : "") + " members="
+                            + c.members.stream().map(m -> readers.stream().filter(r -> r.publicKeyHex().equals(m))
+                                    .map(this::reader).findFirst().orElse("owner")).toList())
+                    .collect(Collectors.joining("; "));
+            assertThat(actual).as("seed %d, client %s %s: every discoverable head\n%s", seed,
+                            reader(client.sync.keys), client.scope, story)
+                    .containsAllEntriesOf(expected);
+            assertThat(extras.keySet()).as("seed %d, client %s: only known-ID confirmed extras", seed, client.scope)
+                    .isSubsetOf(client.sync.confirmedByKnownId);
+        }
+
+        private <T> T pick(List<T> values) {
+            return values.get(random.nextInt(values.size()));
+        }
+    }
+}
