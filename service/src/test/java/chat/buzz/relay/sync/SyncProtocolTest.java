@@ -30,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** PROTOCOL 2.2 and 5 on one relay: AUTH, the snapshot, malformed input and the per-connection limits. */
 class SyncProtocolTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
+    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
+            ConfigOverride.config("gates.incremental", "true"));
 
     private final NostrKeys alice = NostrKeys.generate();
     private final NostrKeys bob = NostrKeys.generate();
@@ -69,9 +70,34 @@ class SyncProtocolTest {
             client.authenticateOk(reader);
             client.subscribe("s", scopeFilter(scope));
             client.awaitEose("s");
-            assertThat(heads(client.store("s"))).isEqualTo(world.discoverable(reader.publicKeyHex(), scope));
+            assertThat(heads(client.store("s"))).isEqualTo(world.discoverable(reader.publicKeyHex(), scope))
+                    .as("the incremental bootstrap of the same reader and scope")
+                    .isEqualTo(incrementalBootstrap(reader, scope));
             long events = client.received().stream().filter(m -> verb(m).equals("EVENT")).count();
             assertThat(events).as("one EVENT per artifact").isEqualTo(client.store("s").size());
+        }
+    }
+
+    /** PROTOCOL 4.1: pages through an incremental bootstrap over signed HTTP, following more. */
+    private static java.util.Map<String, String> incrementalBootstrap(NostrKeys reader, Set<UUID> scope) {
+        java.util.Map<String, String> heads = new java.util.HashMap<>();
+        String cursor = null;
+        while (true) {
+            String filter = scopeFilter(scope).replace("\"sync\"", "\"incremental\"");
+            if (cursor != null) {
+                filter = filter.substring(0, filter.length() - 1) + ",\"since\":\"" + cursor + "\"}";
+            }
+            var reply = RELAY.client().query(reader, "[" + filter + "]");
+            assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+            JsonNode page = reply.json();
+            for (JsonNode entry : page.get("entries")) {
+                assertThat(entry.get("op").asText()).as("a bootstrap has only upserts").isEqualTo("upsert");
+                heads.put(entry.get("d").asText(), entry.get("event").get("id").asText());
+            }
+            if (!page.get("more").asBoolean()) {
+                return heads;
+            }
+            cursor = page.get("cursor").asText();
         }
     }
 
