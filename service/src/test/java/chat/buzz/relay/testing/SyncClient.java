@@ -40,8 +40,13 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
     private final Map<String, String> closedSubscriptions = new ConcurrentHashMap<>();
     private final CompletableFuture<String> closed = new CompletableFuture<>();
     private final StringBuilder partial = new StringBuilder();
+    /** Logical subscription → its current id; a sync_reset moves it to a fresh id with an empty store. */
+    private final Map<String, String> live = new ConcurrentHashMap<>();
+    private final Map<String, String> liveFilters = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger resubscriptions = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean paused;
     private volatile WebSocket socket;
+    private CompletableFuture<?> sending = CompletableFuture.completedFuture(null);
 
     private SyncClient(String url) {
         this.url = url;
@@ -86,8 +91,38 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
         send("[\"REQ\"," + quote(subscription) + "," + filterJson + "]");
     }
 
+    /**
+     * Subscribes the way PROTOCOL 5 tells clients to: on {@code sync_reset} it subscribes again,
+     * under a new id so nothing of the old subscription mixes into the new store.
+     */
+    public void subscribeLive(String name, String filterJson) {
+        liveFilters.put(name, filterJson);
+        String id = name + "-0";
+        live.put(name, id);
+        subscribe(id, filterJson);
+    }
+
+    /** The store of a live subscription's current id. */
+    public Map<String, JsonNode> liveStore(String name) {
+        return store(live.get(name));
+    }
+
+    public boolean liveAtEose(String name) {
+        return hasEose(live.get(name));
+    }
+
+    public int resubscriptions() {
+        return resubscriptions.get();
+    }
+
     public void send(String text) {
-        socket.sendText(text, true).join();
+        sendAsync(text).join();
+    }
+
+    /** The JDK refuses a send while another is pending, so sends are chained one after the other. */
+    private synchronized CompletableFuture<?> sendAsync(String text) {
+        sending = sending.handle((ok, error) -> null).thenCompose(ignored -> socket.sendText(text, true));
+        return sending;
     }
 
     public void pause() {
@@ -198,10 +233,27 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
                 }
             }
             case "EOSE" -> eose.put(subscription, true);
-            case "CLOSED" -> closedSubscriptions.put(subscription, message.path(2).asText());
+            case "CLOSED" -> {
+                closedSubscriptions.put(subscription, message.path(2).asText());
+                if (message.path(2).asText().startsWith("sync_reset:")) {
+                    resubscribe(subscription);
+                }
+            }
             default -> { }
         }
         received.add(message);
+    }
+
+    private void resubscribe(String closedId) {
+        live.forEach((name, id) -> {
+            if (id.equals(closedId)) {
+                String next = name + "-" + resubscriptions.incrementAndGet();
+                live.put(name, next);
+                stores.put(next, new ConcurrentHashMap<>());
+                // Not joined: this runs on the listener thread, which must keep reading.
+                sendAsync("[\"REQ\"," + quote(next) + "," + liveFilters.get(name) + "]");
+            }
+        });
     }
 
     public static String tag(JsonNode event, String name) {
