@@ -257,6 +257,7 @@ final class Subscription {
                     return false;
                 }
             }
+            hub.waitedForRoom();
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (left <= 0 || !owner.outbox().awaitRoom(frame, left)) {
                 if (!owner.outbox().isClosing()) {

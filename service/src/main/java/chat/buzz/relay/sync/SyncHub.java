@@ -26,6 +26,7 @@ final class SyncHub {
     private final Map<String, Integer> connectionsByPubkey = new ConcurrentHashMap<>();
     private final Counter tooSlow;
     private final Counter resets;
+    private final Counter backpressureWaits;
 
     SyncHub(SyncConfig config, SyncReads reads, RemovalEvents removals, Gates gates, Clock clock,
             ExecutorService workers, MetricRegistry metrics) {
@@ -37,6 +38,7 @@ final class SyncHub {
         this.workers = workers;
         this.tooSlow = metrics.counter("buzz.sync.disconnected-too-slow");
         this.resets = metrics.counter("buzz.sync.feed-resets");
+        this.backpressureWaits = metrics.counter("buzz.sync.backpressure-waits");
         metrics.gauge("buzz.sync.connections", () -> sessions::size);
     }
 
@@ -111,6 +113,11 @@ final class SyncHub {
 
     void tooSlow() {
         tooSlow.inc();
+    }
+
+    /** A bulk stream found its connection's queue full and waited for the client to read. */
+    void waitedForRoom() {
+        backpressureWaits.inc();
     }
 
     /** Pings every connection and closes the ones that stopped answering. */
