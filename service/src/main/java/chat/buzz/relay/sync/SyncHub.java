@@ -27,6 +27,7 @@ final class SyncHub {
     private final Counter tooSlow;
     private final Counter resets;
     private final Counter backpressureWaits;
+    private final Counter idle;
 
     SyncHub(SyncConfig config, SyncReads reads, RemovalEvents removals, Gates gates, Clock clock,
             ExecutorService workers, MetricRegistry metrics) {
@@ -39,6 +40,7 @@ final class SyncHub {
         this.tooSlow = metrics.counter("buzz.sync.disconnected-too-slow");
         this.resets = metrics.counter("buzz.sync.feed-resets");
         this.backpressureWaits = metrics.counter("buzz.sync.backpressure-waits");
+        this.idle = metrics.counter("buzz.sync.disconnected-idle");
         metrics.gauge("buzz.sync.connections", () -> sessions::size);
     }
 
@@ -125,7 +127,8 @@ final class SyncHub {
         long limit = TimeUnit.SECONDS.toNanos(config.getIdleTimeoutSeconds());
         long now = System.nanoTime();
         for (SyncSession session : sessions) {
-            if (now - session.lastHeardNanos() > limit) {
+            if (now - session.lastHeardNanos() > limit && !session.outbox().isClosing()) {
+                idle.inc();
                 session.idle();
             } else {
                 session.outbox().ping();
