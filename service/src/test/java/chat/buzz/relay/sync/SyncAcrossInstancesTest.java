@@ -162,6 +162,31 @@ class SyncAcrossInstancesTest {
         }
     }
 
+    @Test
+    void aLostChangeFeedResetsSubscribersAndLiveUpdatesResumeAfterReconnecting() {
+        UUID listed = world.channel(alice, true, false, false);
+        try (SyncClient client = SyncClient.connect(B.baseUrl())) {
+            client.authenticateOk(bob);
+            client.subscribe("before", scopeFilter(Set.of(listed)));
+            client.awaitEose("before");
+            int killed = A.jdbi().withHandle(handle -> handle.createQuery("""
+                    SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                    WHERE application_name = 'buzz-relay sync listener' AND datname = current_database()""")
+                    .mapTo(Integer.class).one());
+            assertThat(killed).as("one listener per instance").isEqualTo(2);
+            assertThat(client.awaitClosed("before")).startsWith("sync_reset: ");
+
+            // Once the feed is back, the new subscription sees writes again (its snapshot may already hold d).
+            client.subscribe("after", scopeFilter(Set.of(listed)));
+            client.awaitEose("after");
+            UUID d = world.create(alice, listed);
+            awaitStore(client, "after", bob, Set.of(listed));
+            assertThat(client.store("after")).containsKey(d.toString());
+            world.update(alice, d);
+            awaitStore(client, "after", bob, Set.of(listed));
+        }
+    }
+
     private void awaitStore(SyncClient client, String subscription, NostrKeys reader, Set<UUID> scope) {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(heads(client.store(subscription)))
                 .isEqualTo(world.discoverable(reader.publicKeyHex(), scope)));
