@@ -67,6 +67,17 @@ public final class AccessSql {
                 + " THEN 'deleted' ELSE 'unavailable' END)";
     }
 
+    /**
+     * Whether a reader who can no longer read {@code channel} may still be told that an artifact now in
+     * it is gone: only if one of its revisions was accepted there before the reader's removal
+     * ({@code membership}, the reader's channel_members row). Artifacts that arrived later stay unnamed.
+     */
+    public static String inChannelBeforeRemoval(String head, String membership) {
+        return "EXISTS (SELECT 1 FROM artifact_revisions past WHERE past.community_id = " + head + ".community_id"
+                + " AND past.d = " + head + ".d AND past.kind = 45010 AND past.channel_id = " + membership
+                + ".channel_id AND past.accepted_at <= " + membership + ".removed_at)";
+    }
+
     /** Whether a removed member was still in the channel when {@code moment} happened. */
     public static String memberAt(String channel, String moment) {
         return "EXISTS (SELECT 1 FROM channel_members gone WHERE gone.channel_id = " + channel

@@ -2,6 +2,7 @@ package chat.buzz.relay.incremental;
 
 import static chat.buzz.relay.access.AccessSql.discoverableChannel;
 import static chat.buzz.relay.access.AccessSql.discoverableHead;
+import static chat.buzz.relay.access.AccessSql.inChannelBeforeRemoval;
 import static chat.buzz.relay.access.AccessSql.memberAt;
 import static chat.buzz.relay.access.AccessSql.readable;
 import static chat.buzz.relay.access.AccessSql.readableHead;
@@ -99,9 +100,7 @@ public final class IncrementalQueries {
                 + " WHERE m.pubkey = :reader AND c.community_id = :community"
                 + (scoped ? " AND m.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
                 + " AND (m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d) " + AFTER
-                + " AND (" + readable("c") + " OR EXISTS (SELECT 1 FROM artifact_revisions past"
-                + "   WHERE past.community_id = a.community_id AND past.d = a.d AND past.kind = 45010"
-                + "   AND past.channel_id = m.channel_id AND past.accepted_at <= m.removed_at))"
+                + " AND (" + readable("c") + " OR " + inChannelBeforeRemoval("a", "m") + ")"
                 + " ORDER BY m.sync_modified_at, a.d LIMIT :fetch)";
         String sql = "WITH candidates AS (" + heads + " UNION ALL " + moves + " UNION ALL " + memberships + ")"
                 + " SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d, a.channel_id, e.json,"

@@ -85,46 +85,24 @@ public final class IncrementalReads implements IncrementalMode {
                 throw IncrementalError.ttlChannel(channel);
             });
         }
-        boolean reset = since.isPresent() && !since.get().policy().equals(policy);
-        Phase phase;
-        long sessionStart;
-        Position after;
-        if (since.isEmpty() || reset) {
-            phase = Phase.BOOTSTRAP;
-            sessionStart = now;
-            after = Position.before(0);
-        } else {
-            Cursor cursor = since.get();
-            switch (cursor.phase()) {
-                case BOOTSTRAP, DELTA -> {
-                    // a continuation never rewinds, or pages would never end
-                    phase = cursor.phase();
-                    sessionStart = cursor.sessionStart();
-                    after = cursor.position();
-                }
-                default -> {
-                    phase = Phase.DELTA;
-                    sessionStart = now;
-                    after = Position.before(cursor.position().micros() - overlapMicros);
-                }
-            }
-        }
+        SessionStep step = SessionStep.plan(since, policy, now, overlapMicros);
         int fetch = request.limit() + 1;
-        List<ChangeRow> rows = phase == Phase.BOOTSTRAP
-                ? queries.bootstrap(request.scope(), after, fetch)
-                : queries.delta(request.scope(), after, fetch);
+        List<ChangeRow> rows = step.phase() == Phase.BOOTSTRAP
+                ? queries.bootstrap(request.scope(), step.after(), fetch)
+                : queries.delta(request.scope(), step.after(), fetch);
         boolean more = rows.size() > request.limit();
         List<ChangeRow> page = more ? rows.subList(0, request.limit()) : rows;
         // A finished session resumes from the moment it began, never later: whatever committed during
         // it with an earlier stamp is still within the next session's overlap.
         Cursor next = new Cursor(caller.community().id(), CursorCodec.readerDigest(caller.pubkey()),
-                CursorCodec.scopeDigest(request.scope()), policy, more ? phase : Phase.FINISHED, sessionStart,
-                more ? page.get(page.size() - 1).position() : Position.before(sessionStart));
-        if (reset) {
+                CursorCodec.scopeDigest(request.scope()), policy, more ? step.phase() : Phase.FINISHED,
+                step.sessionStart(),
+                more ? page.get(page.size() - 1).position() : Position.before(step.sessionStart()));
+        if (step.reset()) {
             statistics.resetServed(caller.community().id());
         }
         return new DeltaPage(page.stream().map(ChangeRow::entry).toList(), cursors.encode(next), more,
-                policy.wire(), reset);
+                policy.wire(), step.reset());
     }
 
     private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {

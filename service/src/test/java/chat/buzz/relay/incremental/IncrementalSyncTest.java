@@ -275,6 +275,19 @@ class IncrementalSyncTest {
     }
 
     @Test
+    void clearingATtlResetsAndDeliversTheChannelsArtifacts() {
+        UUID ttl = writer.channel(owner, "open", tag("ttl", "60"));
+        UUID d = writer.create(owner, ttl);
+        SyncingClient sync = client(reader);
+        sync.session();
+        assertThat(sync.store).doesNotContainKey(d.toString());
+        writer.editChannel(owner, ttl, tag("ttl", "0"));
+        sync.session();
+        assertThat(sync.resets).isEqualTo(1);
+        assertThat(sync.heads()).containsEntry(d.toString(), writer.heads.get(d));
+    }
+
+    @Test
     void bootstrapAcrossTwoPages() {
         UUID channel = writer.channel(owner, "open");
         List<UUID> tasks = writer.createMany(owner, channel, 5);
@@ -314,6 +327,7 @@ class IncrementalSyncTest {
         assertThat(first).hasSize(100);
         assertThat(sync.midSession).isTrue();
         List<JsonNode> rest = sync.session();
+        assertThat(rest).as("a continuation does not rewind into the overlap").hasSize(1);
         Map<String, String> all = ops(first);
         all.putAll(ops(rest));
         tasks.forEach(d -> assertThat(all).containsEntry(d.toString(), "remove:moved"));

@@ -1,0 +1,56 @@
+package chat.buzz.relay.incremental;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import chat.buzz.relay.incremental.Cursor.Phase;
+import chat.buzz.relay.incremental.Cursor.Position;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class CursorCodecTest {
+    private final CursorCodec codec = new CursorCodec(CursorCodec.deriveSecret(new byte[32]));
+    private final Cursor cursor = new Cursor(7, CursorCodec.readerDigest("ab".repeat(32)),
+            CursorCodec.scopeDigest(List.of("0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00")), new PolicyStamp(1_795_000_000_123_456L),
+            Phase.DELTA, 1_795_000_001_000_000L, new Position(1_795_000_000_999_999L, 2, UUID.randomUUID()));
+
+    @Test
+    void roundTrips() {
+        Cursor decoded = codec.decode(codec.encode(cursor));
+        assertThat(decoded.community()).isEqualTo(7);
+        assertThat(decoded.reader()).isEqualTo(cursor.reader());
+        assertThat(decoded.scope()).isEqualTo(cursor.scope());
+        assertThat(decoded.policy()).isEqualTo(cursor.policy());
+        assertThat(decoded.phase()).isEqualTo(Phase.DELTA);
+        assertThat(decoded.sessionStart()).isEqualTo(cursor.sessionStart());
+        assertThat(decoded.position()).isEqualTo(cursor.position());
+    }
+
+    @Test
+    void everyAlteredByteIsRefused() {
+        byte[] bytes = Base64.getUrlDecoder().decode(codec.encode(cursor));
+        for (int i = 0; i < bytes.length; i++) {
+            byte[] altered = bytes.clone();
+            altered[i] ^= 0x01;
+            String text = Base64.getUrlEncoder().withoutPadding().encodeToString(altered);
+            assertThatThrownBy(() -> codec.decode(text)).isInstanceOf(IncrementalError.class)
+                    .extracting(e -> ((IncrementalError) e).code()).isEqualTo("incremental_invalid_cursor");
+        }
+    }
+
+    @Test
+    void aCursorSignedWithAnotherSecretIsRefused() {
+        CursorCodec other = new CursorCodec("another deployment's secret".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> codec.decode(other.encode(cursor))).isInstanceOf(IncrementalError.class)
+                .extracting(e -> ((IncrementalError) e).code()).isEqualTo("incremental_invalid_cursor");
+    }
+
+    @Test
+    void scopeDigestsDependOnTheScope() {
+        assertThat(CursorCodec.scopeDigest(List.of())).isNotEqualTo(CursorCodec.scopeDigest(List.of("a")));
+        assertThat(CursorCodec.readerDigest("a")).isNotEqualTo(CursorCodec.readerDigest("b"));
+    }
+}
