@@ -181,8 +181,7 @@ final class Subscription {
 
     /**
      * The reader's access to one channel changed: every live artifact of it that is now in D goes
-     * out, and every one that is not is removed. The reader had access before or after the change,
-     * so nothing here names an artifact it could never read.
+     * out, and every one that is not (and that the reader could have had) is removed.
      */
     private void memberChanged(Change change) throws InterruptedException {
         if (!change.pubkey().equals(owner.reader()) || !inScope(change.channel())) {

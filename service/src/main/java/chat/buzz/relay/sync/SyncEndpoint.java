@@ -37,8 +37,7 @@ public final class SyncEndpoint extends Endpoint {
         connection = new SyncSession(hub, community, relayUrl, new SessionSink(session));
         session.addMessageHandler(String.class, (MessageHandler.Whole<String>) connection::onMessage);
         session.addMessageHandler(PongMessage.class, (MessageHandler.Whole<PongMessage>) pong -> connection.heard());
-        session.addMessageHandler(ByteBuffer.class, (MessageHandler.Whole<ByteBuffer>) bytes ->
-                connection.onMessage("binary"));
+        session.addMessageHandler(ByteBuffer.class, (MessageHandler.Whole<ByteBuffer>) bytes -> connection.onBinary());
         connection.opened();
     }
 

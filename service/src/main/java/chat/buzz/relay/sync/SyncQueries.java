@@ -51,14 +51,17 @@ final class SyncQueries {
     }
 
     /**
-     * Live heads of a channel that are not in D for the reader: what a reader who lost access must
-     * drop. Only asked after a membership change of that reader in that channel, so the reader
-     * could read all of them until that change.
+     * Live heads of a channel that are not in D for the reader: what a reader whose access to the
+     * channel changed must drop. A reader who can no longer read the channel is told only about
+     * artifacts that were there before its removal; anything that arrived later stays unnamed.
      */
     static String leftChannelChunk(boolean scoped) {
         return "SELECT a.d, " + AccessSql.readable("c") + " AS reads_channel " + HEADS + """
+                LEFT JOIN channel_members mr ON mr.channel_id = a.channel_id AND mr.pubkey = :reader
                 WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after
                   AND """ + AccessSql.liveHead("a", "e") + " AND NOT " + discoverable(scoped)
+                + " AND (" + AccessSql.readable("c") + " OR (mr.removed_at IS NOT NULL AND "
+                + AccessSql.inChannelBeforeRemoval("a", "mr") + "))"
                 + " ORDER BY a.d LIMIT :chunk";
     }
 

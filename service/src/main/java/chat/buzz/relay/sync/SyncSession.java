@@ -91,6 +91,11 @@ final class SyncSession {
         }
     }
 
+    void onBinary() {
+        heard();
+        reply(Frames.notice("invalid: binary frames are not supported; send JSON text frames"));
+    }
+
     private void auth(JsonNode message) {
         if (message.size() != 2 || !message.get(1).isObject()) {
             reply(Frames.notice("invalid: AUTH takes one event: [\"AUTH\", <kind-22242 event>]"));

@@ -161,6 +161,10 @@ class SyncProtocolTest {
             assertNotice(client, "[\"CLOSE\"]", "invalid: CLOSE takes one subscription id");
             assertNotice(client, "[\"AUTH\",\"token\"]", "invalid: AUTH takes one event");
             assertNotice(client, "[\"EVENT\",{}]", "unsupported: publish with POST /events");
+            int before = client.received().size();
+            client.sendBinary("[\"REQ\",\"bin\",{\"artifact\":\"sync\"}]".getBytes(StandardCharsets.UTF_8));
+            await().atMost(Duration.ofSeconds(10)).until(() -> client.received().stream().skip(before)
+                    .anyMatch(m -> verb(m).equals("NOTICE") && m.get(1).asText().startsWith("invalid: binary frames")));
 
             assertClosed(client, "a", "[\"REQ\",\"a\"]", "invalid: a sync REQ has exactly one filter");
             assertClosed(client, "b", "[\"REQ\",\"b\",{\"artifact\":\"current\"}]", "invalid: the filter must have \"artifact\":\"sync\"");

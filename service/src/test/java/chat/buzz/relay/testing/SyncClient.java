@@ -125,6 +125,14 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
         return sending;
     }
 
+    public void sendBinary(byte[] bytes) {
+        synchronized (this) {
+            sending = sending.handle((ok, error) -> null)
+                    .thenCompose(ignored -> socket.sendBinary(java.nio.ByteBuffer.wrap(bytes), true));
+        }
+        sending.join();
+    }
+
     public void pause() {
         paused = true;
     }
