@@ -76,18 +76,21 @@ final class Subscription {
 
     /** Ends the subscription with {@code ["CLOSED", id, message]}. */
     void close(String message) {
+        boolean queued;
         synchronized (this) {
             if (cancelled) {
                 return;
             }
             cancelled = true;
             pending.clear();
-            if (!owner.outbox().offer(Frames.closed(id, message))) {
-                owner.tooSlow();
-            }
+            queued = owner.outbox().offer(Frames.closed(id, message));
         }
         hub.unregister(this);
         owner.forget(this);
+        // Outside the lock: giving up on the connection cancels its other subscriptions, each under its own lock.
+        if (!queued) {
+            owner.tooSlow();
+        }
     }
 
     /** Ends the subscription without a word: the client asked (CLOSE) or went away. */
