@@ -9,6 +9,8 @@ import jakarta.websocket.PongMessage;
 import jakarta.websocket.Session;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +18,7 @@ import org.slf4j.LoggerFactory;
 /** The Jakarta side of one connection; everything it hears goes to its {@link SyncSession}. */
 public final class SyncEndpoint extends Endpoint {
     private static final Logger LOG = LoggerFactory.getLogger(SyncEndpoint.class);
+    private static final long CLOSE_GRACE_MILLIS = 2_000;
 
     private final SyncHub hub;
     private final Community community;
@@ -65,11 +68,15 @@ public final class SyncEndpoint extends Endpoint {
 
         @Override
         public void close(String reason) {
-            try {
-                session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("Closing a sync connection failed", e);
-            }
+            // The last words were just handed to the socket; closing at once can reset the connection
+            // before a client that only now resumed reading has seen them.
+            CompletableFuture.delayedExecutor(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS).execute(() -> {
+                try {
+                    session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
+                } catch (IOException | RuntimeException e) {
+                    LOG.debug("Closing a sync connection failed", e);
+                }
+            });
         }
 
         @Override
