@@ -34,6 +34,11 @@ public class IncrementalConfig {
         return retryAfterMinSeconds <= retryAfterMaxSeconds;
     }
 
+    @AssertTrue(message = "cursorSecret must be empty or at least 16 bytes")
+    public boolean isCursorSecretValid() {
+        return cursorSecret.isEmpty() || cursorSecret.getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= 16;
+    }
+
     @JsonProperty public int getOverlapSeconds() { return overlapSeconds; }
     @JsonProperty public void setOverlapSeconds(int overlapSeconds) { this.overlapSeconds = overlapSeconds; }
     @JsonProperty public int getMaxConcurrentReads() { return maxConcurrentReads; }

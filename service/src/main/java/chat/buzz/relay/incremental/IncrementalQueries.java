@@ -26,8 +26,10 @@ public final class IncrementalQueries {
     static final int MEMBERSHIP_SOURCE = 2;
 
     private static final String MICROS = "CAST(extract(epoch FROM %s) * 1000000 AS bigint)";
-    private static final String AFTER = "> (TIMESTAMPTZ 'epoch' + CAST(:pts AS bigint) * INTERVAL '1 microsecond',"
-            + " CAST(:psrc AS integer), CAST(:pd AS uuid))";
+    private static final String POSITION_TIME = "(TIMESTAMPTZ 'epoch' + CAST(:pts AS bigint) * INTERVAL '1 microsecond')";
+    private static final String AFTER = "> (" + POSITION_TIME + ", CAST(:psrc AS integer), CAST(:pd AS uuid))";
+    /** The row comparison alone cannot bound an index scan (its middle term is no column); this can. */
+    private static final String NOT_BEFORE = ">= " + POSITION_TIME;
 
     private final Handle handle;
     private final long community;
@@ -66,7 +68,7 @@ public final class IncrementalQueries {
                 + " a.d, a.channel_id, e.json, true AS discoverable, CAST(NULL AS text) AS reason"
                 + " FROM artifact_heads a JOIN events e ON e.id = a.head_event_id JOIN channels c ON c.id = a.channel_id"
                 + " WHERE a.community_id = :community" + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
-                + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
+                + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
                 + " AND " + discoverableHead("a", "e", "c", scoped)
                 + " ORDER BY a.modified_at, a.d LIMIT :fetch";
         return changes(sql, scope, after, fetch);
@@ -84,14 +86,14 @@ public final class IncrementalQueries {
         String heads = "(SELECT a.modified_at AS ts, " + HEAD_SOURCE + " AS source, a.d, CAST(NULL AS uuid) AS moved_from"
                 + " FROM artifact_heads a JOIN channels c ON c.id = a.channel_id"
                 + " WHERE a.community_id = :community" + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
-                + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
+                + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
                 + " AND " + discoverableChannel("c", scoped)
                 + " ORDER BY a.modified_at, a.d LIMIT :fetch)";
         String moves = "(SELECT r.modified_at, " + MOVE_SOURCE + ", r.d, r.channel_id"
                 + " FROM artifact_revisions r JOIN channels c ON c.id = r.channel_id"
                 + " WHERE r.community_id = :community AND r.kind = 45011"
                 + (scoped ? " AND r.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
-                + " AND (r.modified_at, " + MOVE_SOURCE + ", r.d) " + AFTER
+                + " AND r.modified_at " + NOT_BEFORE + " AND (r.modified_at, " + MOVE_SOURCE + ", r.d) " + AFTER
                 + " AND (" + readable("c") + " OR " + memberAt("c", "r.accepted_at") + ")"
                 + " ORDER BY r.modified_at, r.d LIMIT :fetch)";
         String memberships = "(SELECT m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d, CAST(NULL AS uuid)"
@@ -99,6 +101,7 @@ public final class IncrementalQueries {
                 + " JOIN artifact_heads a ON a.channel_id = m.channel_id AND NOT a.deleted"
                 + " WHERE m.pubkey = :reader AND c.community_id = :community"
                 + (scoped ? " AND m.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
+                + " AND m.sync_modified_at " + NOT_BEFORE
                 + " AND (m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d) " + AFTER
                 + " AND (" + readable("c") + " OR " + inChannelBeforeRemoval("a", "m") + ")"
                 + " ORDER BY m.sync_modified_at, a.d LIMIT :fetch)";

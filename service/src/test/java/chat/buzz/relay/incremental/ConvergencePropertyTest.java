@@ -29,13 +29,14 @@ class ConvergencePropertyTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));
 
-    private static final int OPERATIONS = Integer.getInteger("buzz.convergence.operations", 700);
+    private static final int OPERATIONS = Integer.getInteger("buzz.convergence.operations", 1000);
 
     @Test
     void clientsConvergeOnTheDiscoverableSet() {
         String fixed = System.getProperty("buzz.convergence.seed");
         List<Long> seeds = fixed != null ? List.of(Long.parseLong(fixed)) : List.of(new Random().nextLong(), 11L, 4242L);
         for (long seed : seeds) {
+            System.out.printf("convergence: seed %d, %d operations%n", seed, OPERATIONS);
             try {
                 new Run(seed).play(OPERATIONS);
             } catch (AssertionError | RuntimeException e) {
