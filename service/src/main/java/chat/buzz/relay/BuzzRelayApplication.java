@@ -13,6 +13,7 @@ import chat.buzz.relay.auth.PostgresReplayGuard;
 import chat.buzz.relay.auth.ReplayGuard;
 import chat.buzz.relay.auth.RequestBodies;
 import chat.buzz.relay.channel.ChannelWrites;
+import chat.buzz.relay.channel.PolicyChangeRecorder;
 import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.community.TenancyFilter;
 import chat.buzz.relay.database.Database;
@@ -45,6 +46,8 @@ import chat.buzz.relay.ops.SyncStatistics;
 import chat.buzz.relay.query.CurrentReads;
 import chat.buzz.relay.query.IncrementalMode;
 import chat.buzz.relay.query.QueryResource;
+import chat.buzz.relay.sync.ChangeNotifications;
+import chat.buzz.relay.sync.SyncFeature;
 import chat.buzz.relay.web.UnexpectedExceptionMapper;
 import chat.buzz.relay.web.WebApplicationExceptionMapper;
 import io.dropwizard.auth.AuthDynamicFeature;
@@ -147,7 +150,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 syncStatistics.flush();
             }
         });
-        PolicyChangeRecorder policyChanges = PolicyChangeRecorder.all(new PolicyStampRecorder(), new PolicyStampAdvances(environment.metrics()));
+        PolicyChangeRecorder policyChanges = PolicyChangeRecorder.all(new PolicyStampRecorder(),
+                new PolicyStampAdvances(environment.metrics()), ChangeNotifications.POLICY_RECORDER);
 
         Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(policyChanges).handlers());
         handlers.put(ArtifactWrites.REVISION_KIND, new ArtifactWrites(new RemovalMarkers(identity, clock)));
@@ -158,6 +162,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         environment.jersey().register(new QueryResource(environment.getObjectMapper(), new CurrentReads(jdbi), incremental));
         environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), capabilities,
                 config.getIncremental().getOverlapSeconds()));
+        SyncFeature.register(environment, config.getSync(), jdbi, dataSource, communities, gates, identity,
+                config.getRelay().getPublicScheme(), clock);
 
         registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource);
     }

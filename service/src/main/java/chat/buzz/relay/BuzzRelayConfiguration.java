@@ -7,6 +7,7 @@ import chat.buzz.relay.database.EmbeddedDatabaseConfig;
 import chat.buzz.relay.gate.GatesConfig;
 import chat.buzz.relay.identity.RelayConfig;
 import chat.buzz.relay.incremental.IncrementalConfig;
+import chat.buzz.relay.sync.SyncConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.db.DataSourceFactory;
@@ -48,6 +49,15 @@ public class BuzzRelayConfiguration extends Configuration {
 
     @JsonProperty
     public void setAdmin(AdminConfig admin) { this.admin = admin; }
+
+    @Valid @NotNull
+    private SyncConfig sync = new SyncConfig();
+
+    @JsonProperty
+    public SyncConfig getSync() { return sync; }
+
+    @JsonProperty
+    public void setSync(SyncConfig sync) { this.sync = sync; }
 
     @JsonProperty("database")
     public DataSourceFactory getDataSourceFactory() { return database; }

@@ -7,6 +7,7 @@ import chat.buzz.relay.artifact.RevisionTags.Op;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.WriteRejection;
+import chat.buzz.relay.sync.ChangeNotifications;
 import java.util.Optional;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
@@ -46,6 +47,7 @@ public final class ArtifactWrites implements EventHandler {
         dao.advanceHead(community, revision.d(), revision.channel(), event.id(), revision.op() == Op.DELETE);
         dao.recordRevision(event.id(), community, revision.d(), revision.channel(), REVISION_KIND,
                 revision.op().wireName(), current.headEventId(), caller.pubkey());
+        ChangeNotifications.headChanged(handle, community, revision.d(), current.channelId(), revision.channel());
         if (revision.op() == Op.MOVE) {
             markers.recordMove(handle, community, revision.d(), current.channelId(), current.headEventId());
         }
@@ -65,6 +67,7 @@ public final class ArtifactWrites implements EventHandler {
         }
         dao.recordRevision(event.id(), community, revision.d(), revision.channel(), REVISION_KIND, "create", null,
                 caller.pubkey());
+        ChangeNotifications.headChanged(handle, community, revision.d(), revision.channel(), revision.channel());
     }
 
     private static void checkTransition(RevisionTags revision, ArtifactHead current) {

@@ -7,6 +7,7 @@ import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventStore;
 import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.sync.ChangeNotifications;
 import chat.buzz.relay.events.WriteRejection;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
@@ -42,6 +43,7 @@ public final class Redactions implements EventHandler {
         }
         if (events.redact(target, caller.pubkey()) == 1) {
             handle.attach(ArtifactDao.class).touchHeadOf(target, community);
+            ChangeNotifications.revisionRedacted(handle, community, target);
         }
     }
 }

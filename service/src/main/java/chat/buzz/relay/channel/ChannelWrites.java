@@ -8,6 +8,7 @@ import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.Tags;
 import chat.buzz.relay.events.WriteRejection;
+import chat.buzz.relay.sync.ChangeNotifications;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +86,9 @@ public final class ChannelWrites {
         if (!open && settings.unlisted().orElse(false)) {
             throw WriteRejection.invalid("only open channels can be unlisted");
         }
-        Long ttl = settings.ttlSeconds().isEmpty() ? before.ttlSeconds() : clearedWhenZero(settings.ttlSeconds().get());
+        // A ttl of 0 clears the TTL; Optional.map cannot carry that null, so it is handled outside it.
+        Long ttl = settings.ttlSeconds().isEmpty() ? before.ttlSeconds()
+                : settings.ttlSeconds().get() == 0 ? null : settings.ttlSeconds().get();
         dao.update(channel, name, open ? "open" : "private", unlisted, ttl);
 
         List<String> changes = new ArrayList<>();
@@ -129,6 +132,7 @@ public final class ChannelWrites {
                     : "only owners and admins may add members");
         }
         handle.attach(ChannelDao.class).upsertMember(channel, member, role.wireName());
+        ChangeNotifications.memberChanged(handle, caller.community().id(), channel, member);
     }
 
     private void removeMember(Handle handle, Caller caller, Event event) {
@@ -147,6 +151,7 @@ public final class ChannelWrites {
             throw WriteRejection.blocked("your role may not remove that member");
         }
         handle.attach(ChannelDao.class).removeMember(channel, member);
+        ChangeNotifications.memberChanged(handle, caller.community().id(), channel, member);
     }
 
     private void join(Handle handle, Caller caller, Event event) {
@@ -157,6 +162,7 @@ public final class ChannelWrites {
         }
         if (access.role().isEmpty()) {
             handle.attach(ChannelDao.class).upsertMember(channel, caller.pubkey(), Role.MEMBER.wireName());
+            ChangeNotifications.memberChanged(handle, caller.community().id(), channel, caller.pubkey());
         }
     }
 
@@ -171,6 +177,7 @@ public final class ChannelWrites {
             throw WriteRejection.blocked("the last owner may not leave");
         }
         dao.removeMember(channel, caller.pubkey());
+        ChangeNotifications.memberChanged(handle, caller.community().id(), channel, caller.pubkey());
     }
 
     /** Locks the channel row; a channel the caller cannot read answers as if it did not exist. */
@@ -183,10 +190,6 @@ public final class ChannelWrites {
         return access;
     }
 
-    /** A ttl of 0 in an edit removes the TTL. */
-    private static Long clearedWhenZero(long seconds) {
-        return seconds == 0 ? null : seconds;
-    }
 
     private static String describeTtl(Long ttl) {
         return ttl == null ? "none" : ttl + "s";

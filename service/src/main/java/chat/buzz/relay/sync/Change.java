@@ -1,0 +1,55 @@
+package chat.buzz.relay.sync;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.UUID;
+
+/**
+ * One committed change, as carried by a NOTIFY payload. It names what changed, never the data:
+ * every instance re-reads the database and re-checks access for each of its subscribers.
+ *
+ * @param community the community id
+ * @param kind      what changed
+ * @param d         the artifact ({@link Kind#HEAD})
+ * @param from      the artifact's channel before the change ({@link Kind#HEAD}; differs from {@code channel} on a move)
+ * @param channel   the artifact's channel now, the channel whose membership changed, or whose policy changed
+ * @param pubkey    the member whose access changed ({@link Kind#MEMBER})
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record Change(@JsonProperty("c") long community, @JsonProperty("k") Kind kind, @JsonProperty("d") UUID d,
+              @JsonProperty("from") UUID from, @JsonProperty("h") UUID channel, @JsonProperty("p") String pubkey) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    enum Kind { HEAD, MEMBER, POLICY }
+
+    static Change head(long community, UUID d, UUID from, UUID channel) {
+        return new Change(community, Kind.HEAD, d, from, channel, null);
+    }
+
+    static Change member(long community, UUID channel, String pubkey) {
+        return new Change(community, Kind.MEMBER, null, null, channel, pubkey);
+    }
+
+    static Change policy(long community, UUID channel) {
+        return new Change(community, Kind.POLICY, null, null, channel, null);
+    }
+
+    String toPayload() {
+        try {
+            return JSON.writeValueAsString(this);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Change fromPayload(String payload) {
+        try {
+            return JSON.readValue(payload, Change.class);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not a sync change payload: " + payload, e);
+        }
+    }
+}

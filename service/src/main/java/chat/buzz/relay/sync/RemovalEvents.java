@@ -1,0 +1,37 @@
+package chat.buzz.relay.sync;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.relay.artifact.RemovalMarkers;
+import chat.buzz.relay.identity.RelayIdentity;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The relay-signed kind-45011 event that tells a live subscriber an artifact left its set.
+ * It names the channel only when the reader may know it, and the reason only as far as
+ * PROTOCOL 4.1 allows.
+ */
+final class RemovalEvents {
+    private final RelayIdentity relay;
+    private final Clock clock;
+
+    RemovalEvents(RelayIdentity relay, Clock clock) {
+        this.relay = relay;
+        this.clock = clock;
+    }
+
+    /** @param channel the channel to name, or null when the reader may not learn it */
+    String removal(UUID d, UUID channel, String reason) {
+        List<List<String>> tags = new ArrayList<>();
+        tags.add(List.of("ar", "1"));
+        tags.add(List.of("d", d.toString()));
+        if (channel != null) {
+            tags.add(List.of("h", channel.toString()));
+        }
+        tags.add(List.of("reason", reason));
+        Event event = relay.keys().sign(RemovalMarkers.KIND, clock.instant().getEpochSecond(), tags, "");
+        return event.toJson();
+    }
+}

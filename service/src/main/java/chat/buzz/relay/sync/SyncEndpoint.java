@@ -1,0 +1,91 @@
+package chat.buzz.relay.sync;
+
+import chat.buzz.relay.community.Community;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.Endpoint;
+import jakarta.websocket.EndpointConfig;
+import jakarta.websocket.MessageHandler;
+import jakarta.websocket.PongMessage;
+import jakarta.websocket.Session;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The Jakarta side of one connection; everything it hears goes to its {@link SyncSession}. */
+public final class SyncEndpoint extends Endpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(SyncEndpoint.class);
+    private static final long CLOSE_GRACE_MILLIS = 2_000;
+
+    private final SyncHub hub;
+    private final Community community;
+    private final String relayUrl;
+    private SyncSession connection;
+
+    SyncEndpoint(SyncHub hub, Community community, String relayUrl) {
+        this.hub = hub;
+        this.community = community;
+        this.relayUrl = relayUrl;
+    }
+
+    @Override
+    public void onOpen(Session session, EndpointConfig config) {
+        session.setMaxTextMessageBufferSize(hub.config().getMaxMessageBytes());
+        session.setMaxBinaryMessageBufferSize(hub.config().getMaxMessageBytes());
+        // A backstop for sockets that stop moving entirely; pings keep healthy ones busy well within it.
+        session.setMaxIdleTimeout(2_000L * hub.config().getIdleTimeoutSeconds());
+        connection = new SyncSession(hub, community, relayUrl, new SessionSink(session));
+        session.addMessageHandler(String.class, (MessageHandler.Whole<String>) connection::onMessage);
+        session.addMessageHandler(PongMessage.class, (MessageHandler.Whole<PongMessage>) pong -> connection.heard());
+        session.addMessageHandler(ByteBuffer.class, (MessageHandler.Whole<ByteBuffer>) bytes -> connection.onBinary());
+        connection.opened();
+    }
+
+    @Override
+    public void onClose(Session session, CloseReason closeReason) {
+        if (connection != null) {
+            connection.closed();
+        }
+    }
+
+    @Override
+    public void onError(Session session, Throwable error) {
+        LOG.debug("Sync connection error", error);
+    }
+
+    private record SessionSink(Session session) implements Outbox.Sink {
+        @Override
+        public void send(String frame, Consumer<Throwable> done) {
+            try {
+                session.getAsyncRemote().sendText(frame, result -> done.accept(result.isOK() ? null : result.getException()));
+            } catch (RuntimeException e) {
+                done.accept(e);
+            }
+        }
+
+        @Override
+        public void close(String reason) {
+            // The last words were just handed to the socket; closing at once can reset the connection
+            // before a client that only now resumed reading has seen them.
+            CompletableFuture.delayedExecutor(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS).execute(() -> {
+                try {
+                    session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
+                } catch (IOException | RuntimeException e) {
+                    LOG.debug("Closing a sync connection failed", e);
+                }
+            });
+        }
+
+        @Override
+        public void ping() {
+            try {
+                session.getAsyncRemote().sendPing(ByteBuffer.allocate(0));
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("Ping failed", e);
+            }
+        }
+    }
+}

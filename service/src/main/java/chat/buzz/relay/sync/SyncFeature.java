@@ -1,0 +1,45 @@
+package chat.buzz.relay.sync;
+
+import chat.buzz.relay.community.CommunityDirectory;
+import chat.buzz.relay.gate.Gates;
+import chat.buzz.relay.identity.RelayIdentity;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.db.DataSourceFactory;
+import jakarta.servlet.DispatcherType;
+import java.time.Clock;
+import java.util.EnumSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.ee10.websocket.jakarta.server.config.JakartaWebSocketServletContainerInitializer;
+import org.jdbi.v3.core.Jdbi;
+
+/** Wires WebSocket sync into the application: endpoint, worker pool, pinger and change listener. */
+public final class SyncFeature {
+    private SyncFeature() {}
+
+    public static void register(Environment environment, SyncConfig config, Jdbi jdbi, DataSourceFactory database,
+                                CommunityDirectory communities, Gates gates, RelayIdentity identity,
+                                String publicScheme, Clock clock) {
+        ExecutorService workers = environment.lifecycle().executorService("sync-worker-%d")
+                .minThreads(config.getWorkerThreads()).maxThreads(config.getWorkerThreads()).build();
+        SyncHub hub = new SyncHub(config, new SyncReads(jdbi), new RemovalEvents(identity, clock), gates, clock,
+                workers, environment.metrics());
+        environment.lifecycle().manage(new ChangeListener(database, hub));
+
+        ScheduledExecutorService pinger = environment.lifecycle().scheduledExecutorService("sync-ping").threads(1).build();
+        pinger.scheduleWithFixedDelay(() -> {
+            try {
+                hub.pingAll();
+            } catch (RuntimeException e) {
+                org.slf4j.LoggerFactory.getLogger(SyncFeature.class).warn("Sync ping round failed", e);
+            }
+        }, config.getPingIntervalSeconds(), config.getPingIntervalSeconds(),
+                TimeUnit.SECONDS);
+
+        JakartaWebSocketServletContainerInitializer.configure(environment.getApplicationContext(),
+                (servletContext, container) -> container.setDefaultMaxTextMessageBufferSize(config.getMaxMessageBytes()));
+        environment.servlets().addFilter("sync-upgrade", new SyncUpgradeFilter(communities, hub, publicScheme))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+    }
+}

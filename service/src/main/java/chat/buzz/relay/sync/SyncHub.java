@@ -1,0 +1,138 @@
+package chat.buzz.relay.sync;
+
+import chat.buzz.relay.gate.Gates;
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.MetricRegistry;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * This instance's live subscriptions and connections: the {@link ChangeListener} hands every
+ * committed change here, and each subscription of the change's community re-checks it.
+ */
+final class SyncHub {
+    private final SyncConfig config;
+    private final SyncReads reads;
+    private final RemovalEvents removals;
+    private final Gates gates;
+    private final Clock clock;
+    private final ExecutorService workers;
+    private final Map<Long, Set<Subscription>> byCommunity = new ConcurrentHashMap<>();
+    private final Set<SyncSession> sessions = ConcurrentHashMap.newKeySet();
+    private final Map<String, Integer> connectionsByPubkey = new ConcurrentHashMap<>();
+    private final Counter tooSlow;
+    private final Counter resets;
+    private final Counter backpressureWaits;
+    private final Counter idle;
+
+    SyncHub(SyncConfig config, SyncReads reads, RemovalEvents removals, Gates gates, Clock clock,
+            ExecutorService workers, MetricRegistry metrics) {
+        this.config = config;
+        this.reads = reads;
+        this.removals = removals;
+        this.gates = gates;
+        this.clock = clock;
+        this.workers = workers;
+        this.tooSlow = metrics.counter("buzz.sync.disconnected-too-slow");
+        this.resets = metrics.counter("buzz.sync.feed-resets");
+        this.backpressureWaits = metrics.counter("buzz.sync.backpressure-waits");
+        this.idle = metrics.counter("buzz.sync.disconnected-idle");
+        metrics.gauge("buzz.sync.connections", () -> sessions::size);
+    }
+
+    SyncConfig config() { return config; }
+
+    SyncReads reads() { return reads; }
+
+    RemovalEvents removals() { return removals; }
+
+    Gates gates() { return gates; }
+
+    Clock clock() { return clock; }
+
+    void submit(Runnable task) {
+        workers.execute(task);
+    }
+
+    void register(Subscription subscription) {
+        byCommunity.computeIfAbsent(subscription.community(), c -> ConcurrentHashMap.newKeySet()).add(subscription);
+    }
+
+    void unregister(Subscription subscription) {
+        Set<Subscription> subscriptions = byCommunity.get(subscription.community());
+        if (subscriptions != null) {
+            subscriptions.remove(subscription);
+        }
+    }
+
+    /** Runs on the listener thread: only queues work. */
+    void dispatch(Change change) {
+        Set<Subscription> subscriptions = byCommunity.get(change.community());
+        if (subscriptions == null) {
+            return;
+        }
+        for (Subscription subscription : subscriptions) {
+            if (change.kind() == Change.Kind.POLICY) {
+                subscription.close("sync_reset: policy changed");
+            } else {
+                subscription.offer(change);
+            }
+        }
+    }
+
+    /** Notifications may have been lost: every subscriber rebuilds from a fresh snapshot. */
+    void resetAll(String message) {
+        resets.inc();
+        byCommunity.values().forEach(subscriptions -> subscriptions.forEach(s -> s.close(message)));
+    }
+
+    void opened(SyncSession session) {
+        sessions.add(session);
+    }
+
+    boolean admit(String pubkey) {
+        boolean[] admitted = {false};
+        connectionsByPubkey.compute(pubkey, (key, count) -> {
+            int current = count == null ? 0 : count;
+            if (current >= config.getMaxConnectionsPerPubkey()) {
+                return count;
+            }
+            admitted[0] = true;
+            return current + 1;
+        });
+        return admitted[0];
+    }
+
+    void closed(SyncSession session, String pubkey) {
+        if (sessions.remove(session) && pubkey != null) {
+            connectionsByPubkey.computeIfPresent(pubkey, (key, count) -> count <= 1 ? null : count - 1);
+        }
+    }
+
+    void tooSlow() {
+        tooSlow.inc();
+    }
+
+    /** A bulk stream found its connection's queue full and waited for the client to read. */
+    void waitedForRoom() {
+        backpressureWaits.inc();
+    }
+
+    /** Pings every connection and closes the ones that stopped answering. */
+    void pingAll() {
+        long limit = TimeUnit.SECONDS.toNanos(config.getIdleTimeoutSeconds());
+        long now = System.nanoTime();
+        for (SyncSession session : sessions) {
+            if (now - session.lastHeardNanos() > limit && !session.outbox().isClosing()) {
+                idle.inc();
+                session.idle();
+            } else {
+                session.outbox().ping();
+            }
+        }
+    }
+}

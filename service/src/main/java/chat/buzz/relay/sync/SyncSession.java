@@ -1,0 +1,228 @@
+package chat.buzz.relay.sync;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.MalformedEventException;
+import chat.buzz.protocol.Nip42;
+import chat.buzz.protocol.Nip42Exception;
+import chat.buzz.relay.community.Community;
+import chat.buzz.relay.gate.Gate;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One WebSocket connection: NIP-42 AUTH, then REQ/CLOSE. Every reply goes through the
+ * connection's {@link Outbox}; a malformed frame is answered and the connection stays open.
+ */
+final class SyncSession {
+    static final int MAX_SUBSCRIPTION_ID = 64;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final SyncHub hub;
+    private final Community community;
+    private final String relayUrl;
+    private final String challenge;
+    private final Outbox outbox;
+    private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
+    private volatile String reader;
+    private volatile long lastHeardNanos = System.nanoTime();
+    private volatile boolean closed;
+
+    SyncSession(SyncHub hub, Community community, String relayUrl, Outbox.Sink sink) {
+        this.hub = hub;
+        this.community = community;
+        this.relayUrl = relayUrl;
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        this.challenge = HexFormat.of().formatHex(bytes);
+        this.outbox = new Outbox(sink, hub.config().getQueueFrames(), hub.config().getQueueBytes());
+    }
+
+    Community community() {
+        return community;
+    }
+
+    String reader() {
+        return reader;
+    }
+
+    Outbox outbox() {
+        return outbox;
+    }
+
+    long lastHeardNanos() {
+        return lastHeardNanos;
+    }
+
+    void opened() {
+        hub.opened(this);
+        reply(Frames.auth(challenge));
+    }
+
+    void heard() {
+        lastHeardNanos = System.nanoTime();
+    }
+
+    void onMessage(String text) {
+        heard();
+        JsonNode message;
+        try {
+            message = JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            reply(Frames.notice("invalid: message is not JSON"));
+            return;
+        }
+        if (message == null || !message.isArray() || message.isEmpty() || !message.get(0).isTextual()) {
+            reply(Frames.notice("invalid: a message is a JSON array starting with a verb"));
+            return;
+        }
+        String verb = message.get(0).asText();
+        switch (verb) {
+            case "AUTH" -> auth(message);
+            case "REQ" -> req(message);
+            case "CLOSE" -> close(message);
+            case "EVENT" -> reply(Frames.notice("unsupported: publish with POST /events, not over the WebSocket"));
+            default -> reply(Frames.notice("invalid: unknown message type " + truncate(verb)));
+        }
+    }
+
+    void onBinary() {
+        heard();
+        reply(Frames.notice("invalid: binary frames are not supported; send JSON text frames"));
+    }
+
+    private void auth(JsonNode message) {
+        if (message.size() != 2 || !message.get(1).isObject()) {
+            reply(Frames.notice("invalid: AUTH takes one event: [\"AUTH\", <kind-22242 event>]"));
+            return;
+        }
+        Event event;
+        try {
+            event = Event.fromJson(message.get(1));
+        } catch (MalformedEventException | IllegalArgumentException e) {
+            reply(Frames.notice("invalid: AUTH event is malformed: " + e.getMessage()));
+            return;
+        }
+        if (reader != null) {
+            reply(Frames.ok(event.id(), false, "invalid: this connection is already authenticated"));
+            return;
+        }
+        String pubkey;
+        try {
+            pubkey = Nip42.verify(event, relayUrl, challenge, hub.clock());
+        } catch (Nip42Exception e) {
+            reply(Frames.ok(event.id(), false, "auth-required: " + e.getMessage()));
+            return;
+        }
+        if (!hub.admit(pubkey)) {
+            outbox.closeAfter(Frames.ok(event.id(), false, "rate-limited: more than "
+                    + hub.config().getMaxConnectionsPerPubkey() + " connections for this pubkey"), "too many connections");
+            return;
+        }
+        reader = pubkey;
+        reply(Frames.ok(event.id(), true, ""));
+    }
+
+    private void req(JsonNode message) {
+        if (message.size() < 2 || !isSubscriptionId(message.get(1))) {
+            reply(Frames.notice("invalid: REQ needs a subscription id of 1.." + MAX_SUBSCRIPTION_ID + " characters"));
+            return;
+        }
+        String id = message.get(1).asText();
+        if (reader == null) {
+            reply(Frames.closed(id, "auth-required: answer the AUTH challenge first"));
+            return;
+        }
+        if (!hub.gates().isEnabled(Gate.SYNC)) {
+            reply(Frames.closed(id, "sync_unavailable: WebSocket sync is turned off on this relay"));
+            return;
+        }
+        if (message.size() != 3) {
+            reply(Frames.closed(id, "invalid: a sync REQ has exactly one filter"));
+            return;
+        }
+        SyncFilter filter;
+        try {
+            filter = SyncFilter.parse(message.get(2));
+        } catch (SyncFilter.Invalid e) {
+            reply(Frames.closed(id, "invalid: " + e.getMessage()));
+            return;
+        }
+        Subscription previous = subscriptions.remove(id);
+        if (previous != null) {
+            previous.cancel();
+        }
+        if (subscriptions.size() >= hub.config().getMaxSubscriptionsPerConnection()) {
+            reply(Frames.closed(id, "blocked: at most " + hub.config().getMaxSubscriptionsPerConnection()
+                    + " subscriptions per connection; CLOSE one first"));
+            return;
+        }
+        Subscription subscription = new Subscription(this, hub, id, filter);
+        subscriptions.put(id, subscription);
+        if (closed) {
+            subscription.cancel();
+            return;
+        }
+        subscription.start();
+    }
+
+    private void close(JsonNode message) {
+        if (message.size() != 2 || !isSubscriptionId(message.get(1))) {
+            reply(Frames.notice("invalid: CLOSE takes one subscription id"));
+            return;
+        }
+        Subscription subscription = subscriptions.remove(message.get(1).asText());
+        if (subscription != null) {
+            subscription.cancel();
+        }
+    }
+
+    void forget(Subscription subscription) {
+        subscriptions.remove(subscription.id(), subscription);
+    }
+
+    /** Tells the client why, then disconnects it; its queue never grows past the limit. */
+    void tooSlow() {
+        if (outbox.isClosing()) {
+            return;
+        }
+        hub.tooSlow();
+        outbox.closeAfter(Frames.notice("too slow: the relay's queue for this connection is full (limit "
+                + hub.config().getQueueFrames() + " messages); reconnect and subscribe again"), "too slow");
+        subscriptions.values().forEach(Subscription::cancel);
+    }
+
+    void idle() {
+        outbox.closeAfter(Frames.notice("idle: no message or pong for " + hub.config().getIdleTimeoutSeconds()
+                + " s"), "idle timeout");
+    }
+
+    /** The socket is gone: drop everything this connection held. */
+    void closed() {
+        closed = true;
+        outbox.abandon();
+        subscriptions.values().forEach(Subscription::cancel);
+        subscriptions.clear();
+        hub.closed(this, reader);
+    }
+
+    private void reply(String frame) {
+        if (!outbox.offer(frame)) {
+            tooSlow();
+        }
+    }
+
+    private static boolean isSubscriptionId(JsonNode node) {
+        return node != null && node.isTextual() && !node.asText().isEmpty()
+                && node.asText().length() <= MAX_SUBSCRIPTION_ID;
+    }
+
+    private static String truncate(String text) {
+        return text.length() <= 32 ? text : text.substring(0, 32) + "...";
+    }
+}

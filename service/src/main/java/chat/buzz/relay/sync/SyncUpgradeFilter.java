@@ -1,0 +1,77 @@
+package chat.buzz.relay.sync;
+
+import chat.buzz.relay.community.Community;
+import chat.buzz.relay.community.CommunityDirectory;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.websocket.DeploymentException;
+import jakarta.websocket.server.ServerContainer;
+import jakarta.websocket.server.ServerEndpointConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Upgrades {@code GET /} with {@code Upgrade: websocket} to a sync connection. Tenancy is decided
+ * here, before the handshake, so an unknown Host is a plain 404 like every other request; each
+ * upgrade gets an endpoint that already knows its community and relay URL.
+ */
+final class SyncUpgradeFilter implements Filter {
+    static final String PATH = "/";
+
+    private final CommunityDirectory communities;
+    private final SyncHub hub;
+    private final String publicScheme;
+
+    SyncUpgradeFilter(CommunityDirectory communities, SyncHub hub, String publicScheme) {
+        this.communities = communities;
+        this.hub = hub;
+        this.publicScheme = publicScheme;
+    }
+
+    @Override
+    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
+        if (!(req instanceof HttpServletRequest request) || !(res instanceof HttpServletResponse response)
+                || !isUpgrade(request)) {
+            chain.doFilter(req, res);
+            return;
+        }
+        String host = request.getHeader("Host");
+        Optional<Community> community = communities.forHostHeader(host);
+        if (community.isEmpty()) {
+            response.setStatus(404);
+            response.setContentType("application/json");
+            response.getOutputStream().write("{\"error\":\"unknown community\"}".getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        // NIP-42: the client signs the URL it connected to, which is the one in its Host header.
+        String relayUrl = ("https".equals(publicScheme) ? "wss://" : "ws://") + host + PATH;
+        ServerContainer container = (ServerContainer) request.getServletContext()
+                .getAttribute(ServerContainer.class.getName());
+        ServerEndpointConfig config = ServerEndpointConfig.Builder.create(SyncEndpoint.class, PATH)
+                .configurator(new ServerEndpointConfig.Configurator() {
+                    @Override
+                    public <T> T getEndpointInstance(Class<T> endpointClass) {
+                        return endpointClass.cast(new SyncEndpoint(hub, community.get(), relayUrl));
+                    }
+                })
+                .build();
+        try {
+            container.upgradeHttpToWebSocket(request, response, config, Map.of());
+        } catch (DeploymentException e) {
+            throw new ServletException("WebSocket upgrade failed", e);
+        }
+    }
+
+    private static boolean isUpgrade(HttpServletRequest request) {
+        String path = request.getRequestURI();
+        return "GET".equals(request.getMethod()) && "websocket".equalsIgnoreCase(request.getHeader("Upgrade"))
+                && (PATH.equals(path) || path.isEmpty());
+    }
+}

@@ -1,0 +1,112 @@
+package chat.buzz.relay.sync;
+
+import static chat.buzz.relay.sync.World.scopeFilter;
+import static chat.buzz.relay.testing.Nostr.tag;
+import static chat.buzz.relay.testing.Replies.accepted;
+import static chat.buzz.relay.testing.SyncClient.verb;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.Nostr;
+import chat.buzz.relay.testing.RelayClient;
+import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A client that stops reading: bulk streams wait for it (backpressure), live updates do not, and
+ * once its small queue is full it is told why and disconnected while other connections carry on.
+ */
+class SlowConsumerTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
+            ConfigOverride.config("sync.queueFrames", "8"),
+            ConfigOverride.config("sync.sendTimeoutSeconds", "120"));
+
+    /** Large heads fill the socket buffers between relay and client after a few hundred writes. */
+    private static final String BIG_CONTENT = "x".repeat(60_000);
+    private static final int MAX_WRITES = 2_000;
+
+    private final NostrKeys alice = NostrKeys.generate();
+    private final RelayClient http = RELAY.client();
+
+    @Test
+    void aStalledLiveConsumerIsToldWhyAndDisconnectedWhileOthersKeepWorking() {
+        UUID channel = openChannel();
+        try (SyncClient slow = SyncClient.connect(RELAY.baseUrl()); SyncClient fast = SyncClient.connect(RELAY.baseUrl())) {
+            slow.authenticateOk(NostrKeys.generate());
+            fast.authenticateOk(NostrKeys.generate());
+            slow.subscribe("s", scopeFilter(Set.of(channel)));
+            fast.subscribe("f", scopeFilter(Set.of(channel)));
+            slow.awaitEose("s");
+            fast.awaitEose("f");
+            slow.pause();
+
+            int written = 0;
+            while (counter("buzz.sync.disconnected-too-slow") == 0) {
+                assertThat(written).as("writes before the relay gave up on the stalled client").isLessThan(MAX_WRITES);
+                writeBigArtifact(channel);
+                written++;
+            }
+            int total = written;
+            await().atMost(Duration.ofSeconds(60)).until(() -> fast.store("f").size() == total);
+
+            slow.resume();
+            // Disconnected: normally a 1008 close; a reset is possible once the relay gives up on the socket.
+            assertThat(slow.closedConnection()).succeedsWithin(Duration.ofSeconds(30));
+            List<JsonNode> received = slow.received();
+            JsonNode last = received.get(received.size() - 1);
+            assertThat(verb(last)).isEqualTo("NOTICE");
+            assertThat(last.get(1).asText()).startsWith("too slow: ");
+            assertThat(slow.store("s").size()).as("what reached the stalled client").isLessThan(total);
+            assertThat(fast.closedConnection()).isNotDone();
+        }
+    }
+
+    @Test
+    void aSnapshotWaitsForAStalledReaderInsteadOfBufferingOrDropping() {
+        UUID channel = openChannel();
+        long waitsBefore = counter("buzz.sync.backpressure-waits");
+        int artifacts = 300;
+        for (int i = 0; i < artifacts; i++) {
+            writeBigArtifact(channel);
+        }
+        try (SyncClient reader = SyncClient.connect(RELAY.baseUrl())) {
+            reader.authenticateOk(NostrKeys.generate());
+            reader.pause();
+            reader.subscribe("snap", scopeFilter(Set.of(channel)));
+            await().atMost(Duration.ofSeconds(60)).until(() -> counter("buzz.sync.backpressure-waits") > waitsBefore);
+            reader.resume();
+            reader.awaitEose("snap");
+            assertThat(reader.store("snap")).hasSize(artifacts);
+            assertThat(reader.closedConnection()).isNotDone();
+        }
+    }
+
+    private UUID openChannel() {
+        UUID channel = Nostr.newId();
+        accepted(http.publish(alice, Nostr.createChannel(alice, channel, "open")));
+        return channel;
+    }
+
+    private void writeBigArtifact(UUID channel) {
+        UUID d = Nostr.newId();
+        accepted(http.publish(alice, Nostr.sign(alice, 45010, List.of(tag("ar", "1"), tag("d", d.toString()),
+                tag("h", channel.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "big")),
+                BIG_CONTENT)));
+    }
+
+    private static long counter(String name) {
+        RelayClient admin = new RelayClient(RELAY.adminUrl());
+        JsonNode metrics = admin.send(admin.request("/metrics").GET()).json();
+        return metrics.path("counters").path(name).path("count").asLong();
+    }
+}

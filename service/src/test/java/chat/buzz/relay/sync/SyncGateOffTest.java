@@ -1,0 +1,33 @@
+package chat.buzz.relay.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** PROTOCOL 5 and 7: with the gate off (the default) sync answers sync_unavailable and NIP-11 hides it. */
+class SyncGateOffTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create();
+
+    @Test
+    void reqIsClosedAsUnavailable() {
+        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+            client.authenticateOk(NostrKeys.generate());
+            client.subscribe("s", "{\"artifact\":\"sync\"}");
+            assertThat(client.awaitClosed("s")).startsWith("sync_unavailable: ");
+            assertThat(client.hasEose("s")).isFalse();
+        }
+    }
+
+    @Test
+    void informationDocumentDoesNotListSync() {
+        var client = RELAY.client();
+        JsonNode document = client.send(client.request("/").header("Accept", "application/nostr+json").GET()).json();
+        assertThat(document.get("capabilities").toString()).doesNotContain("artifacts.sync");
+    }
+}
