@@ -27,7 +27,6 @@ import chat.buzz.relay.identity.RelayIdentity;
 import chat.buzz.relay.incremental.CursorCodec;
 import chat.buzz.relay.incremental.IncrementalConfig;
 import chat.buzz.relay.incremental.IncrementalReads;
-import chat.buzz.relay.incremental.PolicyStampRecorder;
 import chat.buzz.relay.incremental.ReadCapacity;
 import chat.buzz.relay.info.Capabilities;
 import chat.buzz.relay.info.InformationResource;
@@ -147,7 +146,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 syncStatistics.flush();
             }
         });
-        PolicyChangeRecorder policyChanges = PolicyChangeRecorder.all(new PolicyStampRecorder(), new PolicyStampAdvances(environment.metrics()));
+        PolicyChangeRecorder policyChanges = new PolicyStampAdvances(environment.metrics());
 
         Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(policyChanges).handlers());
         handlers.put(ArtifactWrites.REVISION_KIND, new ArtifactWrites(new RemovalMarkers(identity, clock)));
