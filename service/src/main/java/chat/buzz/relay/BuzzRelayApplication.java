@@ -28,7 +28,6 @@ import chat.buzz.relay.identity.RelayIdentity;
 import chat.buzz.relay.incremental.CursorCodec;
 import chat.buzz.relay.incremental.IncrementalConfig;
 import chat.buzz.relay.incremental.IncrementalReads;
-import chat.buzz.relay.incremental.PolicyStampRecorder;
 import chat.buzz.relay.incremental.ReadCapacity;
 import chat.buzz.relay.info.Capabilities;
 import chat.buzz.relay.info.InformationResource;
@@ -150,7 +149,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 syncStatistics.flush();
             }
         });
-        PolicyChangeRecorder policyChanges = PolicyChangeRecorder.all(new PolicyStampRecorder(),
+        PolicyChangeRecorder policyChanges = PolicyChangeRecorder.all(
                 new PolicyStampAdvances(environment.metrics()), ChangeNotifications.POLICY_RECORDER);
 
         Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(policyChanges).handlers());

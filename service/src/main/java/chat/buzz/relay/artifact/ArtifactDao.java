@@ -27,9 +27,9 @@ public interface ArtifactDao {
     int createHead(@Bind("community") long communityId, @Bind("d") UUID d, @Bind("channel") UUID channel,
                    @Bind("head") String headEventId, @Bind("type") String type);
 
+    /** Migration 0076's trigger stamps the change (modified_at) while that column exists. */
     @SqlUpdate("""
-            UPDATE artifact_heads SET head_event_id = :head, channel_id = :channel, deleted = :deleted,
-                modified_at = clock_timestamp()
+            UPDATE artifact_heads SET head_event_id = :head, channel_id = :channel, deleted = :deleted
             WHERE community_id = :community AND d = :d
             """)
     void advanceHead(@Bind("community") long communityId, @Bind("d") UUID d, @Bind("channel") UUID channel,
@@ -42,13 +42,6 @@ public interface ArtifactDao {
     void recordRevision(@Bind("event") String eventId, @Bind("community") long communityId, @Bind("d") UUID d,
                         @Bind("channel") UUID channel, @Bind("kind") int kind, @Bind("op") String op,
                         @Bind("prev") String prevEventId, @Bind("author") String author);
-
-    /** A redacted head leaves current state, so incremental readers must see its head as changed. */
-    @SqlUpdate("""
-            UPDATE artifact_heads SET modified_at = clock_timestamp()
-            WHERE community_id = :community AND head_event_id = :event
-            """)
-    int touchHeadOf(@Bind("event") String eventId, @Bind("community") long communityId);
 
     @SqlQuery("SELECT channel_id FROM artifact_revisions WHERE event_id = :event AND community_id = :community AND kind = 45010")
     Optional<UUID> revisionChannel(@Bind("event") String eventId, @Bind("community") long communityId);

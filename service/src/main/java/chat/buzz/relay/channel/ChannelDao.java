@@ -32,8 +32,9 @@ public interface ChannelDao {
     int markDeleted(@Bind("id") UUID id);
 
     /**
-     * Adds, re-adds (reactivating a removed row) or changes the role of a member. sync_modified_at moves
-     * only when access starts again: a role change alters nothing a reader can see.
+     * Adds, re-adds (reactivating a removed row) or changes the role of a member. The database moves
+     * sync_modified_at (migration 0077's trigger) only when removed_at changes, so a role change,
+     * which alters nothing a reader can see, leaves it alone.
      */
     @SqlUpdate("""
             INSERT INTO channel_members (channel_id, pubkey, role) VALUES (:channel, :pubkey, :role)
@@ -41,14 +42,12 @@ public interface ChannelDao {
             SET role = EXCLUDED.role,
                 removed_at = NULL,
                 added_at = CASE WHEN channel_members.removed_at IS NULL THEN channel_members.added_at
-                                ELSE clock_timestamp() END,
-                sync_modified_at = CASE WHEN channel_members.removed_at IS NULL THEN channel_members.sync_modified_at
-                                        ELSE clock_timestamp() END
+                                ELSE clock_timestamp() END
             """)
     void upsertMember(@Bind("channel") UUID channel, @Bind("pubkey") String pubkey, @Bind("role") String role);
 
     @SqlUpdate("""
-            UPDATE channel_members SET removed_at = clock_timestamp(), sync_modified_at = clock_timestamp()
+            UPDATE channel_members SET removed_at = clock_timestamp()
             WHERE channel_id = :channel AND pubkey = :pubkey AND removed_at IS NULL
             """)
     int removeMember(@Bind("channel") UUID channel, @Bind("pubkey") String pubkey);

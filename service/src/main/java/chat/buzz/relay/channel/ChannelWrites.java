@@ -89,6 +89,11 @@ public final class ChannelWrites {
         // A ttl of 0 clears the TTL; Optional.map cannot carry that null, so it is handled outside it.
         Long ttl = settings.ttlSeconds().isEmpty() ? before.ttlSeconds()
                 : settings.ttlSeconds().get() == 0 ? null : settings.ttlSeconds().get();
+        // While migration 0077 is applied its trigger advances the community's policy stamp in this
+        // UPDATE when visibility, unlisted or ttl really change (the same test as below). The channel
+        // row is already locked exclusively (lockForChange), and artifact writes share-lock it, so a
+        // concurrent first artifact write into this channel either committed before the stamp or
+        // commits after it with a later change stamp: it cannot slip past the reset.
         dao.update(channel, name, open ? "open" : "private", unlisted, ttl);
 
         List<String> changes = new ArrayList<>();
@@ -112,6 +117,7 @@ public final class ChannelWrites {
         if (!access.canDelete()) {
             throw WriteRejection.blocked("only the owner may delete the channel");
         }
+        // Migration 0077's trigger advances the policy stamp when deleted_at is newly set.
         handle.attach(ChannelDao.class).markDeleted(channel);
         policyChanges.channelPolicyChanged(handle, caller.community().id(), channel, "channel deleted", caller.pubkey());
     }

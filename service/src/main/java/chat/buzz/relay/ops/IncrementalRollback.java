@@ -67,7 +67,8 @@ public final class IncrementalRollback {
         }
         ledger.audit(operator, "rollback-incremental", tag, "rolled back", reason);
         return new Outcome(tag, "confirmed", true, gateOff, true, sql,
-                "the schema is at " + tag + "; relays running the incremental release must be downgraded");
+                "the schema is at " + tag + "; relays keep accepting writes with the gate off;"
+                        + " migrate forward (runbook 01) before turning the gate on again");
     }
 
     /** Lets every instance reread the flag before the indexes its incremental reads use disappear. */

@@ -47,6 +47,8 @@ class IncrementalMigrationsTest {
         assertThat(indexNames()).doesNotContainAnyElementsOf(
                 IncrementalSchema.INDEXES.stream().map(ExpectedIndex::name).toList());
         assertThat(appliedChangesets()).doesNotContainAnyElementsOf(IncrementalSchema.CHANGESETS);
+        assertThat(stampTriggers()).isEmpty();
+        assertThat(stampFunctions()).isEmpty();
 
         migrate();
         assertIncrementalSchemaPresent();
@@ -86,6 +88,26 @@ class IncrementalMigrationsTest {
             assertThat(definition).isEqualTo(index.definition());
         }
         assertThat(appliedChangesets()).containsAll(IncrementalSchema.CHANGESETS);
+        assertThat(stampTriggers()).containsExactlyInAnyOrder("artifact_heads.artifact_heads_stamp_modified_at",
+                "events.events_stamp_redacted_head", "channel_members.channel_members_stamp_sync_modified_at",
+                "channels.channels_stamp_artifact_policy");
+        assertThat(stampFunctions()).containsExactlyInAnyOrderElementsOf(STAMP_FUNCTIONS);
+    }
+
+    private static final List<String> STAMP_FUNCTIONS = List.of("artifact_heads_stamp_modified_at",
+            "events_stamp_redacted_head", "channel_members_stamp_sync_modified_at", "channels_stamp_artifact_policy");
+
+    /** The triggers of 0076/0077 (named like their functions), as table.trigger. */
+    private List<String> stampTriggers() {
+        return jdbi.withHandle(handle -> handle.createQuery("""
+                        SELECT c.relname || '.' || t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+                        WHERE NOT t.tgisinternal AND t.tgname = ANY(:names)""")
+                .bind("names", STAMP_FUNCTIONS.toArray(String[]::new)).mapTo(String.class).list());
+    }
+
+    private List<String> stampFunctions() {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT proname FROM pg_proc WHERE proname = ANY(:names)")
+                .bind("names", STAMP_FUNCTIONS.toArray(String[]::new)).mapTo(String.class).list());
     }
 
     private List<String> columns() {
