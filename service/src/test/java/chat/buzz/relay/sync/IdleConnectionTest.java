@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
-import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -45,7 +44,6 @@ class IdleConnectionTest {
     }
 
     private static long counter(String name) {
-        RelayClient admin = new RelayClient(RELAY.adminUrl());
-        return admin.send(admin.request("/metrics").GET()).json().path("counters").path(name).path("count").asLong();
+        return RELAY.counter(name);
     }
 }

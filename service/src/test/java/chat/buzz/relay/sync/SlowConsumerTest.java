@@ -105,8 +105,6 @@ class SlowConsumerTest {
     }
 
     private static long counter(String name) {
-        RelayClient admin = new RelayClient(RELAY.adminUrl());
-        JsonNode metrics = admin.send(admin.request("/metrics").GET()).json();
-        return metrics.path("counters").path(name).path("count").asLong();
+        return RELAY.counter(name);
     }
 }

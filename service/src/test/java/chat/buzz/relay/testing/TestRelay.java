@@ -88,4 +88,18 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     public RelayClient client() {
         return new RelayClient(baseUrl());
     }
+
+    /** An operator's view of the admin port (metrics, console API, tasks). */
+    public AdminClient admin() {
+        return new AdminClient(adminUrl(), AdminClient.OLIVIA);
+    }
+
+    /** A Dropwizard counter from the admin port's /metrics, read as an operator. */
+    public long counter(String name) {
+        AdminClient.Reply metrics = admin().get("/metrics");
+        if (metrics.status() != 200) {
+            throw new AssertionError("reading /metrics failed: " + metrics.status() + " " + metrics.body());
+        }
+        return metrics.json().path("counters").path(name).path("count").asLong();
+    }
 }
