@@ -6,7 +6,6 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 
 /** Reads a request body once, within the configured limit, and puts it back for the resource. */
 public final class RequestBodies {
@@ -35,7 +34,8 @@ public final class RequestBodies {
             request.setEntityStream(new ByteArrayInputStream(body));
             return body;
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            // A body cut short or badly chunked is the client's fault, and comes before any signature check.
+            throw new WebApplicationException(ErrorBody.response(400, "request body could not be read"));
         }
     }
 

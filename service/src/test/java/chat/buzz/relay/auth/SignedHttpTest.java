@@ -6,6 +6,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Sha256;
+import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
@@ -47,6 +48,15 @@ class SignedHttpTest {
                 + "Content-Length: 2\r\nConnection: close\r\n\r\n[]");
         assertThat(response).startsWith("HTTP/1.1 404");
         assertThat(response).contains("{\"error\":\"unknown community\"}");
+    }
+
+    @Test
+    void aBodyCutShortIsAClientError() throws Exception {
+        String header = sign(alice, 27235, "POST", url("/query"), QUERY, 0, List.of());
+        String response = RawHttp.exchangeThenHangUp(RELAY.baseUrl(), "POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Authorization: " + header + "\r\nContent-Length: 100\r\n\r\n[{\"artifact\"");
+        assertThat(response).startsWith("HTTP/1.1 400");
+        assertThat(response).doesNotContain("internal error");
     }
 
     @Test
