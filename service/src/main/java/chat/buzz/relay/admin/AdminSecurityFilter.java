@@ -67,9 +67,12 @@ public final class AdminSecurityFilter implements Filter {
         }
     }
 
+    /**
+     * Decided on the servlet the request was routed to, not on the raw URI: a raw
+     * "/console/../api/..." starts with the console prefix but is routed to the API.
+     */
     private static boolean isConsoleAsset(HttpServletRequest request) {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        return path.equals(CONSOLE_PREFIX) || path.startsWith(CONSOLE_PREFIX + "/");
+        return CONSOLE_PREFIX.equals(request.getServletPath());
     }
 
     private static Optional<String> bearer(HttpServletRequest request) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.AdminClient.Reply;
+import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.TestRelay;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -30,6 +31,19 @@ class AdminSecurityTest {
         Reply task = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/tasks/log-level?logger=ROOT&level=OFF"))
                 .header("X-Buzz-Operator", "1").POST(HttpRequest.BodyPublishers.noBody()));
         assertThat(task.status()).isEqualTo(401);
+    }
+
+    @Test
+    void dotSegmentsThroughTheConsoleDoNotSkipTheToken() throws Exception {
+        for (String path : List.of("/console/../api/flags", "/console/../metrics", "/console/%2e%2e/api/flags")) {
+            String response = RawHttp.exchange(RELAY.adminUrl(), "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Connection: close\r\n\r\n");
+            assertThat(response).as(path).doesNotStartWith("HTTP/1.1 200").doesNotStartWith("HTTP/1.1 500")
+                    .startsWith("HTTP/1.1 4");
+        }
+        String console = RawHttp.exchange(RELAY.adminUrl(), "GET /console/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Connection: close\r\n\r\n");
+        assertThat(console).as("the console's own files stay open for the sign-in page").startsWith("HTTP/1.1 200");
     }
 
     @Test
