@@ -33,6 +33,9 @@ public interface EventStore {
                @Bind("kind") int kind, @Bind("createdAt") long createdAt, @Bind("tags") String tagsJson,
                @Bind("json") String json);
 
+    @SqlQuery("SELECT community_id FROM events WHERE id = :id")
+    Optional<Long> communityOf(@Bind("id") String id);
+
     @SqlQuery("SELECT pubkey FROM events WHERE id = :id AND community_id = :community")
     Optional<String> author(@Bind("id") String id, @Bind("community") long communityId);
 

@@ -75,7 +75,12 @@ public final class EventWriter {
         for (int attempt = 1; ; attempt++) {
             try {
                 return jdbi.inTransaction(handle -> {
-                    if (!handle.attach(EventStore.class).store(caller.community().id(), event)) {
+                    EventStore events = handle.attach(EventStore.class);
+                    if (!events.store(caller.community().id(), event)) {
+                        // Event ids are global; the same event sent to another community was not applied there.
+                        if (events.communityOf(event.id()).filter(id -> id == caller.community().id()).isEmpty()) {
+                            throw WriteRejection.conflict("this event is already stored in another community");
+                        }
                         return WriteResult.accepted(event.id(), "duplicate: already have this event");
                     }
                     handler.apply(handle, caller, event);

@@ -44,6 +44,25 @@ class ChannelWritesTest {
     }
 
     @Test
+    void anEventStoredInAnotherCommunityIsNotADuplicateHere() {
+        UUID channel = newId();
+        Event create = createChannel(owner, channel, "open");
+        RELAY.jdbi().useHandle(h -> {
+            long elsewhere = h.createQuery("INSERT INTO communities (name) VALUES ('elsewhere') RETURNING id")
+                    .mapTo(Long.class).one();
+            h.createUpdate("INSERT INTO events (id, community_id, pubkey, kind, created_at, tags, json)"
+                            + " VALUES (:id, :community, :pubkey, :kind, :createdAt, CAST('[]' AS jsonb), :json)")
+                    .bind("id", create.id()).bind("community", elsewhere).bind("pubkey", create.pubkey())
+                    .bind("kind", create.kind()).bind("createdAt", create.createdAt()).bind("json", create.toJson())
+                    .execute();
+        });
+        rejected(client.publish(owner, create), 409, "conflict: this event is already stored in another community");
+        long channels = RELAY.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM channels WHERE id = :c")
+                .bind("c", channel).mapTo(Long.class).one());
+        assertThat(channels).isZero();
+    }
+
+    @Test
     void createValidatesItsTags() {
         rejected(client.publish(owner, createChannel(owner, newId(), "secret")), 400, "invalid: visibility must be open or private");
         rejected(client.publish(owner, event(owner, 9007, tag("h", newId().toString()), tag("visibility", "open"))),
