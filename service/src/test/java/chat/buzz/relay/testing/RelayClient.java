@@ -17,7 +17,11 @@ import java.time.Duration;
 /** Talks signed HTTP (NIP-98) to a relay, the way an outside client would. */
 public final class RelayClient {
     public static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /**
+     * One connection pool per client, not per JVM: a test that makes the relay drop a connection (a refused
+     * oversized body, say) must not leave that connection pooled for the next test's first request.
+     */
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
 
     public RelayClient(String baseUrl) {
@@ -47,7 +51,7 @@ public final class RelayClient {
 
     public Reply send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(30)).build(),
+            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             return new Reply(response.statusCode(), response.body(), response);
         } catch (IOException e) {
