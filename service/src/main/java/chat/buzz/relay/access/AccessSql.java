@@ -67,20 +67,48 @@ public final class AccessSql {
                 + " THEN 'deleted' ELSE 'unavailable' END)";
     }
 
+    /** The lower bound of {@link #couldHaveHeld}, bound as {@code :floor} in microseconds since the epoch. */
+    private static final String FLOOR = "(TIMESTAMPTZ 'epoch' + CAST(:floor AS bigint) * INTERVAL '1 microsecond')";
+
     /**
-     * Whether a reader who can no longer read {@code channel} may still be told that an artifact now in
-     * it is gone: only if one of its revisions was accepted there before the reader's removal
-     * ({@code membership}, the reader's channel_members row). Artifacts that arrived later stay unnamed.
+     * Whether the artifact of {@code head} was in D(reader, scope) at some moment after {@code :floor}:
+     * the only artifacts a reader may be told have left (PROTOCOL 4.1, 5), since naming any other would
+     * leak its id. The artifact's history is its accepted revisions: each holds the artifact in its
+     * channel from its acceptance until the next revision or its own redaction, unless it is a delete.
+     * The reader's history is {@code channel_membership_spans}. Channel settings are taken as they are
+     * now, which is exact when {@code :floor} is not older than the community's policy stamp: every
+     * change of visibility, listing, TTL or deletion advances that stamp.
      */
-    public static String inChannelBeforeRemoval(String head, String membership) {
-        return "EXISTS (SELECT 1 FROM artifact_revisions past WHERE past.community_id = " + head + ".community_id"
-                + " AND past.d = " + head + ".d AND past.kind = 45010 AND past.channel_id = " + membership
-                + ".channel_id AND past.accepted_at <= " + membership + ".removed_at)";
+    public static String couldHaveHeld(String head, boolean scoped) {
+        String memberDuringHold = """
+                EXISTS (SELECT 1 FROM channel_membership_spans s WHERE s.channel_id = hc.id AND s.pubkey = :reader
+                        AND s.started_at < v.held_until AND COALESCE(s.ended_at, 'infinity') > GREATEST(v.held_from, %s))"""
+                .formatted(FLOOR);
+        String discoverableDuringHold = scoped
+                ? "(hc.id = ANY (CAST(:scope AS uuid[])) AND (hc.visibility = 'open' OR " + memberDuringHold + "))"
+                : "((hc.visibility = 'open' AND NOT hc.unlisted) OR " + memberDuringHold + ")";
+        return """
+                EXISTS (SELECT 1 FROM (
+                        SELECT r.channel_id, r.op, r.accepted_at AS held_from,
+                               LEAST(COALESCE(lead(r.accepted_at) OVER (ORDER BY r.accepted_at, r.event_id), 'infinity'),
+                                     COALESCE(ev.redacted_at, 'infinity')) AS held_until
+                        FROM artifact_revisions r JOIN events ev ON ev.id = r.event_id
+                        WHERE r.community_id = %1$s.community_id AND r.d = %1$s.d AND r.kind = 45010) v
+                    JOIN channels hc ON hc.id = v.channel_id
+                    WHERE v.op <> 'delete' AND v.held_until > %2$s AND v.held_until > v.held_from
+                      AND hc.ttl_seconds IS NULL
+                      AND (hc.deleted_at IS NULL OR hc.deleted_at > GREATEST(v.held_from, %2$s))
+                      AND %3$s)""".formatted(head, FLOOR, discoverableDuringHold);
     }
 
-    /** Whether a removed member was still in the channel when {@code moment} happened. */
-    public static String memberAt(String channel, String moment) {
-        return "EXISTS (SELECT 1 FROM channel_members gone WHERE gone.channel_id = " + channel
-                + ".id AND gone.pubkey = :reader AND gone.removed_at >= " + moment + ")";
+    /**
+     * The channel an artifact most recently left by a move (its latest 45011 marker), for
+     * {@link #removeReason}: use as {@code LEFT JOIN LATERAL (...) alias ON true}.
+     */
+    public static String lastMovedFrom(String head) {
+        return """
+                (SELECT mr.channel_id FROM artifact_revisions mr
+                 WHERE mr.community_id = %1$s.community_id AND mr.d = %1$s.d AND mr.kind = 45011
+                 ORDER BY mr.accepted_at DESC LIMIT 1)""".formatted(head);
     }
 }

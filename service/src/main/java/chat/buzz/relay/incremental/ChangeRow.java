@@ -1,12 +1,15 @@
 package chat.buzz.relay.incremental;
 
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * One candidate of a bootstrap or delta page, judged against the artifact's current head.
  *
- * @param discoverable whether the head is in D(reader, scope) now: then an upsert, else a remove
- * @param reason       the remove's reason when not discoverable
+ * @param json         the head, present only when it is in D(reader, scope)
+ * @param discoverable whether the head is in D(reader, scope) now: then an upsert
+ * @param reason       the remove's reason when the head is not in D and the reader could have held it;
+ *                     null when the reader is to hear nothing of this artifact
  */
 public record ChangeRow(long micros, int source, UUID d, UUID channelId, String json, boolean discoverable,
                         String reason) {
@@ -15,7 +18,10 @@ public record ChangeRow(long micros, int source, UUID d, UUID channelId, String 
         return new Cursor.Position(micros, source, d);
     }
 
-    Entry entry() {
-        return discoverable ? Entry.upsert(d.toString(), channelId.toString(), json) : Entry.remove(d.toString(), reason);
+    Optional<Entry> entry() {
+        if (discoverable) {
+            return Optional.of(Entry.upsert(d.toString(), channelId.toString(), json));
+        }
+        return Optional.ofNullable(reason).map(why -> Entry.remove(d.toString(), why));
     }
 }

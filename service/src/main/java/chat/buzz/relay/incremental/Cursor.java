@@ -12,10 +12,12 @@ import java.util.UUID;
  * @param policy        the policy stamp when the session began
  * @param phase         where the session is
  * @param sessionStart  database time (micros) at which the session began
+ * @param floor         database time (micros) since which a delta session tells the reader about every
+ *                      artifact it could have held and that left D; unused while bootstrapping
  * @param position      the last position delivered; for a finished session, where the next one starts
  */
 public record Cursor(long community, byte[] reader, byte[] scope, PolicyStamp policy, Phase phase,
-                     long sessionStart, Position position) {
+                     long sessionStart, long floor, Position position) {
 
     public enum Phase {
         /** more bootstrap pages follow */

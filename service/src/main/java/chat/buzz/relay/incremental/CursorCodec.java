@@ -15,15 +15,19 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Turns cursors into opaque base64url text protected by HMAC-SHA256, and back. Version 1 layout:
- * version, phase, community, reader digest, scope digest, policy stamp, session start, position,
- * then the MAC over everything before it. The MAC is checked before any field is trusted.
+ * Turns cursors into opaque base64url text protected by HMAC-SHA256, and back. Version 2 layout:
+ * version, phase, community, reader digest, scope digest, policy stamp, session start, floor,
+ * position, then the MAC over everything before it. The MAC is checked before any field is trusted.
+ * Version 1 (no floor) is still read, so cursors issued before an upgrade stay valid; its floor is
+ * the policy stamp, the earliest moment a cursor of that stamp can speak for.
  */
 public final class CursorCodec {
-    static final byte VERSION = 1;
+    static final byte VERSION = 2;
+    private static final byte VERSION_WITHOUT_FLOOR = 1;
     private static final int DIGEST_BYTES = 16;
     private static final int MAC_BYTES = 32;
-    private static final int BODY_BYTES = 1 + 1 + 8 + DIGEST_BYTES + DIGEST_BYTES + 8 + 8 + 8 + 1 + 16;
+    private static final int BODY_BYTES_WITHOUT_FLOOR = 1 + 1 + 8 + DIGEST_BYTES + DIGEST_BYTES + 8 + 8 + 8 + 1 + 16;
+    private static final int BODY_BYTES = BODY_BYTES_WITHOUT_FLOOR + 8;
     private static final String ALGORITHM = "HmacSHA256";
 
     private final SecretKeySpec key;
@@ -53,7 +57,7 @@ public final class CursorCodec {
         ByteBuffer body = ByteBuffer.allocate(BODY_BYTES + MAC_BYTES);
         body.put(VERSION).put((byte) cursor.phase().ordinal()).putLong(cursor.community())
                 .put(cursor.reader()).put(cursor.scope())
-                .putLong(cursor.policy().micros()).putLong(cursor.sessionStart())
+                .putLong(cursor.policy().micros()).putLong(cursor.sessionStart()).putLong(cursor.floor())
                 .putLong(cursor.position().micros()).put((byte) cursor.position().source())
                 .putLong(cursor.position().d().getMostSignificantBits())
                 .putLong(cursor.position().d().getLeastSignificantBits());
@@ -69,15 +73,17 @@ public final class CursorCodec {
         } catch (IllegalArgumentException e) {
             throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
         }
-        if (bytes.length != BODY_BYTES + MAC_BYTES || bytes[0] != VERSION) {
+        int bodyBytes = bytes.length == 0 ? 0 : bytes[0] == VERSION ? BODY_BYTES
+                : bytes[0] == VERSION_WITHOUT_FLOOR ? BODY_BYTES_WITHOUT_FLOOR : 0;
+        if (bodyBytes == 0 || bytes.length != bodyBytes + MAC_BYTES) {
             throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
         }
-        byte[] expected = hmac(key, Arrays.copyOf(bytes, BODY_BYTES));
-        if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(bytes, BODY_BYTES, bytes.length))) {
+        byte[] expected = hmac(key, Arrays.copyOf(bytes, bodyBytes));
+        if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(bytes, bodyBytes, bytes.length))) {
             throw IncrementalError.invalidCursor("the cursor was damaged or altered");
         }
         try {
-            ByteBuffer body = ByteBuffer.wrap(bytes, 1, BODY_BYTES - 1);
+            ByteBuffer body = ByteBuffer.wrap(bytes, 1, bodyBytes - 1);
             int phase = body.get();
             if (phase < 0 || phase >= Phase.values().length) {
                 throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
@@ -89,8 +95,9 @@ public final class CursorCodec {
             body.get(scope);
             PolicyStamp policy = new PolicyStamp(body.getLong());
             long sessionStart = body.getLong();
+            long floor = bodyBytes == BODY_BYTES ? body.getLong() : policy.micros();
             Position position = new Position(body.getLong(), body.get(), new UUID(body.getLong(), body.getLong()));
-            return new Cursor(community, reader, scope, policy, Phase.values()[phase], sessionStart, position);
+            return new Cursor(community, reader, scope, policy, Phase.values()[phase], sessionStart, floor, position);
         } catch (BufferUnderflowException e) {
             throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
         }

@@ -1,9 +1,8 @@
 package chat.buzz.relay.incremental;
 
-import static chat.buzz.relay.access.AccessSql.discoverableChannel;
+import static chat.buzz.relay.access.AccessSql.couldHaveHeld;
 import static chat.buzz.relay.access.AccessSql.discoverableHead;
-import static chat.buzz.relay.access.AccessSql.inChannelBeforeRemoval;
-import static chat.buzz.relay.access.AccessSql.memberAt;
+import static chat.buzz.relay.access.AccessSql.lastMovedFrom;
 import static chat.buzz.relay.access.AccessSql.readable;
 import static chat.buzz.relay.access.AccessSql.readableHead;
 import static chat.buzz.relay.access.AccessSql.removeReason;
@@ -22,7 +21,7 @@ import org.jdbi.v3.core.statement.Query;
  */
 public final class IncrementalQueries {
     static final int HEAD_SOURCE = 0;
-    static final int MOVE_SOURCE = 1;
+    /** Source 1 was the move records of channels the reader could read; head changes now cover moves. */
     static final int MEMBERSHIP_SOURCE = 2;
 
     private static final String MICROS = "CAST(extract(epoch FROM %s) * 1000000 AS bigint)";
@@ -30,6 +29,7 @@ public final class IncrementalQueries {
     private static final String AFTER = "> (" + POSITION_TIME + ", CAST(:psrc AS integer), CAST(:pd AS uuid))";
     /** The row comparison alone cannot bound an index scan (its middle term is no column); this can. */
     private static final String NOT_BEFORE = ">= " + POSITION_TIME;
+    private static final String HORIZON_TIME = "(TIMESTAMPTZ 'epoch' + CAST(:hts AS bigint) * INTERVAL '1 microsecond')";
 
     private final Handle handle;
     private final long community;
@@ -61,61 +61,79 @@ public final class IncrementalQueries {
                 .mapTo(String.class).findOne();
     }
 
-    /** Bootstrap: D(reader, scope) in change order, after {@code after}. */
-    public List<ChangeRow> bootstrap(List<String> scope, Position after, int fetch) {
+    /**
+     * The position of the {@code examine}-th head after {@code after}, if there are that many: a
+     * bootstrap page looks no further, so a reader who sees little of a large community still gets
+     * a page (perhaps empty, with {@code more}) within the statement budget.
+     */
+    public Optional<Position> bootstrapHorizon(List<String> scope, Position after, int examine) {
+        boolean scoped = !scope.isEmpty();
+        String sql = "SELECT " + MICROS.formatted("a.modified_at") + " AS micros, " + HEAD_SOURCE + " AS source, a.d"
+                + " FROM artifact_heads a WHERE a.community_id = :community"
+                + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
+                + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
+                + " ORDER BY a.modified_at, a.d OFFSET :examine - 1 LIMIT 1";
+        Query query = positioned(sql, scope, after).bind("examine", examine);
+        return query.map((rs, ctx) -> new Position(rs.getLong("micros"), rs.getInt("source"),
+                rs.getObject("d", java.util.UUID.class))).findOne();
+    }
+
+    /** Bootstrap: D(reader, scope) in change order, after {@code after} and up to {@code horizon}. */
+    public List<ChangeRow> bootstrap(List<String> scope, Position after, Optional<Position> horizon, int fetch) {
         boolean scoped = !scope.isEmpty();
         String sql = "SELECT " + MICROS.formatted("a.modified_at") + " AS micros, " + HEAD_SOURCE + " AS source,"
                 + " a.d, a.channel_id, e.json, true AS discoverable, CAST(NULL AS text) AS reason"
                 + " FROM artifact_heads a JOIN events e ON e.id = a.head_event_id JOIN channels c ON c.id = a.channel_id"
                 + " WHERE a.community_id = :community" + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
                 + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
+                + (horizon.isPresent() ? " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) <= (" + HORIZON_TIME
+                        + ", CAST(:hsrc AS integer), CAST(:hd AS uuid))" : "")
                 + " AND " + discoverableHead("a", "e", "c", scoped)
                 + " ORDER BY a.modified_at, a.d LIMIT :fetch";
-        return changes(sql, scope, after, fetch);
+        Query query = positioned(sql, scope, after).bind("fetch", fetch);
+        horizon.ifPresent(h -> query.bind("hts", h.micros()).bind("hsrc", h.source()).bind("hd", h.d().toString()));
+        return query.registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
     }
 
     /**
-     * Delta: every artifact whose place in D(reader, scope) may have changed after {@code after}, judged
-     * against its current head. Three sources feed it: head changes in channels the reader discovers
-     * (edits, deletes, restores, redactions, moves in, TTL), move records in channels the reader could
-     * read (moves out), and the reader's own membership changes (grants, re-joins, removals: the whole
-     * channel). A removed member hears only of artifacts that were in the channel before the removal.
+     * Delta: the next {@code window} candidates after {@code after}, each judged against the artifact's
+     * current head. Two sources feed it: every head change in the community (edits, deletes, restores,
+     * redactions, moves, whatever channel they happened in) and the reader's own membership changes
+     * (grants, re-joins, removals, leaves: every artifact of the channel, deleted ones included). A
+     * candidate in D(reader, scope) is an upsert; one outside it is a remove only when the reader could
+     * have held the artifact after the session's floor, and otherwise no entry at all, so nothing is
+     * named to a reader who never could have seen it. Candidates are not filtered before the window,
+     * so a page examines a bounded number of rows however sparse the reader's view.
      */
-    public List<ChangeRow> delta(List<String> scope, Position after, int fetch) {
+    public List<ChangeRow> delta(List<String> scope, Position after, long floor, int window) {
         boolean scoped = !scope.isEmpty();
-        String heads = "(SELECT a.modified_at AS ts, " + HEAD_SOURCE + " AS source, a.d, CAST(NULL AS uuid) AS moved_from"
-                + " FROM artifact_heads a JOIN channels c ON c.id = a.channel_id"
-                + " WHERE a.community_id = :community" + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
+        String heads = "(SELECT a.modified_at AS ts, " + HEAD_SOURCE + " AS source, a.d"
+                + " FROM artifact_heads a"
+                + " WHERE a.community_id = :community"
                 + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
-                + " AND " + discoverableChannel("c", scoped)
-                + " ORDER BY a.modified_at, a.d LIMIT :fetch)";
-        String moves = "(SELECT r.modified_at, " + MOVE_SOURCE + ", r.d, r.channel_id"
-                + " FROM artifact_revisions r JOIN channels c ON c.id = r.channel_id"
-                + " WHERE r.community_id = :community AND r.kind = 45011"
-                + (scoped ? " AND r.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
-                + " AND r.modified_at " + NOT_BEFORE + " AND (r.modified_at, " + MOVE_SOURCE + ", r.d) " + AFTER
-                + " AND (" + readable("c") + " OR " + memberAt("c", "r.accepted_at") + ")"
-                + " ORDER BY r.modified_at, r.d LIMIT :fetch)";
-        String memberships = "(SELECT m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d, CAST(NULL AS uuid)"
+                + " ORDER BY a.modified_at, a.d LIMIT :window)";
+        String memberships = "(SELECT m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d"
                 + " FROM channel_members m JOIN channels c ON c.id = m.channel_id"
-                + " JOIN artifact_heads a ON a.channel_id = m.channel_id AND NOT a.deleted"
+                + " JOIN artifact_heads a ON a.channel_id = m.channel_id"
                 + " WHERE m.pubkey = :reader AND c.community_id = :community"
                 + (scoped ? " AND m.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
                 + " AND m.sync_modified_at " + NOT_BEFORE
                 + " AND (m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d) " + AFTER
-                + " AND (" + readable("c") + " OR " + inChannelBeforeRemoval("a", "m") + ")"
-                + " ORDER BY m.sync_modified_at, a.d LIMIT :fetch)";
-        String sql = "WITH candidates AS (" + heads + " UNION ALL " + moves + " UNION ALL " + memberships + ")"
-                + " SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d, a.channel_id, e.json,"
-                + " " + discoverableHead("a", "e", "c", scoped) + " AS discoverable,"
-                + " " + removeReason("a", "c", "mc") + " AS reason"
-                + " FROM (SELECT * FROM candidates ORDER BY ts, source, d LIMIT :fetch) k"
+                + " ORDER BY m.sync_modified_at, a.d LIMIT :window)";
+        String sql = "WITH candidates AS (" + heads + " UNION ALL " + memberships + ")"
+                + " SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d, a.channel_id,"
+                + " CASE WHEN j.discoverable THEN e.json END AS json, j.discoverable,"
+                + " CASE WHEN NOT j.discoverable AND " + couldHaveHeld("a", scoped) + " THEN "
+                + removeReason("a", "c", "mc") + " END AS reason"
+                + " FROM (SELECT * FROM candidates ORDER BY ts, source, d LIMIT :window) k"
                 + " JOIN artifact_heads a ON a.community_id = :community AND a.d = k.d"
                 + " JOIN events e ON e.id = a.head_event_id"
                 + " JOIN channels c ON c.id = a.channel_id"
-                + " LEFT JOIN channels mc ON mc.id = k.moved_from"
+                + " CROSS JOIN LATERAL (SELECT " + discoverableHead("a", "e", "c", scoped) + " AS discoverable) j"
+                + " LEFT JOIN channels mc ON mc.id = " + lastMovedFrom("a") + " AND mc.id <> a.channel_id"
                 + " ORDER BY k.ts, k.source, k.d";
-        return changes(sql, scope, after, fetch);
+        return positioned(sql, scope, after).bind("floor", floor).bind("window", window)
+                .registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
     }
 
     /** One row per requested id, in request order, repeats included. */
@@ -133,14 +151,13 @@ public final class IncrementalQueries {
                 .mapTo(KnownIdRow.class).list();
     }
 
-    private List<ChangeRow> changes(String sql, List<String> scope, Position after, int fetch) {
+    private Query positioned(String sql, List<String> scope, Position after) {
         Query query = handle.createQuery(sql)
                 .bind("community", community).bind("reader", reader)
-                .bind("pts", after.micros()).bind("psrc", after.source()).bind("pd", after.d().toString())
-                .bind("fetch", fetch);
+                .bind("pts", after.micros()).bind("psrc", after.source()).bind("pd", after.d().toString());
         if (!scope.isEmpty()) {
             query.bindArray("scope", String.class, scope);
         }
-        return query.registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
+        return query;
     }
 }

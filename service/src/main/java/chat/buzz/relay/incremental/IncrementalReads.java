@@ -28,6 +28,10 @@ import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
  */
 public final class IncrementalReads implements IncrementalMode {
     private static final String QUERY_CANCELED = "57014";
+    /** Rows a bootstrap page looks at, at most, before it answers (with {@code more} if it stopped there). */
+    static final int BOOTSTRAP_EXAMINE = 2000;
+    /** Candidates a delta page judges, in pages' worth: a reader who sees little still moves on quickly. */
+    static final int DELTA_WINDOW_PAGES = 4;
 
     private final Jdbi jdbi;
     private final Gates gates;
@@ -86,23 +90,30 @@ public final class IncrementalReads implements IncrementalMode {
             });
         }
         SessionStep step = SessionStep.plan(since, policy, now, overlapMicros);
-        int fetch = request.limit() + 1;
-        List<ChangeRow> rows = step.phase() == Phase.BOOTSTRAP
-                ? queries.bootstrap(request.scope(), step.after(), fetch)
-                : queries.delta(request.scope(), step.after(), fetch);
-        boolean more = rows.size() > request.limit();
-        List<ChangeRow> page = more ? rows.subList(0, request.limit()) : rows;
+        PageWalk walk = step.phase() == Phase.BOOTSTRAP
+                ? bootstrapPage(queries, request, step)
+                : PageWalk.of(queries.delta(request.scope(), step.after(), step.floor(),
+                        DELTA_WINDOW_PAGES * request.limit() + 1), request.limit(), DELTA_WINDOW_PAGES * request.limit() + 1);
         // A finished session resumes from the moment it began, never later: whatever committed during
         // it with an earlier stamp is still within the next session's overlap.
         Cursor next = new Cursor(caller.community().id(), CursorCodec.readerDigest(caller.pubkey()),
-                CursorCodec.scopeDigest(request.scope()), policy, more ? step.phase() : Phase.FINISHED,
-                step.sessionStart(),
-                more ? page.get(page.size() - 1).position() : Position.before(step.sessionStart()));
+                CursorCodec.scopeDigest(request.scope()), step.policy(), walk.more() ? step.phase() : Phase.FINISHED,
+                step.sessionStart(), step.floor(),
+                walk.more() ? walk.resumeAfter() : Position.before(step.sessionStart()));
         if (step.reset()) {
             statistics.resetServed(caller.community().id());
         }
-        return new DeltaPage(page.stream().map(ChangeRow::entry).toList(), cursors.encode(next), more,
-                policy.wire(), step.reset());
+        return new DeltaPage(walk.entries(), cursors.encode(next), walk.more(), policy.wire(), step.reset());
+    }
+
+    private static PageWalk bootstrapPage(IncrementalQueries queries, Delta request, SessionStep step) {
+        Optional<Position> horizon = queries.bootstrapHorizon(request.scope(), step.after(), BOOTSTRAP_EXAMINE);
+        PageWalk walk = PageWalk.of(queries.bootstrap(request.scope(), step.after(), horizon, request.limit() + 1),
+                request.limit(), Integer.MAX_VALUE);
+        if (!walk.more() && horizon.isPresent()) {
+            return new PageWalk(walk.entries(), true, horizon.get());
+        }
+        return walk;
     }
 
     private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {

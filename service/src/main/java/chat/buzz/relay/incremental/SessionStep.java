@@ -8,26 +8,44 @@ import java.util.Optional;
  * Where the next page of a delta read starts (PROTOCOL 4.2, 4.4).
  *
  * @param phase        bootstrap pages through D; delta pages through changes
+ * @param policy       the policy stamp the session answers for; the cursor carries it
  * @param sessionStart the database time the session began: a finished session resumes from here
+ * @param floor        a delta session removes every artifact that left D and that the reader could have
+ *                     held at some moment after this one
  * @param after        the page holds only positions after this one
  * @param reset        the cursor's policy stamp is stale: this is a fresh bootstrap
  */
-record SessionStep(Phase phase, long sessionStart, Position after, boolean reset) {
+record SessionStep(Phase phase, PolicyStamp policy, long sessionStart, long floor, Position after, boolean reset) {
 
     static SessionStep plan(Optional<Cursor> since, PolicyStamp policy, long now, long overlapMicros) {
         if (since.isEmpty()) {
-            return new SessionStep(Phase.BOOTSTRAP, now, Position.before(0), false);
+            return bootstrap(policy, now, false);
         }
         Cursor cursor = since.get();
+        if (cursor.phase() == Phase.BOOTSTRAP) {
+            // A running bootstrap finishes under the stamp it began with, even when the stamp moves on:
+            // restarting it at every policy change would let a flood of changes starve it. Its pages
+            // are judged against the current rules, and its last cursor still holds the old stamp, so
+            // the next session is the reset that reconciles the store.
+            return new SessionStep(Phase.BOOTSTRAP, cursor.policy(), cursor.sessionStart(), cursor.floor(),
+                    cursor.position(), false);
+        }
         if (!cursor.policy().equals(policy)) {
-            return new SessionStep(Phase.BOOTSTRAP, now, Position.before(0), true);
+            return bootstrap(policy, now, true);
         }
         if (cursor.phase() == Phase.FINISHED) {
             // The overlap is applied once, at the start of a session, so that a change whose commit
-            // became visible late is read again.
-            return new SessionStep(Phase.DELTA, now, Position.before(cursor.position().micros() - overlapMicros), false);
+            // became visible late is read again. Channel settings have been as they are now since the
+            // policy stamp, so the reader's past access is judged no further back than that.
+            long start = cursor.position().micros() - overlapMicros;
+            return new SessionStep(Phase.DELTA, policy, now, Math.max(start, policy.micros()), Position.before(start),
+                    false);
         }
         // A continuation never rewinds, or pages would never end.
-        return new SessionStep(cursor.phase(), cursor.sessionStart(), cursor.position(), false);
+        return new SessionStep(cursor.phase(), policy, cursor.sessionStart(), cursor.floor(), cursor.position(), false);
+    }
+
+    private static SessionStep bootstrap(PolicyStamp policy, long now, boolean reset) {
+        return new SessionStep(Phase.BOOTSTRAP, policy, now, now, Position.before(0), reset);
     }
 }

@@ -1,0 +1,40 @@
+package chat.buzz.relay.incremental;
+
+import chat.buzz.relay.incremental.Cursor.Position;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * One page cut from judged candidates in change order: at most {@code limit} entries, each artifact
+ * named at most once (PROTOCOL 4.2), and the position the next page continues after.
+ *
+ * @param more        whether candidates remain after {@code resumeAfter}
+ * @param resumeAfter the last candidate this page accounted for (null when nothing was examined)
+ */
+record PageWalk(List<Entry> entries, boolean more, Position resumeAfter) {
+
+    /**
+     * @param rows   judged candidates in change order
+     * @param window how many rows were asked for: a full window means more may follow it
+     */
+    static PageWalk of(List<ChangeRow> rows, int limit, int window) {
+        List<Entry> entries = new ArrayList<>();
+        Set<UUID> named = new HashSet<>();
+        Position last = null;
+        for (ChangeRow row : rows) {
+            var entry = row.entry().filter(e -> !named.contains(row.d()));
+            if (entry.isPresent() && entries.size() == limit) {
+                return new PageWalk(entries, true, last);
+            }
+            entry.ifPresent(e -> {
+                named.add(row.d());
+                entries.add(e);
+            });
+            last = row.position();
+        }
+        return new PageWalk(entries, rows.size() >= window, last);
+    }
+}
