@@ -162,7 +162,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), capabilities,
                 config.getIncremental().getOverlapSeconds()));
         SyncFeature.register(environment, config.getSync(), jdbi, dataSource, communities, gates, identity,
-                config.getRelay().getPublicScheme(), clock);
+                config.getRelay().getPublicScheme(), clock, config.getIncremental().getOverlapSeconds());
 
         registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource);
     }

@@ -24,6 +24,12 @@ final class Subscription {
     private final SyncFilter filter;
     private final ArrayDeque<Change> pending = new ArrayDeque<>();
     private boolean snapshotDone;
+    /**
+     * Database time (micros) before the snapshot, less the overlap: removals go to this subscriber for
+     * artifacts it could have held since then. Set before the snapshot, read by later work on the
+     * same serial chain.
+     */
+    private volatile long floor;
     private boolean scheduled;
     private boolean cancelled;
 
@@ -131,6 +137,7 @@ final class Subscription {
             close("invalid: channel " + ttl.get(0) + " has a ttl; its artifacts are ephemeral and never synced");
             return false;
         }
+        floor = hub.reads().floor(community(), hub.overlapSeconds());
         return streamDiscoverable(null) && emitBulk(Frames.eose(id));
     }
 
@@ -161,30 +168,27 @@ final class Subscription {
     }
 
     private void headChanged(Change change) {
+        // A scoped reader holds only artifacts of its scope, and any move out of it was a change of its own.
         UUID from = change.from() == null ? change.channel() : change.from();
         if (!inScope(from) && !inScope(change.channel())) {
             return;
         }
-        var view = hub.reads().head(community(), owner.reader(), filter, change.d(), from).orElse(null);
+        var view = hub.reads().head(community(), owner.reader(), filter, floor, change.d()).orElse(null);
         if (view == null) {
             return;
         }
         if (view.discoverable()) {
             emitLive(Frames.event(id, view.json()));
-            return;
-        }
-        // Only an artifact the reader could have had is worth a removal; anything else would leak its id.
-        boolean hadFrom = view.readsFrom() && inScope(from);
-        boolean hadHere = view.readsChannel() && inScope(change.channel());
-        if (hadFrom || hadHere) {
-            UUID named = hadFrom ? from : change.channel();
-            emitLive(Frames.event(id, hub.removals().removal(change.d(), named, view.reason())));
+        } else if (view.reason() != null) {
+            // Judged against the head as it is now, not as the change saw it: a change handled late
+            // must not name a channel the artifact passed through and the reader cannot read.
+            emitLive(Frames.event(id, hub.removals().removal(change.d(), view.named(), view.reason())));
         }
     }
 
     /**
-     * The reader's access to one channel changed: every live artifact of it that is now in D goes
-     * out, and every one that is not (and that the reader could have had) is removed.
+     * The reader's access to one channel changed: every artifact of it that is now in D goes out, and
+     * every one that is not but that the reader could have held is removed.
      */
     private void memberChanged(Change change) throws InterruptedException {
         if (!change.pubkey().equals(owner.reader()) || !inScope(change.channel())) {
@@ -196,11 +200,10 @@ final class Subscription {
         int chunk = hub.config().getSnapshotChunk();
         UUID after = null;
         while (true) {
-            List<SyncReads.Row> rows = hub.reads().leftChannelChunk(community(), owner.reader(), filter,
+            List<SyncReads.ReaderView> rows = hub.reads().leftChannelChunk(community(), owner.reader(), filter, floor,
                     change.channel(), after, chunk);
-            for (SyncReads.Row row : rows) {
-                UUID named = row.readsChannel() ? change.channel() : null;
-                if (!emitBulk(Frames.event(id, hub.removals().removal(row.d(), named, "unavailable")))) {
+            for (SyncReads.ReaderView row : rows) {
+                if (!emitBulk(Frames.event(id, hub.removals().removal(row.d(), row.named(), row.reason())))) {
                     return;
                 }
             }

@@ -20,11 +20,11 @@ public final class SyncFeature {
 
     public static void register(Environment environment, SyncConfig config, Jdbi jdbi, DataSourceFactory database,
                                 CommunityDirectory communities, Gates gates, RelayIdentity identity,
-                                String publicScheme, Clock clock) {
+                                String publicScheme, Clock clock, long overlapSeconds) {
         ExecutorService workers = environment.lifecycle().executorService("sync-worker-%d")
                 .minThreads(config.getWorkerThreads()).maxThreads(config.getWorkerThreads()).build();
         SyncHub hub = new SyncHub(config, new SyncReads(jdbi), new RemovalEvents(identity, clock), gates, clock,
-                workers, environment.metrics());
+                overlapSeconds, workers, environment.metrics());
         environment.lifecycle().manage(new ChangeListener(database, hub));
 
         ScheduledExecutorService pinger = environment.lifecycle().scheduledExecutorService("sync-ping").threads(1).build();

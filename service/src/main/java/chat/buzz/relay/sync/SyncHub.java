@@ -20,6 +20,7 @@ final class SyncHub {
     private final RemovalEvents removals;
     private final Gates gates;
     private final Clock clock;
+    private final long overlapSeconds;
     private final ExecutorService workers;
     private final Map<Long, Set<Subscription>> byCommunity = new ConcurrentHashMap<>();
     private final Set<SyncSession> sessions = ConcurrentHashMap.newKeySet();
@@ -30,12 +31,13 @@ final class SyncHub {
     private final Counter idle;
 
     SyncHub(SyncConfig config, SyncReads reads, RemovalEvents removals, Gates gates, Clock clock,
-            ExecutorService workers, MetricRegistry metrics) {
+            long overlapSeconds, ExecutorService workers, MetricRegistry metrics) {
         this.config = config;
         this.reads = reads;
         this.removals = removals;
         this.gates = gates;
         this.clock = clock;
+        this.overlapSeconds = overlapSeconds;
         this.workers = workers;
         this.tooSlow = metrics.counter("buzz.sync.disconnected-too-slow");
         this.resets = metrics.counter("buzz.sync.feed-resets");
@@ -53,6 +55,9 @@ final class SyncHub {
     Gates gates() { return gates; }
 
     Clock clock() { return clock; }
+
+    /** The incremental overlap: how late a change's commit may become visible after its stamp. */
+    long overlapSeconds() { return overlapSeconds; }
 
     void submit(Runnable task) {
         workers.execute(task);

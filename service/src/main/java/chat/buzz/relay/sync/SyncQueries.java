@@ -21,6 +21,8 @@ final class SyncQueries {
             JOIN channels c ON c.id = a.channel_id
             """;
 
+    private static final String MICROS = "CAST(extract(epoch FROM %s) * 1000000 AS bigint)";
+
     private SyncQueries() {}
 
     /** The predicate "this head is in D(reader, scope)"; a scope is bound as {@code :scope}. */
@@ -37,33 +39,44 @@ final class SyncQueries {
     }
 
     /**
-     * One artifact as one reader sees it now: its head when in D, otherwise what a removal may say.
-     * {@code :from} is the channel the artifact was in before the change.
+     * How a reader's view of one head is judged: whether it is in D, and if not, whether the reader
+     * could have held it since {@code :floor} (then a removal, with the reason and the channel it may
+     * name; otherwise {@code reason} is null and the reader hears nothing). The removal names the
+     * channel the artifact last left when the reader can read it, else its channel when readable.
      */
+    private static String judged(boolean scoped) {
+        return "SELECT a.d, CASE WHEN j.discoverable THEN e.json END AS json, j.discoverable, "
+                + "CASE WHEN NOT j.discoverable AND " + AccessSql.couldHaveHeld("a", scoped) + " THEN "
+                + AccessSql.removeReason("a", "c", "mc") + " END AS reason, "
+                + "CASE WHEN mc.id IS NOT NULL AND " + AccessSql.readable("mc") + " THEN mc.id"
+                + " WHEN " + AccessSql.readable("c") + " THEN c.id END AS named "
+                + HEADS
+                + " CROSS JOIN LATERAL (SELECT " + discoverable(scoped) + " AS discoverable) j"
+                + " LEFT JOIN channels mc ON mc.id = " + AccessSql.lastMovedFrom("a") + " AND mc.id <> a.channel_id ";
+    }
+
+    /** One artifact as one reader sees it now. */
     static String headForReader(boolean scoped) {
-        return "SELECT a.d, e.json, " + discoverable(scoped) + " AS discoverable, "
-                + AccessSql.removeReason("a", "c", "f") + " AS reason, "
-                + AccessSql.readable("c") + " AS reads_channel, "
-                + "(f.id IS NOT NULL AND " + AccessSql.readable("f") + ") AS reads_from "
-                + HEADS + """
-                LEFT JOIN channels f ON f.id = CAST(:from AS uuid) AND f.id <> a.channel_id
-                WHERE a.community_id = :community AND a.d = :d""";
+        return judged(scoped) + "WHERE a.community_id = :community AND a.d = :d";
     }
 
     /**
-     * Live heads of a channel that are not in D for the reader: what a reader whose access to the
-     * channel changed must drop. A reader who can no longer read the channel is told only about
-     * artifacts that were there before its removal; anything that arrived later stays unnamed.
+     * One keyset chunk of a channel's artifacts, deleted ones included, that are not in D for the
+     * reader but that it could have held: what a reader whose access to the channel changed must drop.
      */
     static String leftChannelChunk(boolean scoped) {
-        return "SELECT a.d, " + AccessSql.readable("c") + " AS reads_channel " + HEADS + """
-                LEFT JOIN channel_members mr ON mr.channel_id = a.channel_id AND mr.pubkey = :reader
-                WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after
-                  AND """ + AccessSql.liveHead("a", "e") + " AND NOT " + discoverable(scoped)
-                + " AND (" + AccessSql.readable("c") + " OR (mr.removed_at IS NOT NULL AND "
-                + AccessSql.inChannelBeforeRemoval("a", "mr") + "))"
-                + " ORDER BY a.d LIMIT :chunk";
+        return "SELECT * FROM (" + judged(scoped)
+                + "WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after ORDER BY a.d) v"
+                + " WHERE v.reason IS NOT NULL ORDER BY v.d LIMIT :chunk";
     }
+
+    /**
+     * The moment since which a new subscription answers for what its reader could have held: the
+     * overlap before now, but never before the community's policy stamp, since channel settings are
+     * judged as they are now.
+     */
+    static final String FLOOR = "SELECT " + MICROS.formatted("GREATEST(now() - CAST(:overlap AS bigint) * INTERVAL '1 second',"
+            + " artifact_policy_modified_at)") + " FROM communities WHERE id = :community";
 
     /** Channels of a scope the reader can read that carry a TTL: never part of durable sync. */
     static final String TTL_CHANNELS_IN_SCOPE = "SELECT c.id FROM channels c WHERE c.community_id = :community"

@@ -1,19 +1,27 @@
 package chat.buzz.relay.sync;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
+import org.jdbi.v3.core.statement.StatementContext;
 
 /** Runs the statements of {@link SyncQueries}; one short query per call, no transaction held open. */
 final class SyncReads {
-    /** A head as one reader sees it now. */
-    record ReaderView(UUID d, String json, boolean discoverable, String reason, boolean readsChannel,
-                      boolean readsFrom) {}
+    /**
+     * A head as one reader sees it now.
+     *
+     * @param json   the head, when in D
+     * @param reason the removal's reason when the reader could have held it, else null: say nothing
+     * @param named  the channel a removal may name, or null
+     */
+    record ReaderView(UUID d, String json, boolean discoverable, String reason, UUID named) {}
 
-    /** One row of a keyset chunk. */
-    record Row(UUID d, String json, boolean readsChannel) {}
+    /** One row of a snapshot chunk. */
+    record Row(UUID d, String json) {}
 
     /** Sorts before every other uuid in PostgreSQL (unsigned byte order). */
     private static final UUID FIRST = new UUID(0, 0);
@@ -32,32 +40,46 @@ final class SyncReads {
                 .bind("only", only)
                 .bind("after", after == null ? FIRST : after)
                 .bind("chunk", chunk)
-                .map((rs, ctx) -> new Row(rs.getObject("d", UUID.class), rs.getString("json"), true))
+                .map((rs, ctx) -> new Row(rs.getObject("d", UUID.class), rs.getString("json")))
                 .list());
     }
 
-    /** The next chunk of live heads of {@code channel} that are not in D for the reader. */
-    List<Row> leftChannelChunk(long community, String reader, SyncFilter filter, UUID channel, UUID after, int chunk) {
+    /**
+     * The next chunk of {@code channel}'s artifacts that are not in D for the reader but that it could
+     * have held since {@code floor}.
+     */
+    List<ReaderView> leftChannelChunk(long community, String reader, SyncFilter filter, long floor, UUID channel,
+                                      UUID after, int chunk) {
         return jdbi.withHandle(handle -> bindScope(handle.createQuery(SyncQueries.leftChannelChunk(filter.scoped())), filter)
                 .bind("community", community)
                 .bind("reader", reader)
+                .bind("floor", floor)
                 .bind("only", channel)
                 .bind("after", after == null ? FIRST : after)
                 .bind("chunk", chunk)
-                .map((rs, ctx) -> new Row(rs.getObject("d", UUID.class), null, rs.getBoolean("reads_channel")))
+                .map(SyncReads::readerView)
                 .list());
     }
 
-    Optional<ReaderView> head(long community, String reader, SyncFilter filter, UUID d, UUID from) {
+    Optional<ReaderView> head(long community, String reader, SyncFilter filter, long floor, UUID d) {
         return jdbi.withHandle(handle -> bindScope(handle.createQuery(SyncQueries.headForReader(filter.scoped())), filter)
                 .bind("community", community)
                 .bind("reader", reader)
+                .bind("floor", floor)
                 .bind("d", d)
-                .bind("from", from)
-                .map((rs, ctx) -> new ReaderView(rs.getObject("d", UUID.class), rs.getString("json"),
-                        rs.getBoolean("discoverable"), rs.getString("reason"), rs.getBoolean("reads_channel"),
-                        rs.getBoolean("reads_from")))
+                .map(SyncReads::readerView)
                 .findOne());
+    }
+
+    /** See {@link SyncQueries#FLOOR}. */
+    long floor(long community, long overlapSeconds) {
+        return jdbi.withHandle(handle -> handle.createQuery(SyncQueries.FLOOR)
+                .bind("community", community).bind("overlap", overlapSeconds).mapTo(Long.class).one());
+    }
+
+    private static ReaderView readerView(ResultSet rs, StatementContext ctx) throws SQLException {
+        return new ReaderView(rs.getObject("d", UUID.class), rs.getString("json"), rs.getBoolean("discoverable"),
+                rs.getString("reason"), rs.getObject("named", UUID.class));
     }
 
     List<UUID> ttlChannelsInScope(long community, String reader, SyncFilter filter) {
