@@ -29,7 +29,8 @@ final class SteadyClient {
     final List<String> leaks = new ArrayList<>();
     int sessions;
     int pages;
-    int pagesNamingAnArtifactTwice;
+    /** Artifacts that one page named more than once (PROTOCOL 4.2 allows once). */
+    final List<String> namedTwiceInAPage = new ArrayList<>();
     int removalsOfWhatWasNotHeld;
     int resent;
     /** Writes happened while the current (or last) session was open: its end need not be exact. */
@@ -62,10 +63,11 @@ final class SteadyClient {
         pages++;
         leaks.addAll(oracle.checkQueryAnswer(view, body));
         Set<String> named = new HashSet<>();
-        boolean twice = false;
         for (JsonNode entry : body.path("entries")) {
             String d = entry.path("d").asText();
-            twice |= !named.add(d);
+            if (!named.add(d)) {
+                namedTwiceInAPage.add(d);
+            }
             if (entry.path("op").asText().equals("remove")) {
                 if (!sync.store.containsKey(d)) {
                     removalsOfWhatWasNotHeld++;
@@ -78,9 +80,6 @@ final class SteadyClient {
             if (held != null && held.path("id").equals(entry.path("event").path("id")) && first != null && first < sessions) {
                 resent++;
             }
-        }
-        if (twice) {
-            pagesNamingAnArtifactTwice++;
         }
     }
 

@@ -85,6 +85,18 @@ public final class ModelWriter {
         note("delete channel " + shortId(id));
     }
 
+    /**
+     * Ends a run: deletes every channel it made, so the next run's readers (new keys, no cursors) start
+     * from a community where nothing of this one is discoverable.
+     */
+    public void deleteAllChannels(NostrKeys owner) {
+        for (Model.Channel channel : List.copyOf(model.channels.values())) {
+            if (!channel.deleted) {
+                deleteChannel(owner, channel.id);
+            }
+        }
+    }
+
     public void add(NostrKeys admin, UUID channel, NostrKeys member) {
         accept(admin, Nostr.membership(admin, 9000, channel, member.publicKeyHex(), null));
         model.member(channel, member.publicKeyHex(), true);
