@@ -103,6 +103,23 @@ class FormerMemberConvergenceTest {
     }
 
     @Test
+    void leftUnlistedChannelThenDeletedDropsTheArtifact() {
+        SyncingClient sync = client();
+        UUID unlisted = writer.channel(owner, "open", tag("unlisted", "true"));
+        writer.join(reader, unlisted);
+        UUID d = writer.create(owner, unlisted);
+        sync.session();
+        assertThat(sync.store).containsKey(d.toString());
+
+        writer.leave(reader, unlisted);
+        writer.delete(owner, d);
+        sync.session();
+
+        assertThat(sync.store).as("defect 1(b) with a 9022 leave of an unlisted open channel").doesNotContainKey(d.toString());
+        assertThat(sync.resets).isZero();
+    }
+
+    @Test
     void aMemberWhoJoinedAfterAnArtifactLeftIsNeverToldOfIt() {
         SyncingClient sync = client();
         UUID secret = writer.channel(owner, "private");
