@@ -32,6 +32,8 @@ final class SyncingClient {
     /** Mid-session: the last answer said more. */
     boolean midSession;
     int resets;
+    /** Sees every 200 answer (delta page or known-ID read) before its entries are applied. */
+    java.util.function.Consumer<JsonNode> inspector = body -> { };
 
     SyncingClient(RelayClient relay, NostrKeys keys, List<String> scope) {
         this.relay = relay;
@@ -55,6 +57,7 @@ final class SyncingClient {
         Reply reply = relay.query(keys, "[" + filter + "]");
         assertThat(reply.status()).as("delta read %s", reply).isEqualTo(200);
         JsonNode body = reply.json();
+        inspector.accept(body);
         assertThat(body.get("policy").isTextual()).isTrue();
         if (body.get("reset").asBoolean()) {
             resets++;
@@ -110,6 +113,7 @@ final class SyncingClient {
         ids.forEach(d::add);
         Reply reply = relay.query(keys, "[" + filter + "]");
         assertThat(reply.status()).as("known-ID read %s", reply).isEqualTo(200);
+        inspector.accept(reply.json());
         return reply.json();
     }
 

@@ -1,0 +1,89 @@
+package chat.buzz.relay.incremental;
+
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.LeakOracle;
+import chat.buzz.relay.testing.Model;
+import chat.buzz.relay.testing.Model.View;
+import chat.buzz.relay.testing.RelayClient;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A {@link SyncingClient} watched page by page: every answer goes through the {@link LeakOracle}, and
+ * what should never happen is counted (resets, an artifact named twice in one page, removals of what the
+ * client does not hold), as well as what a good relay avoids (re-sending a head a previous session
+ * already delivered).
+ */
+final class SteadyClient {
+    final SyncingClient sync;
+    final View view;
+    final String label;
+    private final Model model;
+    private final LeakOracle oracle;
+    final List<String> leaks = new ArrayList<>();
+    int sessions;
+    int pages;
+    /** Artifacts that one page named more than once (PROTOCOL 4.2 allows once). */
+    final List<String> namedTwiceInAPage = new ArrayList<>();
+    int removalsOfWhatWasNotHeld;
+    int resent;
+    /** Writes happened while the current (or last) session was open: its end need not be exact. */
+    boolean interrupted;
+    private final Map<String, Integer> firstDelivered = new HashMap<>();
+
+    SteadyClient(RelayClient relay, NostrKeys keys, Set<UUID> scope, String label, Model model, LeakOracle oracle) {
+        this.sync = new SyncingClient(relay, keys, scope.stream().map(UUID::toString).sorted().toList());
+        this.view = new View(keys.publicKeyHex(), scope);
+        this.label = label;
+        this.model = model;
+        this.oracle = oracle;
+        model.watch(view);
+        sync.inspector = this::inspect;
+    }
+
+    /** One page; a page that starts a session counts it. Returns whether the session is finished. */
+    boolean page(int limit) {
+        if (!sync.midSession) {
+            sessions++;
+            interrupted = false;
+        }
+        // Nothing writes while a request runs: the state now is the state the relay answers from.
+        model.openWindow(view);
+        sync.page(limit);
+        return !sync.midSession;
+    }
+
+    private void inspect(JsonNode body) {
+        pages++;
+        leaks.addAll(oracle.checkQueryAnswer(view, body));
+        Set<String> named = new HashSet<>();
+        for (JsonNode entry : body.path("entries")) {
+            String d = entry.path("d").asText();
+            if (!named.add(d)) {
+                namedTwiceInAPage.add(d);
+            }
+            if (entry.path("op").asText().equals("remove")) {
+                if (!sync.store.containsKey(d)) {
+                    removalsOfWhatWasNotHeld++;
+                }
+                continue;
+            }
+            String key = d + " " + entry.path("event").path("id").asText();
+            JsonNode held = sync.store.get(d);
+            Integer first = firstDelivered.putIfAbsent(key, sessions);
+            if (held != null && held.path("id").equals(entry.path("event").path("id")) && first != null && first < sessions) {
+                resent++;
+            }
+        }
+    }
+
+    Map<String, String> heads() {
+        return sync.heads();
+    }
+}

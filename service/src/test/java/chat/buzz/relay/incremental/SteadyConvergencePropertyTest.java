@@ -1,0 +1,206 @@
+package chat.buzz.relay.incremental;
+
+import static chat.buzz.relay.testing.ModelWriter.shortId;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.LeakOracle;
+import chat.buzz.relay.testing.Model;
+import chat.buzz.relay.testing.ModelWriter;
+import chat.buzz.relay.testing.SteadyOperations;
+import chat.buzz.relay.testing.TestRelay;
+import io.dropwizard.testing.ConfigOverride;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The steady mode of the convergence property (issue 13): random writes that never advance the policy
+ * stamp, so no reset may ever wipe a client's store and hide a missed removal. After every session
+ * that ran without writes in between, each client's store equals D(reader, scope) of the model exactly,
+ * no extras; a session that writes interrupted is judged at the next one. Every answer goes through the
+ * leak oracle. Resets and pages naming an artifact twice must be zero; re-sent heads are counted.
+ * Replay with -Dbuzz.steady.seed=N; -Dbuzz.steady.operations=N sets the length of each seed.
+ */
+class SteadyConvergencePropertyTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));
+
+    private static final int OPERATIONS = Integer.getInteger("buzz.steady.operations", 600);
+    /** The relay still re-sends the overlap; flip once it does not (PROTOCOL 4.2 says it should not). */
+    private static final boolean RESENDS_MUST_BE_ZERO = false;
+
+    @Test
+    void everySessionEndsWithExactlyTheDiscoverableSet() {
+        String fixed = System.getProperty("buzz.steady.seed");
+        List<Long> seeds = fixed != null ? List.of(Long.parseLong(fixed)) : List.of(new Random().nextLong(), 13L, 1313L, 7L);
+        for (long seed : seeds) {
+            long started = System.nanoTime();
+            new Run(seed).play();
+            System.out.printf("steady incremental: seed %d took %d ms%n", seed, (System.nanoTime() - started) / 1_000_000);
+        }
+    }
+
+    private static final class Run {
+        private final long seed;
+        private final Random random;
+        private final Model model = new Model();
+        private final ModelWriter writer = new ModelWriter(RELAY.client(), model);
+        private final LeakOracle oracle = new LeakOracle(model);
+        private final NostrKeys owner = NostrKeys.generate();
+        private final List<NostrKeys> readers = List.of(NostrKeys.generate(), NostrKeys.generate(), NostrKeys.generate());
+        private final List<SteadyClient> clients = new ArrayList<>();
+        private final List<UUID> channels = new ArrayList<>();
+        private SteadyOperations operations;
+
+        Run(long seed) {
+            this.seed = seed;
+            this.random = new Random(seed);
+        }
+
+        void play() {
+            writer.name(owner, "owner");
+            for (int i = 0; i < readers.size(); i++) {
+                writer.name(readers.get(i), "r" + i);
+            }
+            Set<SteadyOperations.Kind> leftOut = SteadyOperations.randomlyLeftOut(random);
+            // TTL channels are left out too, now and then: their own defects must not hide everything else.
+            boolean ttl = random.nextInt(3) > 0;
+            operations = new SteadyOperations(writer, random, owner, readers, leftOut, ttl);
+            // Private, listed open, unlisted open; two of each, and two with a TTL that scopes never name.
+            for (int i = 0; i < 2; i++) {
+                channels.add(writer.channel(owner, false, false, false));
+                channels.add(writer.channel(owner, true, false, false));
+                channels.add(writer.channel(owner, true, true, false));
+            }
+            if (ttl) {
+                channels.add(writer.channel(owner, true, false, true));
+                channels.add(writer.channel(owner, false, false, true));
+            }
+            for (NostrKeys reader : readers) {
+                for (UUID channel : channels) {
+                    if (random.nextInt(3) == 0) {
+                        writer.add(owner, channel, reader);
+                    }
+                }
+            }
+            for (int i = 0; i < 12; i++) {
+                writer.create(owner, channels.get(random.nextInt(channels.size())));
+            }
+            for (int i = 0; i < readers.size(); i++) {
+                clients.add(new SteadyClient(RELAY.client(), readers.get(i), Set.of(), "r" + i, model, oracle));
+            }
+            clients.add(new SteadyClient(RELAY.client(), owner, Set.of(), "owner", model, oracle));
+            clients.add(new SteadyClient(RELAY.client(), readers.get(0), Set.of(channels.get(0), channels.get(2)),
+                    "r0 scoped to a private and an unlisted channel", model, oracle));
+            clients.add(new SteadyClient(RELAY.client(), readers.get(1), Set.of(channels.get(1), channels.get(3)),
+                    "r1 scoped to a listed and a private channel", model, oracle));
+            System.out.printf("steady incremental: seed %d, %d operations, leaving out %s%s%n", seed, OPERATIONS, leftOut,
+                    ttl ? "" : " and TTL channels");
+
+            for (int step = 0; step < OPERATIONS; step++) {
+                operations.step();
+                clients.forEach(c -> c.interrupted |= c.sync.midSession);
+                if (random.nextInt(3) == 0) {
+                    read(clients.get(random.nextInt(clients.size())));
+                }
+            }
+            for (SteadyClient client : clients) {
+                finish(client);
+                finish(client);
+            }
+            report();
+            writer.deleteAllChannels(owner);
+        }
+
+        /** Starts or continues a session: sometimes to its end, sometimes pausing after a few small pages. */
+        private void read(SteadyClient client) {
+            int limit = random.nextInt(3) > 0 ? 1 + random.nextInt(5) : 1 + random.nextInt(100);
+            int pages = random.nextBoolean() ? Integer.MAX_VALUE : 1 + random.nextInt(3);
+            writer.note("read " + client.label + " limit=" + limit + (client.sync.midSession ? " (continuing)" : "")
+                    + (pages == Integer.MAX_VALUE ? " to the end" : " for " + pages + " pages"));
+            for (int page = 0; page < pages; page++) {
+                boolean finished = client.page(limit);
+                checkAnswers(client);
+                if (finished) {
+                    if (!client.interrupted) {
+                        checkExact(client);
+                    }
+                    return;
+                }
+            }
+        }
+
+        private void finish(SteadyClient client) {
+            writer.note("final read " + client.label);
+            while (!client.page(100)) {
+                checkAnswers(client);
+            }
+            checkAnswers(client);
+            checkExact(client);
+        }
+
+        private void checkAnswers(SteadyClient client) {
+            assertThat(client.leaks).as("%s: what the oracle found in answers to %s%n%s", context(), client.label,
+                    writer.story()).isEmpty();
+            assertThat(client.sync.resets).as("%s: resets seen by %s with no policy change%n%s", context(), client.label,
+                    writer.story()).isZero();
+            assertThat(client.namedTwiceInAPage).as("%s: artifacts named twice in one page to %s%n%s", context(),
+                    client.label, writer.story()).isEmpty();
+        }
+
+        private void checkExact(SteadyClient client) {
+            Map<String, String> expected = model.discoverable(client.view);
+            Map<String, String> actual = client.heads();
+            if (actual.equals(expected)) {
+                return;
+            }
+            Set<String> missing = new TreeSet<>(expected.keySet());
+            missing.removeAll(actual.keySet());
+            Set<String> extra = new TreeSet<>(actual.keySet());
+            extra.removeAll(expected.keySet());
+            Set<String> stale = new TreeSet<>();
+            expected.forEach((d, head) -> {
+                if (actual.containsKey(d) && !actual.get(d).equals(head)) {
+                    stale.add(d);
+                }
+            });
+            throw new AssertionError(String.format("%s: after a finished session %s does not hold exactly D%n"
+                    + "  missing %s%n  extra (kept, must be dropped) %s%n  stale head %s%n%s", context(), client.label,
+                    shortIds(missing), shortIds(extra), shortIds(stale), writer.story()));
+        }
+
+        private String context() {
+            return "seed " + seed + " (replay with -Dbuzz.steady.seed=" + seed + ")";
+        }
+
+        private static List<String> shortIds(Set<String> ids) {
+            return ids.stream().map(d -> shortId(d)).toList();
+        }
+
+        private void report() {
+            int resent = 0;
+            int notHeld = 0;
+            int sessions = 0;
+            int pages = 0;
+            for (SteadyClient client : clients) {
+                resent += client.resent;
+                notHeld += client.removalsOfWhatWasNotHeld;
+                sessions += client.sessions;
+                pages += client.pages;
+            }
+            System.out.printf("steady incremental: seed %d: %d sessions, %d pages, 0 resets, %d heads re-sent by a later"
+                            + " session, %d removals of artifacts the client did not hold; writes %s%n",
+                    seed, sessions, pages, resent, notHeld, operations.done());
+            if (RESENDS_MUST_BE_ZERO) {
+                assertThat(resent).as("%s: heads re-sent unchanged by a later session", context()).isZero();
+            }
+        }
+    }
+}

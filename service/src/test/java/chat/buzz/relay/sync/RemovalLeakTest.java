@@ -1,0 +1,97 @@
+package chat.buzz.relay.sync;
+
+import static chat.buzz.relay.testing.Nostr.tag;
+import static chat.buzz.relay.testing.Replies.accepted;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.Nostr;
+import chat.buzz.relay.testing.RelayClient;
+import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 13, WebSocket leaks 4 and 5: a 45011 removal names in {@code h} only a channel the subscriber can
+ * read now, and goes only to a subscriber that could have held the artifact (PROTOCOL 5).
+ */
+class RemovalLeakTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
+
+    /** Large enough that a snapshot of a few hundred of them outgrows the socket buffers of a paused client. */
+    private static final String BULKY_CONTENT = "x".repeat(60_000);
+
+    private final RelayClient relay = RELAY.client();
+    private final NostrKeys owner = NostrKeys.generate();
+    private final NostrKeys reader = NostrKeys.generate();
+    private final World world = new World(RELAY::client);
+
+    @Test
+    void aRemovalHandledLateNeverNamesThePrivateChannelTheArtifactWasEditedIn() {
+        UUID listed = world.channel(owner, true, false, false);
+        for (int i = 0; i < 300; i++) {
+            Event bulky = owner.sign(45010, Nostr.now(), List.of(tag("ar", "1"), tag("d", UUID.randomUUID().toString()),
+                    tag("h", listed.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "bulky")),
+                    BULKY_CONTENT);
+            accepted(relay.publish(owner, bulky));
+        }
+        UUID secret = world.channel(owner, false, false, false);
+        UUID unlisted = world.channel(owner, true, true, false);
+        UUID d = world.create(owner, secret);
+
+        try (SyncClient subscriber = SyncClient.connect(RELAY.baseUrl())) {
+            subscriber.authenticateOk(reader);
+            long waitsBefore = RELAY.counter("buzz.sync.backpressure-waits");
+            subscriber.pause();
+            subscriber.subscribe("s", World.scopeFilter(World.noScope()));
+            // The snapshot is stuck on the paused client, so both changes below queue and are handled after it.
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> RELAY.counter("buzz.sync.backpressure-waits") > waitsBefore);
+            world.update(owner, d);
+            world.move(owner, d, unlisted);
+            subscriber.resume();
+            subscriber.awaitEose("s");
+            UUID marker = world.create(owner, listed);
+            await().atMost(Duration.ofSeconds(30)).until(() -> subscriber.store("s").containsKey(marker.toString()));
+
+            List<JsonNode> naming = subscriber.received().stream()
+                    .filter(frame -> frame.toString().contains(secret.toString())).toList();
+            assertThat(naming).as("defect 4: frames naming private channel %s", secret).isEmpty();
+        }
+    }
+
+    @Test
+    void anUnscopedSubscriberHearsNothingOfArtifactsItCouldNeverHold() {
+        UUID listed = world.channel(owner, true, false, false);
+        UUID unlisted = world.channel(owner, true, true, false);
+        UUID ttl = world.channel(owner, true, false, true);
+        try (SyncClient subscriber = SyncClient.connect(RELAY.baseUrl())) {
+            subscriber.authenticateOk(reader);
+            subscriber.subscribe("s", World.scopeFilter(World.noScope()));
+            subscriber.awaitEose("s");
+
+            UUID inUnlisted = world.create(owner, unlisted);
+            world.update(owner, inUnlisted);
+            UUID inTtl = world.create(owner, ttl);
+            world.update(owner, inTtl);
+            UUID marker = world.create(owner, listed);
+            await().atMost(Duration.ofSeconds(30)).until(() -> subscriber.store("s").containsKey(marker.toString()));
+
+            List<JsonNode> removals = subscriber.received().stream()
+                    .filter(frame -> SyncClient.verb(frame).equals("EVENT") && frame.get(2).get("kind").asInt() == 45011)
+                    .toList();
+            assertThat(removals).as("defect 5: removals of an unlisted channel's and a TTL channel's artifacts")
+                    .noneMatch(frame -> frame.toString().contains(inUnlisted.toString())
+                            || frame.toString().contains(inTtl.toString()));
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package chat.buzz.relay.sync;
+
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.LeakOracle;
+import chat.buzz.relay.testing.Model;
+import chat.buzz.relay.testing.Model.View;
+import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A live subscriber whose frames are replayed in arrival order at each quiet point: each goes through
+ * the {@link LeakOracle}, EVENT 45010 stores the head under d, EVENT 45011 drops d. Counts sync_reset
+ * closes, removals of what it did not hold, and heads it was sent again while holding them.
+ */
+final class SteadyFollower implements AutoCloseable {
+    static final String SUBSCRIPTION = "f";
+
+    final SyncClient client;
+    final View view;
+    final String label;
+    private final Model model;
+    private final LeakOracle oracle;
+    final Map<String, String> store = new HashMap<>();
+    final List<String> leaks = new ArrayList<>();
+    private int replayed;
+    int resets;
+    int removalsOfWhatWasNotHeld;
+    int resent;
+
+    SteadyFollower(TestRelay relay, NostrKeys keys, Set<UUID> scope, String label, Model model, LeakOracle oracle) {
+        this.view = new View(keys.publicKeyHex(), scope);
+        this.label = label;
+        this.model = model;
+        this.oracle = oracle;
+        model.watch(view);
+        model.openWindow(view);
+        this.client = SyncClient.connect(relay.baseUrl());
+        client.authenticateOk(keys);
+        client.subscribeLive(SUBSCRIPTION, World.scopeFilter(scope));
+    }
+
+    /** Whether the live subscription holds this head (the marker of a quiet point). */
+    boolean holds(String d, String head) {
+        JsonNode event = client.liveStore(SUBSCRIPTION).get(d);
+        return event != null && event.path("id").asText().equals(head);
+    }
+
+    /** Applies every frame received since the last call, then opens a new oracle window at this state. */
+    void replay() {
+        List<JsonNode> received = client.received();
+        for (; replayed < received.size(); replayed++) {
+            JsonNode frame = received.get(replayed);
+            leaks.addAll(oracle.checkFrame(view, frame));
+            String verb = SyncClient.verb(frame);
+            if (verb.equals("CLOSED") && frame.path(2).asText().startsWith("sync_reset")) {
+                resets++;
+            }
+            if (verb.equals("EVENT") && frame.path(1).asText().equals(SUBSCRIPTION + "-0")) {
+                apply(frame.get(2));
+            }
+        }
+        model.openWindow(view);
+    }
+
+    private void apply(JsonNode event) {
+        String d = SyncClient.tag(event, "d");
+        if (event.path("kind").asInt() == 45010) {
+            if (event.path("id").asText().equals(store.get(d))) {
+                resent++;
+            }
+            store.put(d, event.path("id").asText());
+        } else if (store.remove(d) == null) {
+            removalsOfWhatWasNotHeld++;
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

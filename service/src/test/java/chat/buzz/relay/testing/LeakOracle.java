@@ -1,0 +1,185 @@
+package chat.buzz.relay.testing;
+
+import chat.buzz.relay.testing.Model.Artifact;
+import chat.buzz.relay.testing.Model.Channel;
+import chat.buzz.relay.testing.Model.View;
+import chat.buzz.relay.testing.Model.Window;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Judges everything a reader receives (delta responses, error bodies, WebSocket frames) against the
+ * {@link Model}: every channel, artifact and revision id in it must be one the reader could read in its
+ * current {@link Window}, or one that was delivered to that reader before; a removal may only name an
+ * artifact that was once in the view's D; an upsert or EVENT carries a head that was in the view's D.
+ * Each check returns what went wrong, so a test can print it with its own story.
+ */
+public final class LeakOracle {
+    private static final Pattern UUID_TEXT = Pattern.compile(
+            "(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])");
+    private static final Pattern EVENT_ID_TEXT = Pattern.compile("(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])");
+
+    private final Model model;
+    private final Map<String, Set<String>> delivered = new HashMap<>();
+
+    public LeakOracle(Model model) {
+        this.model = model;
+    }
+
+    /** A 200 delta page, a known-ID answer or an error body of POST /query, as {@code view} received it. */
+    public List<String> checkQueryAnswer(View view, JsonNode body) {
+        List<String> problems = new ArrayList<>();
+        Set<String> exempt = new HashSet<>();
+        // A known-ID read has no cursor; it may confirm a readable head that is not discoverable (PROTOCOL 4.3).
+        boolean knownIds = !body.has("cursor");
+        for (JsonNode entry : body.path("entries")) {
+            String d = entry.path("d").asText();
+            switch (entry.path("op").asText()) {
+                case "upsert" -> {
+                    JsonNode event = entry.path("event");
+                    exempt.addAll(tagValues(event, "prev"));
+                    if (knownIds) {
+                        checkReadable(view, event, problems);
+                    } else {
+                        checkHead(view, event, entry.path("h").asText(), "upsert", problems);
+                    }
+                }
+                case "remove" -> checkRemoval(view, d, null, entry.path("reason").asText(), "remove", problems);
+                default -> problems.add("unknown entry " + entry);
+            }
+        }
+        scan(view, body.toString(), exempt, problems);
+        for (JsonNode entry : body.path("entries")) {
+            if (entry.path("op").asText().equals("upsert")) {
+                remember(view, entry.path("event"));
+            }
+        }
+        return problems;
+    }
+
+    /** One WebSocket message ({@code ["EVENT", sub, event]}, CLOSED, NOTICE, OK, ...) as {@code view} received it. */
+    public List<String> checkFrame(View view, JsonNode frame) {
+        List<String> problems = new ArrayList<>();
+        Set<String> exempt = new HashSet<>();
+        JsonNode event = frame.path(2);
+        boolean isEvent = frame.path(0).asText().equals("EVENT");
+        if (isEvent && event.path("kind").asInt() == 45010) {
+            exempt.addAll(tagValues(event, "prev"));
+            checkHead(view, event, tag(event, "h"), "EVENT", problems);
+        } else if (isEvent && event.path("kind").asInt() == 45011) {
+            exempt.add(event.path("id").asText());
+            checkRemoval(view, tag(event, "d"), tag(event, "h"), tag(event, "reason"), "45011", problems);
+        } else if (isEvent) {
+            problems.add("an event of kind " + event.path("kind") + " in sync: " + frame);
+        }
+        scan(view, frame.toString(), exempt, problems);
+        if (isEvent && event.path("kind").asInt() == 45010) {
+            remember(view, event);
+        }
+        return problems;
+    }
+
+    private void checkHead(View view, JsonNode event, String h, String what, List<String> problems) {
+        String d = tag(event, "d");
+        String id = event.path("id").asText();
+        if (!h.equals(tag(event, "h"))) {
+            problems.add(what + " of " + d + " says h=" + h + " but its event says h=" + tag(event, "h"));
+        }
+        if (!model.window(view).discoverable.contains(d + " " + id)) {
+            Artifact artifact = model.artifact(d);
+            problems.add(what + " of " + d + " with head " + id + " in channel " + h + " was never in D of this view"
+                    + (artifact == null ? " (unknown artifact)" : " (model head " + artifact.head + " in "
+                    + artifact.channel + (artifact.live() ? "" : ", not live") + ")"));
+        }
+    }
+
+    private void checkReadable(View view, JsonNode event, List<String> problems) {
+        if (!model.window(view).heads.contains(event.path("id").asText())) {
+            problems.add("known-ID upsert of " + tag(event, "d") + " with head " + event.path("id").asText()
+                    + " that the reader cannot read");
+        }
+    }
+
+    /** A removal tells the reader that d existed: fine only if the reader could once have held it. */
+    private void checkRemoval(View view, String d, String h, String reason, String what, List<String> problems) {
+        Window window = model.window(view);
+        if (!model.everDiscoverable(view, d) && !deliveredTo(view, d)) {
+            problems.add(what + " of " + d + " that this view could never have held");
+        }
+        if (h != null && !window.channels.contains(UUID.fromString(h))) {
+            problems.add(what + " of " + d + " names channel " + h + " that the reader cannot read");
+        }
+        Artifact artifact = model.artifact(d);
+        if (artifact == null) {
+            return;
+        }
+        if (reason.equals("deleted") && !window.channels.contains(artifact.channel)) {
+            problems.add(what + " of " + d + " says deleted although the reader cannot read its channel " + artifact.channel);
+        }
+        if (reason.equals("moved") && artifact.leftChannels.stream().noneMatch(window.channels::contains)) {
+            problems.add(what + " of " + d + " says moved although the reader could read none of the channels it left");
+        }
+    }
+
+    /** Any id anywhere in the text (error messages and notices included) must be one the reader may know. */
+    private void scan(View view, String text, Set<String> exempt, List<String> problems) {
+        Window window = model.window(view);
+        Matcher uuids = UUID_TEXT.matcher(text);
+        while (uuids.find()) {
+            String id = uuids.group();
+            if (deliveredTo(view, id)) {
+                continue;
+            }
+            Channel channel = model.channel(id);
+            if (channel != null && !window.channels.contains(channel.id)) {
+                problems.add("names channel " + id + " that the reader cannot read");
+            }
+            Artifact artifact = model.artifact(id);
+            if (artifact != null && !window.artifacts.contains(artifact.d) && !model.everDiscoverable(view, id)) {
+                problems.add("names artifact " + id + " that the reader cannot read and never could have held");
+            }
+        }
+        Matcher eventIds = EVENT_ID_TEXT.matcher(text);
+        while (eventIds.find()) {
+            String id = eventIds.group();
+            Artifact artifact = model.artifactOfRevision(id);
+            if (artifact != null && !exempt.contains(id) && !deliveredTo(view, id) && !window.heads.contains(id)) {
+                problems.add("names revision " + id + " of " + artifact.d + " that the reader cannot read");
+            }
+        }
+    }
+
+    private void remember(View view, JsonNode event) {
+        Set<String> known = delivered.computeIfAbsent(view.reader(), r -> new HashSet<>());
+        known.add(tag(event, "d"));
+        known.add(tag(event, "h"));
+        known.add(event.path("id").asText());
+    }
+
+    private boolean deliveredTo(View view, String id) {
+        return delivered.getOrDefault(view.reader(), Set.of()).contains(id);
+    }
+
+    private static String tag(JsonNode event, String name) {
+        List<String> values = tagValues(event, name);
+        return values.isEmpty() ? null : values.get(0);
+    }
+
+    private static List<String> tagValues(JsonNode event, String name) {
+        List<String> values = new ArrayList<>();
+        for (JsonNode tag : event.path("tags")) {
+            if (tag.path(0).asText().equals(name) && tag.size() > 1) {
+                values.add(tag.path(1).asText());
+            }
+        }
+        return values;
+    }
+}

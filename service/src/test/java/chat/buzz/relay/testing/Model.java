@@ -1,0 +1,207 @@
+package chat.buzz.relay.testing;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The tests' own picture of a community, written from PROTOCOL 3 and 4.2 alone: no SQL, no relay code.
+ * Besides the current state it remembers, per view, what that view could have read since the last
+ * {@link #openWindow} (frames computed by the relay a little later than the write that caused them are
+ * judged against any state in between), and, per view, every artifact that was ever in its D: the only
+ * artifacts a removal may name.
+ */
+public final class Model {
+    public static final class Channel {
+        public final UUID id;
+        public boolean open;
+        public boolean unlisted;
+        public boolean ttl;
+        public boolean deleted;
+        public final Set<String> members = new HashSet<>();
+
+        Channel(UUID id, boolean open, boolean unlisted, boolean ttl) {
+            this.id = id;
+            this.open = open;
+            this.unlisted = unlisted;
+            this.ttl = ttl;
+        }
+
+        public boolean readableBy(String reader) {
+            return !deleted && (open || members.contains(reader));
+        }
+
+        /** The channel part of D(reader, scope): TTL aside, which concerns artifacts. */
+        public boolean discoverableBy(String reader, Set<UUID> scope) {
+            if (!readableBy(reader)) {
+                return false;
+            }
+            return scope.isEmpty() ? !open || !unlisted || members.contains(reader) : scope.contains(id);
+        }
+    }
+
+    public static final class Artifact {
+        public final UUID d;
+        public UUID channel;
+        public String head;
+        public boolean deleted;
+        public boolean redacted;
+        /** Every revision id this artifact ever had, in order. */
+        public final List<String> revisions = new ArrayList<>();
+        /** Every channel a move took it out of. */
+        public final Set<UUID> leftChannels = new HashSet<>();
+
+        Artifact(UUID d, UUID channel) {
+            this.d = d;
+            this.channel = channel;
+        }
+
+        public boolean live() {
+            return !deleted && !redacted;
+        }
+    }
+
+    /** One reader with one scope (empty: none), the unit D is defined for. */
+    public record View(String reader, Set<UUID> scope) {
+        public View {
+            scope = Set.copyOf(scope);
+        }
+    }
+
+    /** What a view could read, and what was in its D, at some state since its window opened. */
+    public static final class Window {
+        public final Set<UUID> channels = new HashSet<>();
+        public final Set<UUID> artifacts = new HashSet<>();
+        public final Set<String> heads = new HashSet<>();
+        /** "d head" pairs that were in D: what an upsert may carry. */
+        public final Set<String> discoverable = new HashSet<>();
+    }
+
+    public final Map<UUID, Channel> channels = new LinkedHashMap<>();
+    public final Map<UUID, Artifact> artifacts = new LinkedHashMap<>();
+    private final Map<String, Artifact> byRevision = new HashMap<>();
+    private final Map<View, Set<String>> everDiscoverable = new HashMap<>();
+    private final Map<View, Window> windows = new HashMap<>();
+
+    public Channel addChannel(UUID id, String owner, boolean open, boolean unlisted, boolean ttl) {
+        Channel channel = new Channel(id, open, unlisted, ttl);
+        channel.members.add(owner);
+        channels.put(id, channel);
+        changed();
+        return channel;
+    }
+
+    public void deleteChannel(UUID id) {
+        channels.get(id).deleted = true;
+        changed();
+    }
+
+    public void member(UUID channel, String pubkey, boolean active) {
+        if (active) {
+            channels.get(channel).members.add(pubkey);
+        } else {
+            channels.get(channel).members.remove(pubkey);
+        }
+        changed();
+    }
+
+    /** An accepted 45010 revision: create, update, move, delete or restore. */
+    public void revision(UUID d, UUID channel, String op, String eventId) {
+        Artifact artifact = artifacts.computeIfAbsent(d, id -> new Artifact(id, channel));
+        if (!artifact.channel.equals(channel)) {
+            artifact.leftChannels.add(artifact.channel);
+        }
+        artifact.channel = channel;
+        artifact.head = eventId;
+        artifact.deleted = op.equals("delete");
+        artifact.redacted = false;
+        artifact.revisions.add(eventId);
+        byRevision.put(eventId, artifact);
+        changed();
+    }
+
+    public void redactHead(UUID d) {
+        artifacts.get(d).redacted = true;
+        changed();
+    }
+
+    /** D(reader, scope) of PROTOCOL 4.2 as d → head event id. */
+    public Map<String, String> discoverable(View view) {
+        Map<String, String> set = new HashMap<>();
+        for (Artifact artifact : artifacts.values()) {
+            Channel channel = channels.get(artifact.channel);
+            if (artifact.live() && !channel.ttl && channel.discoverableBy(view.reader(), view.scope())) {
+                set.put(artifact.d.toString(), artifact.head);
+            }
+        }
+        return set;
+    }
+
+    /** Starts remembering the views' D history; call before the view's first read. */
+    public void watch(View view) {
+        everDiscoverable.computeIfAbsent(view, v -> new HashSet<>()).addAll(discoverable(view).keySet());
+    }
+
+    /** Whether d was ever in the view's D since it was watched: the artifacts the view could have held. */
+    public boolean everDiscoverable(View view, String d) {
+        return everDiscoverable.getOrDefault(view, Set.of()).contains(d);
+    }
+
+    /** Forgets what the view could read before now: from here on its window holds this state and later ones. */
+    public Window openWindow(View view) {
+        Window window = new Window();
+        windows.put(view, window);
+        widen(view, window);
+        return window;
+    }
+
+    public Window window(View view) {
+        Window window = windows.get(view);
+        return window != null ? window : openWindow(view);
+    }
+
+    public Artifact artifactOfRevision(String eventId) {
+        return byRevision.get(eventId);
+    }
+
+    public Artifact artifact(String d) {
+        try {
+            return artifacts.get(UUID.fromString(d));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    public Channel channel(String id) {
+        try {
+            return channels.get(UUID.fromString(id));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private void changed() {
+        everDiscoverable.forEach((view, ever) -> ever.addAll(discoverable(view).keySet()));
+        windows.forEach(this::widen);
+    }
+
+    private void widen(View view, Window window) {
+        for (Channel channel : channels.values()) {
+            if (channel.readableBy(view.reader())) {
+                window.channels.add(channel.id);
+            }
+        }
+        for (Artifact artifact : artifacts.values()) {
+            if (channels.get(artifact.channel).readableBy(view.reader())) {
+                window.artifacts.add(artifact.d);
+                window.heads.add(artifact.head);
+            }
+        }
+        discoverable(view).forEach((d, head) -> window.discoverable.add(d + " " + head));
+    }
+}

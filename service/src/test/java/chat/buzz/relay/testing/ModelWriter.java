@@ -1,0 +1,161 @@
+package chat.buzz.relay.testing;
+
+import static chat.buzz.relay.testing.Nostr.tag;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.NostrKeys;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Writes over signed HTTP; every write must be accepted, and then updates the {@link Model} and a short
+ * story of what happened (the last lines are what a failing test prints).
+ */
+public final class ModelWriter {
+    private static final int STORY_LINES = 80;
+
+    private final RelayClient relay;
+    public final Model model;
+    private final Map<String, String> names = new HashMap<>();
+    private final List<String> story = new ArrayList<>();
+
+    public ModelWriter(RelayClient relay, Model model) {
+        this.relay = relay;
+        this.model = model;
+    }
+
+    /** Gives a pubkey a short name for the story. */
+    public void name(NostrKeys keys, String name) {
+        names.put(keys.publicKeyHex(), name);
+    }
+
+    public String name(String pubkey) {
+        return names.getOrDefault(pubkey, pubkey.substring(0, 8));
+    }
+
+    public static String shortId(Object id) {
+        return id.toString().substring(0, 8);
+    }
+
+    public void note(String line) {
+        story.add(line);
+        if (story.size() > STORY_LINES) {
+            story.remove(0);
+        }
+    }
+
+    /** The last writes and reads, then every channel with its flags and active members. */
+    public String story() {
+        StringBuilder text = new StringBuilder(String.join("\n", story)).append("\nchannels:");
+        for (Model.Channel c : model.channels.values()) {
+            text.append("\n  ").append(shortId(c.id)).append(c.open ? " open" : " private")
+                    .append(c.unlisted ? " unlisted" : "").append(c.ttl ? " ttl" : "").append(c.deleted ? " deleted" : "")
+                    .append(" members=").append(c.members.stream().map(this::name).sorted().toList());
+        }
+        return text.toString();
+    }
+
+    private void accept(NostrKeys keys, Event event) {
+        Replies.accepted(relay.publish(keys, event));
+    }
+
+    public UUID channel(NostrKeys owner, boolean open, boolean unlisted, boolean ttl) {
+        UUID id = Nostr.newId();
+        List<List<String>> extra = new ArrayList<>();
+        if (unlisted) {
+            extra.add(tag("unlisted", "true"));
+        }
+        if (ttl) {
+            extra.add(tag("ttl", "3600"));
+        }
+        @SuppressWarnings("unchecked")
+        List<String>[] tags = extra.toArray(List[]::new);
+        accept(owner, Nostr.createChannel(owner, id, open ? "open" : "private", tags));
+        model.addChannel(id, owner.publicKeyHex(), open, unlisted, ttl);
+        note("channel " + shortId(id) + (open ? " open" : " private") + (unlisted ? " unlisted" : "") + (ttl ? " ttl" : ""));
+        return id;
+    }
+
+    public void deleteChannel(NostrKeys owner, UUID id) {
+        accept(owner, Nostr.sign(owner, 9008, List.of(tag("h", id.toString())), ""));
+        model.deleteChannel(id);
+        note("delete channel " + shortId(id));
+    }
+
+    /**
+     * Ends a run: deletes every channel it made, so the next run's readers (new keys, no cursors) start
+     * from a community where nothing of this one is discoverable.
+     */
+    public void deleteAllChannels(NostrKeys owner) {
+        for (Model.Channel channel : List.copyOf(model.channels.values())) {
+            if (!channel.deleted) {
+                deleteChannel(owner, channel.id);
+            }
+        }
+    }
+
+    public void add(NostrKeys admin, UUID channel, NostrKeys member) {
+        accept(admin, Nostr.membership(admin, 9000, channel, member.publicKeyHex(), null));
+        model.member(channel, member.publicKeyHex(), true);
+        note("add " + name(member.publicKeyHex()) + " to " + shortId(channel));
+    }
+
+    public void remove(NostrKeys admin, UUID channel, NostrKeys member) {
+        accept(admin, Nostr.membership(admin, 9001, channel, member.publicKeyHex(), null));
+        model.member(channel, member.publicKeyHex(), false);
+        note("remove " + name(member.publicKeyHex()) + " from " + shortId(channel));
+    }
+
+    public void join(NostrKeys member, UUID channel) {
+        accept(member, Nostr.membership(member, 9021, channel, null, null));
+        model.member(channel, member.publicKeyHex(), true);
+        note("join " + name(member.publicKeyHex()) + " " + shortId(channel));
+    }
+
+    public void leave(NostrKeys member, UUID channel) {
+        accept(member, Nostr.membership(member, 9022, channel, null, null));
+        model.member(channel, member.publicKeyHex(), false);
+        note("leave " + name(member.publicKeyHex()) + " " + shortId(channel));
+    }
+
+    public UUID create(NostrKeys author, UUID channel) {
+        UUID d = Nostr.newId();
+        revise(author, d, channel, "create", "created");
+        return d;
+    }
+
+    public void edit(NostrKeys author, UUID d) {
+        revise(author, d, model.artifacts.get(d).channel, "update", "edited");
+    }
+
+    public void move(NostrKeys author, UUID d, UUID to) {
+        revise(author, d, to, "move", "moved");
+    }
+
+    public void delete(NostrKeys author, UUID d) {
+        revise(author, d, model.artifacts.get(d).channel, "delete", null);
+    }
+
+    public void restore(NostrKeys author, UUID d) {
+        revise(author, d, model.artifacts.get(d).channel, "restore", "restored");
+    }
+
+    public void redactHead(NostrKeys author, UUID d) {
+        Model.Artifact artifact = model.artifacts.get(d);
+        accept(author, Nostr.redact(author, artifact.channel, artifact.head));
+        model.redactHead(d);
+        note("redact head of " + shortId(d));
+    }
+
+    private void revise(NostrKeys author, UUID d, UUID channel, String op, String title) {
+        Model.Artifact artifact = model.artifacts.get(d);
+        UUID from = artifact == null ? null : artifact.channel;
+        Event event = Nostr.revision(author, d, channel, op, artifact == null ? null : artifact.head, title);
+        accept(author, event);
+        model.revision(d, channel, op, event.id());
+        note(op + " " + shortId(d) + (op.equals("move") ? " from " + shortId(from) + " to " : " in ") + shortId(channel));
+    }
+}
