@@ -10,6 +10,7 @@ import static chat.buzz.relay.access.AccessSql.removeReason;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
 import org.jdbi.v3.core.statement.Query;
@@ -29,7 +30,8 @@ public final class IncrementalQueries {
     private static final String AFTER = "> (" + POSITION_TIME + ", CAST(:psrc AS integer), CAST(:pd AS uuid))";
     /** The row comparison alone cannot bound an index scan (its middle term is no column); this can. */
     private static final String NOT_BEFORE = ">= " + POSITION_TIME;
-    private static final String HORIZON_TIME = "(TIMESTAMPTZ 'epoch' + CAST(:hts AS bigint) * INTERVAL '1 microsecond')";
+    private static final String UP_TO_HORIZON = "<= ((TIMESTAMPTZ 'epoch' + CAST(:hts AS bigint) * INTERVAL '1 microsecond'),"
+            + " CAST(:hsrc AS integer), CAST(:hd AS uuid))";
 
     private final Handle handle;
     private final long community;
@@ -75,7 +77,7 @@ public final class IncrementalQueries {
                 + " ORDER BY a.modified_at, a.d OFFSET :examine - 1 LIMIT 1";
         Query query = positioned(sql, scope, after).bind("examine", examine);
         return query.map((rs, ctx) -> new Position(rs.getLong("micros"), rs.getInt("source"),
-                rs.getObject("d", java.util.UUID.class))).findOne();
+                rs.getObject("d", UUID.class))).findOne();
     }
 
     /** Bootstrap: D(reader, scope) in change order, after {@code after} and up to {@code horizon}. */
@@ -86,32 +88,68 @@ public final class IncrementalQueries {
                 + " FROM artifact_heads a JOIN events e ON e.id = a.head_event_id JOIN channels c ON c.id = a.channel_id"
                 + " WHERE a.community_id = :community" + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
                 + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
-                + (horizon.isPresent() ? " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) <= (" + HORIZON_TIME
-                        + ", CAST(:hsrc AS integer), CAST(:hd AS uuid))" : "")
+                + (horizon.isPresent() ? " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + UP_TO_HORIZON : "")
                 + " AND " + discoverableHead("a", "e", "c", scoped)
                 + " ORDER BY a.modified_at, a.d LIMIT :fetch";
         Query query = positioned(sql, scope, after).bind("fetch", fetch);
-        horizon.ifPresent(h -> query.bind("hts", h.micros()).bind("hsrc", h.source()).bind("hd", h.d().toString()));
+        horizon.ifPresent(h -> bindHorizon(query, h));
         return query.registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
     }
 
     /**
-     * Delta: the next {@code window} candidates after {@code after}, each judged against the artifact's
-     * current head. Two sources feed it: every head change in the community (edits, deletes, restores,
-     * redactions, moves, whatever channel they happened in) and the reader's own membership changes
-     * (grants, re-joins, removals, leaves: every artifact of the channel, deleted ones included). A
-     * candidate in D(reader, scope) is an upsert; one outside it is a remove only when the reader could
-     * have held the artifact after the session's floor, and otherwise no entry at all, so nothing is
-     * named to a reader who never could have seen it. Candidates are not filtered before the window,
-     * so a page examines a bounded number of rows however sparse the reader's view.
+     * The position of the {@code examine}-th delta candidate after {@code after}, if there are that
+     * many: a delta page judges no candidate past it (see {@link #bootstrapHorizon}).
      */
-    public List<ChangeRow> delta(List<String> scope, Position after, long floor, int window) {
+    public Optional<Position> deltaHorizon(List<String> scope, Position after, int examine) {
+        String sql = "SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d FROM ("
+                + deltaCandidates(scope, Optional.empty()) + ") k ORDER BY k.ts, k.source, k.d OFFSET :examine - 1 LIMIT 1";
+        return positioned(sql, scope, after).bind("examine", examine)
+                .map((rs, ctx) -> new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)))
+                .findOne();
+    }
+
+    /**
+     * Delta: candidates after {@code after} and up to {@code horizon}, each judged against the artifact's
+     * current head, keeping the first {@code fetch} that produce an entry. A candidate in D(reader, scope)
+     * is an upsert; one outside it is a remove only when the reader could have held the artifact after
+     * the session's floor, and otherwise produces nothing, so nothing is named to a reader who never
+     * could have seen it. Candidates are not filtered by access before the horizon, so a page examines a
+     * bounded number of rows however sparse the reader's view.
+     */
+    public List<ChangeRow> delta(List<String> scope, Position after, Optional<Position> horizon, long floor, int fetch,
+                                 int examine) {
+        boolean scoped = !scope.isEmpty();
+        String sql = "SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d, a.channel_id,"
+                + " CASE WHEN j.discoverable THEN e.json END AS json, j.discoverable, r.reason"
+                + " FROM (" + deltaCandidates(scope, horizon) + " ORDER BY ts, source, d) k"
+                + " JOIN artifact_heads a ON a.community_id = :community AND a.d = k.d"
+                + " JOIN events e ON e.id = a.head_event_id"
+                + " JOIN channels c ON c.id = a.channel_id"
+                + " CROSS JOIN LATERAL (SELECT " + discoverableHead("a", "e", "c", scoped) + " AS discoverable) j"
+                + " LEFT JOIN channels mc ON mc.id = " + lastMovedFrom("a") + " AND mc.id <> a.channel_id"
+                + " CROSS JOIN LATERAL (SELECT CASE WHEN NOT j.discoverable AND " + couldHaveHeld("a", scoped)
+                + " THEN " + removeReason("a", "c", "mc") + " END AS reason) r"
+                + " WHERE j.discoverable OR r.reason IS NOT NULL"
+                + " ORDER BY k.ts, k.source, k.d LIMIT :fetch";
+        Query query = positioned(sql, scope, after).bind("floor", floor).bind("fetch", fetch).bind("examine", examine);
+        horizon.ifPresent(h -> bindHorizon(query, h));
+        return query.registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
+    }
+
+    /**
+     * What may have changed for the reader, in change order: every head change of the community (edits,
+     * deletes, restores, redactions, moves, whatever channel they happened in) and the reader's own
+     * membership changes (grants, re-joins, removals, leaves: every artifact of the channel, deleted
+     * ones included). Each source is cut at :examine rows, enough for any page.
+     */
+    private static String deltaCandidates(List<String> scope, Optional<Position> horizon) {
         boolean scoped = !scope.isEmpty();
         String heads = "(SELECT a.modified_at AS ts, " + HEAD_SOURCE + " AS source, a.d"
                 + " FROM artifact_heads a"
                 + " WHERE a.community_id = :community"
                 + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
-                + " ORDER BY a.modified_at, a.d LIMIT :window)";
+                + (horizon.isPresent() ? " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + UP_TO_HORIZON : "")
+                + " ORDER BY a.modified_at, a.d LIMIT :examine)";
         String memberships = "(SELECT m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d"
                 + " FROM channel_members m JOIN channels c ON c.id = m.channel_id"
                 + " JOIN artifact_heads a ON a.channel_id = m.channel_id"
@@ -119,21 +157,9 @@ public final class IncrementalQueries {
                 + (scoped ? " AND m.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
                 + " AND m.sync_modified_at " + NOT_BEFORE
                 + " AND (m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d) " + AFTER
-                + " ORDER BY m.sync_modified_at, a.d LIMIT :window)";
-        String sql = "WITH candidates AS (" + heads + " UNION ALL " + memberships + ")"
-                + " SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d, a.channel_id,"
-                + " CASE WHEN j.discoverable THEN e.json END AS json, j.discoverable,"
-                + " CASE WHEN NOT j.discoverable AND " + couldHaveHeld("a", scoped) + " THEN "
-                + removeReason("a", "c", "mc") + " END AS reason"
-                + " FROM (SELECT * FROM candidates ORDER BY ts, source, d LIMIT :window) k"
-                + " JOIN artifact_heads a ON a.community_id = :community AND a.d = k.d"
-                + " JOIN events e ON e.id = a.head_event_id"
-                + " JOIN channels c ON c.id = a.channel_id"
-                + " CROSS JOIN LATERAL (SELECT " + discoverableHead("a", "e", "c", scoped) + " AS discoverable) j"
-                + " LEFT JOIN channels mc ON mc.id = " + lastMovedFrom("a") + " AND mc.id <> a.channel_id"
-                + " ORDER BY k.ts, k.source, k.d";
-        return positioned(sql, scope, after).bind("floor", floor).bind("window", window)
-                .registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
+                + (horizon.isPresent() ? " AND (m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d) " + UP_TO_HORIZON : "")
+                + " ORDER BY m.sync_modified_at, a.d LIMIT :examine)";
+        return heads + " UNION ALL " + memberships;
     }
 
     /** One row per requested id, in request order, repeats included. */
@@ -149,6 +175,10 @@ public final class IncrementalQueries {
                 .bindArray("ids", String.class, ids)
                 .registerRowMapper(ConstructorMapper.factory(KnownIdRow.class))
                 .mapTo(KnownIdRow.class).list();
+    }
+
+    private static void bindHorizon(Query query, Position horizon) {
+        query.bind("hts", horizon.micros()).bind("hsrc", horizon.source()).bind("hd", horizon.d().toString());
     }
 
     private Query positioned(String sql, List<String> scope, Position after) {

@@ -28,10 +28,11 @@ import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
  */
 public final class IncrementalReads implements IncrementalMode {
     private static final String QUERY_CANCELED = "57014";
-    /** Rows a bootstrap page looks at, at most, before it answers (with {@code more} if it stopped there). */
-    static final int BOOTSTRAP_EXAMINE = 2000;
-    /** Candidates a delta page judges, in pages' worth: a reader who sees little still moves on quickly. */
-    static final int DELTA_WINDOW_PAGES = 4;
+    /**
+     * Candidate rows a page looks at, at most, before it answers (with {@code more} if it stopped
+     * there): a reader who sees little of a large community still gets pages within the budget.
+     */
+    static final int EXAMINE = 2000;
 
     private final Jdbi jdbi;
     private final Gates gates;
@@ -90,10 +91,7 @@ public final class IncrementalReads implements IncrementalMode {
             });
         }
         SessionStep step = SessionStep.plan(since, policy, now, overlapMicros);
-        PageWalk walk = step.phase() == Phase.BOOTSTRAP
-                ? bootstrapPage(queries, request, step)
-                : PageWalk.of(queries.delta(request.scope(), step.after(), step.floor(),
-                        DELTA_WINDOW_PAGES * request.limit() + 1), request.limit(), DELTA_WINDOW_PAGES * request.limit() + 1);
+        PageWalk walk = step.phase() == Phase.BOOTSTRAP ? bootstrapPage(queries, request, step) : deltaPage(queries, request, step);
         // A finished session resumes from the moment it began, never later: whatever committed during
         // it with an earlier stamp is still within the next session's overlap.
         Cursor next = new Cursor(caller.community().id(), CursorCodec.readerDigest(caller.pubkey()),
@@ -107,13 +105,18 @@ public final class IncrementalReads implements IncrementalMode {
     }
 
     private static PageWalk bootstrapPage(IncrementalQueries queries, Delta request, SessionStep step) {
-        Optional<Position> horizon = queries.bootstrapHorizon(request.scope(), step.after(), BOOTSTRAP_EXAMINE);
-        PageWalk walk = PageWalk.of(queries.bootstrap(request.scope(), step.after(), horizon, request.limit() + 1),
-                request.limit(), Integer.MAX_VALUE);
-        if (!walk.more() && horizon.isPresent()) {
-            return new PageWalk(walk.entries(), true, horizon.get());
-        }
-        return walk;
+        Optional<Position> horizon = queries.bootstrapHorizon(request.scope(), step.after(), EXAMINE);
+        int fetch = request.limit() + 1;
+        return PageWalk.of(queries.bootstrap(request.scope(), step.after(), horizon, fetch), request.limit(), fetch)
+                .orUpTo(horizon);
+    }
+
+    private static PageWalk deltaPage(IncrementalQueries queries, Delta request, SessionStep step) {
+        Optional<Position> horizon = queries.deltaHorizon(request.scope(), step.after(), EXAMINE);
+        // Room for the repeats a page drops: an artifact can be a candidate of both sources.
+        int fetch = 2 * request.limit() + 1;
+        return PageWalk.of(queries.delta(request.scope(), step.after(), horizon, step.floor(), fetch, EXAMINE),
+                request.limit(), fetch).orUpTo(horizon);
     }
 
     private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {

@@ -4,6 +4,7 @@ import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -15,6 +16,11 @@ import java.util.UUID;
  * @param resumeAfter the last candidate this page accounted for (null when nothing was examined)
  */
 record PageWalk(List<Entry> entries, boolean more, Position resumeAfter) {
+
+    /** A page that found no more entries but stopped looking at {@code horizon} continues after it. */
+    PageWalk orUpTo(Optional<Position> horizon) {
+        return !more && horizon.isPresent() ? new PageWalk(entries, true, horizon.get()) : this;
+    }
 
     /**
      * @param rows   judged candidates in change order
