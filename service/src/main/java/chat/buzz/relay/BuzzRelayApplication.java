@@ -15,7 +15,6 @@ import chat.buzz.relay.auth.RequestBodies;
 import chat.buzz.relay.channel.ChannelWrites;
 import chat.buzz.relay.channel.PolicyChangeLimit;
 import chat.buzz.relay.channel.PolicyChangeRecorder;
-import chat.buzz.relay.channel.PolicyChangeRefusals;
 import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.community.TenancyFilter;
 import chat.buzz.relay.database.Database;
@@ -155,7 +154,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 new PolicyStampAdvances(environment.metrics()), ChangeNotifications.POLICY_RECORDER);
 
         Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(policyChanges,
-                new PolicyChangeLimit(config.getPolicyChangeLimit(), PolicyChangeRefusals.NONE)).handlers());
+                new PolicyChangeLimit(config.getPolicyChangeLimit(), syncStatistics)).handlers());
         handlers.put(ArtifactWrites.REVISION_KIND, new ArtifactWrites(new RemovalMarkers(identity, clock)));
         handlers.put(Redactions.KIND, new Redactions());
         environment.jersey().register(new EventsResource(new EventWriter(jdbi, handlers, clock)));

@@ -8,13 +8,17 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static chat.buzz.relay.testing.Replies.accepted;
 import static chat.buzz.relay.testing.Replies.rejected;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -181,6 +185,41 @@ class PolicyChangeLimitTest {
         Reply refused = onA.publish(alice, flipUnlisted(alice, channel, true));
         rejected(refused, 429, "rate-limited:");
         assertThat(retryAfter(refused)).isBetween(1L, 30L);
+    }
+
+    @Test
+    void aRefusedFlipShowsInTheBurstStatisticsSummedOverInstances() {
+        long community = communityId();
+        UUID channel = openChannel(onB, alice);
+        for (int i = 0; i < PER_PUBKEY; i++) {
+            accepted(onB.publish(alice, flipUnlisted(alice, channel, i % 2 == 0)));
+        }
+        long refusedOnB = refusedMeter(B, community);
+        rejected(onB.publish(alice, flipUnlisted(alice, channel, !unlisted(channel))), 429, "rate-limited:");
+        assertThat(refusedMeter(B, community)).isEqualTo(refusedOnB + 1);
+
+        // Every refusal this class caused so far, on either instance; tests run one at a time.
+        long everyRefusal = refusedMeter(A, community) + refusedMeter(B, community);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonNode timeline = A.admin().get("/api/bursts?window=hour&community=" + community).json().get("timeline");
+            long refused = 0;
+            for (JsonNode bucket : timeline.get("buckets")) {
+                refused += bucket.get("policyChangesRefused").asLong();
+            }
+            assertThat(refused).isEqualTo(everyRefusal);
+        });
+    }
+
+    private static long refusedMeter(TestRelay relay, long community) {
+        AdminClient.Reply metrics = relay.admin().get("/metrics");
+        assertThat(metrics.status()).as(metrics.body()).isEqualTo(200);
+        return metrics.json().path("meters").path("ops.sync.policy-changes-refused.community-" + community)
+                .path("count").asLong();
+    }
+
+    private static long communityId() {
+        return A.jdbi().withHandle(h -> h.createQuery("SELECT id FROM communities WHERE name = 'test'")
+                .mapTo(Long.class).one());
     }
 
     private UUID openChannel(RelayClient relay, NostrKeys owner) {
