@@ -10,19 +10,21 @@ function svg(tag, attributes, text) {
   return node;
 }
 
-// One bar per bucket for resets; capacity rejections and timeouts stacked above; bursts shaded red.
+// One bar per bucket for resets; capacity rejections, timeouts and refused policy changes stacked above;
+// bursts shaded red. Refused changes sit next to the resets they would have caused.
 function chart(timeline) {
   const width = 900, height = 260, left = 50, bottom = 30, top = 10;
   const buckets = timeline.buckets;
-  const max = Math.max(1, ...buckets.map(b => b.resetsServed + b.capacityRejections + b.timeouts));
+  const max = Math.max(1, ...buckets.map(b => b.resetsServed + b.capacityRejections + b.timeouts + b.policyChangesRefused));
   const step = (width - left - 10) / buckets.length;
   const scale = v => (height - bottom - top) * v / max;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", id: "burst-chart",
     "aria-labelledby": "chart-title chart-desc" });
   root.append(svg("title", { id: "chart-title" }, `Resets served per ${timeline.bucketSeconds / 60} minutes, ${timeline.community}`));
   const total = buckets.reduce((s, b) => s + b.resetsServed, 0);
+  const refused = buckets.reduce((s, b) => s + b.policyChangesRefused, 0);
   root.append(svg("desc", { id: "chart-desc" },
-    `${total} resets in the last ${timeline.window}; ${timeline.bursts.length} burst bucket(s) at or over ${timeline.threshold} resets a minute.`));
+    `${total} resets in the last ${timeline.window}; ${timeline.bursts.length} burst bucket(s) at or over ${timeline.threshold} resets a minute; ${refused} policy change(s) refused by the rate limit.`));
   root.append(svg("line", { x1: left, y1: height - bottom, x2: width - 10, y2: height - bottom, stroke: "#888" }));
   root.append(svg("text", { x: 4, y: top + 10, "font-size": 11 }, String(max)));
   root.append(svg("text", { x: 4, y: height - bottom, "font-size": 11 }, "0"));
@@ -34,7 +36,8 @@ function chart(timeline) {
     }
     let y = height - bottom;
     for (const [value, color, name] of [[b.resetsServed, b.burst ? "#b42318" : "#0a58ca", "resets"],
-      [b.capacityRejections, "#dc6803", "capacity"], [b.timeouts, "#6941c6", "timeouts"]]) {
+      [b.capacityRejections, "#dc6803", "capacity"], [b.timeouts, "#6941c6", "timeouts"],
+      [b.policyChangesRefused, "#475467", "refused"]]) {
       if (!value) continue;
       const h = scale(value);
       y -= h;
@@ -72,6 +75,7 @@ async function render() {
     el("span", {}, el("span", { class: "swatch", style: "background:#b42318" }), "resets in a burst"),
     el("span", {}, el("span", { class: "swatch", style: "background:#dc6803" }), "capacity rejections (503)"),
     el("span", {}, el("span", { class: "swatch", style: "background:#6941c6" }), "timeouts"),
+    el("span", {}, el("span", { class: "swatch", style: "background:#475467" }), "refused policy changes (429)"),
     el("span", {}, "● policy stamp advance"));
   const bursts = timeline.bursts.length
     ? el("ul", { id: "bursts" }, timeline.bursts.map(b => el("li", {},
@@ -86,9 +90,11 @@ async function render() {
     el("div", { class: "chart" }, chart(timeline)), legend,
     el("h2", {}, "Bursts and their causes"), bursts,
     el("h2", {}, "Figures"),
-    table(["Bucket start", "Resets", "Capacity 503s", "Timeouts", "Policy advances"],
-      timeline.buckets.filter(b => b.resetsServed || b.capacityRejections || b.timeouts || b.policyAdvances)
-        .map(b => [when(b.start), b.resetsServed, b.capacityRejections, b.timeouts, b.policyAdvances])));
+    table(["Bucket start", "Resets", "Capacity 503s", "Timeouts", "Policy advances", "Refused policy changes"],
+      timeline.buckets.filter(b => b.resetsServed || b.capacityRejections || b.timeouts || b.policyAdvances
+          || b.policyChangesRefused)
+        .map(b => [when(b.start), b.resetsServed, b.capacityRejections, b.timeouts, b.policyAdvances,
+          b.policyChangesRefused])));
 }
 
 if (await page()) await render();

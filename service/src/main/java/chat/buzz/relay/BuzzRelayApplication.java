@@ -13,6 +13,7 @@ import chat.buzz.relay.auth.PostgresReplayGuard;
 import chat.buzz.relay.auth.ReplayGuard;
 import chat.buzz.relay.auth.RequestBodies;
 import chat.buzz.relay.channel.ChannelWrites;
+import chat.buzz.relay.channel.PolicyChangeLimit;
 import chat.buzz.relay.channel.PolicyChangeRecorder;
 import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.community.TenancyFilter;
@@ -152,7 +153,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         PolicyChangeRecorder policyChanges = PolicyChangeRecorder.all(
                 new PolicyStampAdvances(environment.metrics()), ChangeNotifications.POLICY_RECORDER);
 
-        Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(policyChanges).handlers());
+        Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(policyChanges,
+                new PolicyChangeLimit(config.getPolicyChangeLimit(), syncStatistics)).handlers());
         handlers.put(ArtifactWrites.REVISION_KIND, new ArtifactWrites(new RemovalMarkers(identity, clock)));
         handlers.put(Redactions.KIND, new Redactions());
         environment.jersey().register(new EventsResource(new EventWriter(jdbi, handlers, clock)));

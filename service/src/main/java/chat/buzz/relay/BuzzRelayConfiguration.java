@@ -1,6 +1,7 @@
 package chat.buzz.relay;
 
 import chat.buzz.relay.admin.AdminConfig;
+import chat.buzz.relay.channel.PolicyChangeLimitConfig;
 import chat.buzz.relay.community.CommunityConfig;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.database.EmbeddedDatabaseConfig;
@@ -43,6 +44,15 @@ public class BuzzRelayConfiguration extends Configuration {
     private IncrementalConfig incremental = new IncrementalConfig();
 
     private AdminConfig admin = new AdminConfig();
+
+    @Valid @NotNull
+    private PolicyChangeLimitConfig policyChangeLimit = new PolicyChangeLimitConfig();
+
+    @JsonProperty
+    public PolicyChangeLimitConfig getPolicyChangeLimit() { return policyChangeLimit; }
+
+    @JsonProperty
+    public void setPolicyChangeLimit(PolicyChangeLimitConfig policyChangeLimit) { this.policyChangeLimit = policyChangeLimit; }
 
     @JsonProperty
     public AdminConfig getAdmin() { return admin; }

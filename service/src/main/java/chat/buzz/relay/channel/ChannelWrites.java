@@ -30,9 +30,11 @@ public final class ChannelWrites {
     private static final String NOT_ACCESSIBLE = "channel not found or not accessible";
 
     private final PolicyChangeRecorder policyChanges;
+    private final PolicyChangeLimit policyChangeLimit;
 
-    public ChannelWrites(PolicyChangeRecorder policyChanges) {
+    public ChannelWrites(PolicyChangeRecorder policyChanges, PolicyChangeLimit policyChangeLimit) {
         this.policyChanges = policyChanges;
+        this.policyChangeLimit = policyChangeLimit;
     }
 
     public Map<Integer, EventHandler> handlers() {
@@ -89,13 +91,6 @@ public final class ChannelWrites {
         // A ttl of 0 clears the TTL; Optional.map cannot carry that null, so it is handled outside it.
         Long ttl = settings.ttlSeconds().isEmpty() ? before.ttlSeconds()
                 : settings.ttlSeconds().get() == 0 ? null : settings.ttlSeconds().get();
-        // While migration 0077 is applied its trigger advances the community's policy stamp in this
-        // UPDATE when visibility, unlisted or ttl really change (the same test as below). The channel
-        // row is already locked exclusively (lockForChange), and artifact writes share-lock it, so a
-        // concurrent first artifact write into this channel either committed before the stamp or
-        // commits after it with a later change stamp: it cannot slip past the reset.
-        dao.update(channel, name, open ? "open" : "private", unlisted, ttl);
-
         List<String> changes = new ArrayList<>();
         if (open != before.open()) {
             changes.add("visibility " + (before.open() ? "open→private" : "private→open"));
@@ -106,6 +101,16 @@ public final class ChannelWrites {
         if (!Objects.equals(ttl, before.ttlSeconds())) {
             changes.add("ttl " + describeTtl(before.ttlSeconds()) + "→" + describeTtl(ttl));
         }
+        // A name-only or no-op edit advances nothing, so it is neither limited nor counted.
+        if (!changes.isEmpty()) {
+            policyChangeLimit.admit(handle, caller.community().id(), caller.pubkey());
+        }
+        // While migration 0077 is applied its trigger advances the community's policy stamp in this
+        // UPDATE when visibility, unlisted or ttl really change (the same test as above). The channel
+        // row is already locked exclusively (lockForChange), and artifact writes share-lock it, so a
+        // concurrent first artifact write into this channel either committed before the stamp or
+        // commits after it with a later change stamp: it cannot slip past the reset.
+        dao.update(channel, name, open ? "open" : "private", unlisted, ttl);
         if (!changes.isEmpty()) {
             policyChanges.channelPolicyChanged(handle, caller.community().id(), channel, String.join(", ", changes), caller.pubkey());
         }
@@ -117,6 +122,7 @@ public final class ChannelWrites {
         if (!access.canDelete()) {
             throw WriteRejection.blocked("only the owner may delete the channel");
         }
+        policyChangeLimit.admit(handle, caller.community().id(), caller.pubkey());
         // Migration 0077's trigger advances the policy stamp when deleted_at is newly set.
         handle.attach(ChannelDao.class).markDeleted(channel);
         policyChanges.channelPolicyChanged(handle, caller.community().id(), channel, "channel deleted", caller.pubkey());

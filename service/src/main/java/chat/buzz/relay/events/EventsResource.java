@@ -24,6 +24,8 @@ public final class EventsResource {
     @Timed
     public Response publish(@Auth Caller caller, byte[] body) {
         WriteResult result = writer.write(caller, body == null ? new byte[0] : body);
-        return Response.status(result.status()).entity(result.reply()).build();
+        Response.ResponseBuilder response = Response.status(result.status()).entity(result.reply());
+        result.retryAfterSeconds().ifPresent(seconds -> response.header("Retry-After", seconds));
+        return response.build();
     }
 }

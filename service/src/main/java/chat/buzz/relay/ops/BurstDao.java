@@ -17,6 +17,8 @@ public interface BurstDao {
 
     record CommunityRow(long id, String name) {}
 
+    record RefusalBucket(Instant start, long refused) {}
+
     @SqlUpdate("INSERT INTO policy_stamp_advances (community_id, channel_id, change, actor) "
             + "VALUES (:community, :channel, :change, :actor)")
     void recordAdvance(@Bind("community") long community, @Bind("channel") UUID channel, @Bind("change") String change,
@@ -31,6 +33,25 @@ public interface BurstDao {
             + "timeouts = sync_statistics.timeouts + EXCLUDED.timeouts")
     void add(@Bind("community") long community, @Bind("minute") Instant minute, @Bind("instance") String instance,
              @Bind("resets") long resets, @Bind("capacity") long capacity, @Bind("timeouts") long timeouts);
+
+    /** Adds to the minute's refused policy changes of this instance; several flushes of one minute add up. */
+    @SqlUpdate("INSERT INTO policy_change_refusals (community_id, minute, instance_id, refused) "
+            + "VALUES (:community, :minute, :instance, :refused) "
+            + "ON CONFLICT (community_id, minute, instance_id) DO UPDATE SET "
+            + "refused = policy_change_refusals.refused + EXCLUDED.refused")
+    void addRefusals(@Bind("community") long community, @Bind("minute") Instant minute, @Bind("instance") String instance,
+                     @Bind("refused") long refused);
+
+    /** False after a rollback to before-incremental, which drops the table (migration 0091). */
+    @SqlQuery("SELECT to_regclass('public.policy_change_refusals') IS NOT NULL")
+    boolean refusalsKept();
+
+    /** Refused policy changes of all instances in buckets of {@code bucketSeconds} from {@code since}. */
+    @SqlQuery("SELECT date_bin(make_interval(secs => :bucketSeconds), minute, :since) AS start, sum(refused) AS refused "
+            + "FROM policy_change_refusals WHERE community_id = :community AND minute >= :since GROUP BY 1 ORDER BY 1")
+    @RegisterConstructorMapper(RefusalBucket.class)
+    List<RefusalBucket> refusals(@Bind("community") long community, @Bind("since") Instant since,
+                                 @Bind("bucketSeconds") double bucketSeconds);
 
     /**
      * Buckets of {@code bucketSeconds} from {@code since}: totals over all instances, the busiest

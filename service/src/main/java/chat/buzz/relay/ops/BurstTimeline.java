@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
-/** A community's resets, capacity rejections and timeouts over time, with bursts and their causes. */
+/** A community's resets, capacity rejections, timeouts and refused policy changes over time, with bursts and their causes. */
 public final class BurstTimeline {
     /** The windows the console offers, each with a bucket size that keeps the chart readable. */
     public enum Window {
@@ -41,7 +41,7 @@ public final class BurstTimeline {
     }
 
     public record Point(Instant start, long resetsServed, long capacityRejections, long timeouts,
-                        long peakResetsPerMinute, long policyAdvances, boolean burst) {}
+                        long peakResetsPerMinute, long policyAdvances, long policyChangesRefused, boolean burst) {}
 
     public record Cause(String channel, String change, String actor, Instant advancedAt) {}
 
@@ -79,15 +79,17 @@ public final class BurstTimeline {
         }
         List<Point> points = new ArrayList<>();
         List<Burst> bursts = new ArrayList<>();
+        Map<Instant, Long> refused = refusals(communityId, from, window);
         for (Instant start = from; start.isBefore(to); start = start.plus(window.bucket)) {
             BurstDao.Bucket row = rows.get(start);
+            long refusedHere = refused.getOrDefault(start, 0L);
             if (row == null) {
-                points.add(new Point(start, 0, 0, 0, 0, 0, false));
+                points.add(new Point(start, 0, 0, 0, 0, 0, refusedHere, false));
                 continue;
             }
             boolean burst = row.peakResetsPerMinute() >= threshold;
             points.add(new Point(start, row.resetsServed(), row.capacityRejections(), row.timeouts(),
-                    row.peakResetsPerMinute(), row.policyAdvances(), burst));
+                    row.peakResetsPerMinute(), row.policyAdvances(), refusedHere, burst));
             if (burst) {
                 Instant end = start.plus(window.bucket);
                 bursts.add(new Burst(start, end, row.resetsServed(), row.peakResetsPerMinute(),
@@ -96,6 +98,17 @@ public final class BurstTimeline {
         }
         return Optional.of(new Timeline(communityId, community.get().name(), window.name().toLowerCase(Locale.ROOT),
                 window.bucket.toSeconds(), threshold, from, to, points, bursts));
+    }
+
+    /** Refused policy changes per bucket start; none while the schema is rolled back to before-incremental. */
+    private Map<Instant, Long> refusals(long communityId, Instant from, Window window) {
+        Map<Instant, Long> refused = new HashMap<>();
+        jdbi.useExtension(BurstDao.class, dao -> {
+            if (dao.refusalsKept()) {
+                dao.refusals(communityId, from, window.bucket.toSeconds()).forEach(r -> refused.put(r.start(), r.refused()));
+            }
+        });
+        return refused;
     }
 
     /** Resets trail the advance that caused them, so the bucket before a burst is searched too. */

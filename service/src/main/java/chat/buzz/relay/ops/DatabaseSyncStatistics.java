@@ -1,6 +1,8 @@
 package chat.buzz.relay.ops;
 
+import chat.buzz.relay.channel.PolicyChangeRefusals;
 import com.codahale.metrics.MetricRegistry;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -14,12 +16,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Counts in memory on the request path and adds the counts to the database every few seconds, one
- * row per community, minute and instance; the timeline sums the instances.
+ * row per community, minute and instance; the timeline sums the instances. Refused policy changes are
+ * counted here too: the refused write's transaction rolls back, so it cannot record them itself.
  */
-public final class DatabaseSyncStatistics implements SyncStatistics {
+public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChangeRefusals {
+    private static final String UNDEFINED_TABLE = "42P01";
+
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseSyncStatistics.class);
 
-    enum Kind { RESETS, CAPACITY, TIMEOUTS }
+    enum Kind { RESETS, CAPACITY, TIMEOUTS, REFUSED_POLICY_CHANGES }
 
     private record Key(long communityId, Instant minute, Kind kind) {}
 
@@ -56,6 +61,11 @@ public final class DatabaseSyncStatistics implements SyncStatistics {
         count(communityId, Kind.TIMEOUTS, "timeouts");
     }
 
+    @Override
+    public void policyChangeRefused(long communityId) {
+        count(communityId, Kind.REFUSED_POLICY_CHANGES, "policy-changes-refused");
+    }
+
     private void count(long communityId, Kind kind, String metric) {
         Instant minute = clock.instant().truncatedTo(ChronoUnit.MINUTES);
         pending.merge(new Key(communityId, minute, kind), 1L, Long::sum);
@@ -81,13 +91,36 @@ public final class DatabaseSyncStatistics implements SyncStatistics {
             }
             long n = taken;
             try {
-                jdbi.useExtension(BurstDao.class, dao -> dao.add(key.communityId(), key.minute(), instanceId,
-                        key.kind() == Kind.RESETS ? n : 0, key.kind() == Kind.CAPACITY ? n : 0,
-                        key.kind() == Kind.TIMEOUTS ? n : 0));
+                jdbi.useExtension(BurstDao.class, dao -> write(dao, key, n));
             } catch (RuntimeException e) {
+                if (key.kind() == Kind.REFUSED_POLICY_CHANGES && isUndefinedTable(e)) {
+                    // Rolled back to before-incremental (migration 0091 undone): nowhere to keep them, and
+                    // holding them would only grow memory; the meter still counted them.
+                    LOG.warn("Dropped {} refused policy changes of community {}: table policy_change_refusals is missing",
+                            n, key.communityId());
+                    continue;
+                }
                 pending.merge(key, n, Long::sum);
                 throw e;
             }
         }
+    }
+
+    private void write(BurstDao dao, Key key, long n) {
+        if (key.kind() == Kind.REFUSED_POLICY_CHANGES) {
+            dao.addRefusals(key.communityId(), key.minute(), instanceId, n);
+        } else {
+            dao.add(key.communityId(), key.minute(), instanceId, key.kind() == Kind.RESETS ? n : 0,
+                    key.kind() == Kind.CAPACITY ? n : 0, key.kind() == Kind.TIMEOUTS ? n : 0);
+        }
+    }
+
+    private static boolean isUndefinedTable(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && UNDEFINED_TABLE.equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

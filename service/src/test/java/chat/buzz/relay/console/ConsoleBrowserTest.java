@@ -101,6 +101,8 @@ class ConsoleBrowserTest {
             RELAY.jdbi().useHandle(h -> h.execute("INSERT INTO sync_statistics "
                     + "(community_id, minute, instance_id, resets_served, capacity_rejections) VALUES (?, ?, ?, 40, 2)",
                     community, minute, instance));
+            RELAY.jdbi().useHandle(h -> h.execute("INSERT INTO policy_change_refusals "
+                    + "(community_id, minute, instance_id, refused) VALUES (?, ?, ?, 3)", community, minute, instance));
         }
 
         signIn();
@@ -108,6 +110,9 @@ class ConsoleBrowserTest {
         browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#burst-chart .burst-band")));
         assertThat(browser.driver.findElements(By.cssSelector("#burst-chart .bar-resets"))).isNotEmpty();
         assertThat(browser.driver.findElements(By.cssSelector("#burst-chart .bar-capacity"))).isNotEmpty();
+        assertThat(browser.driver.findElements(By.cssSelector("#burst-chart .bar-refused"))).isNotEmpty();
+        assertThat(browser.driver.findElement(By.id("chart-desc")).getAttribute("textContent"))
+                .contains("6 policy change(s) refused");
         assertThat(browser.driver.findElement(By.id("bursts")).getText()).contains("80 resets", "visibility open→private");
 
         new Select(browser.driver.findElement(By.id("window"))).selectByValue("day");

@@ -78,6 +78,9 @@ class WritesAfterIncrementalRollbackTest {
         assertThat(movedHead).isEqualTo(moved.id());
         // The operations record of policy changes (a pre-tag table) still gets every cause: private, ttl, deleted.
         assertThat(policyAdvances()).isEqualTo(advancesBefore + 3);
+        // The refused-policy-change counts (migration 0091) are rolled back too; the burst view still answers.
+        Reply bursts = olivia.get("/api/bursts?window=hour");
+        assertThat(bursts.status()).as(bursts.body()).isEqualTo(200);
 
         Database.migrate(RELAY.configuration().getDataSourceFactory(), Database.CHANGELOG);
         assertThat(stampColumns()).containsAll(STAMP_COLUMNS);

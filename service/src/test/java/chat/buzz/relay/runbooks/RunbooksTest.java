@@ -94,6 +94,9 @@ class RunbooksTest {
                     + "(community_id, minute, instance_id, resets_served, capacity_rejections, timeouts) "
                     + "SELECT id, ?, 'runbook-instance', 60, 3, 1 FROM communities",
                     Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MINUTES))));
+            RELAY.jdbi().useHandle(h -> h.execute("INSERT INTO policy_change_refusals "
+                    + "(community_id, minute, instance_id, refused) SELECT id, ?, 'runbook-instance', 12 FROM communities",
+                    Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MINUTES))));
         }
     }
 
