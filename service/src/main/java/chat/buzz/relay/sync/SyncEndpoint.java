@@ -12,6 +12,10 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.eclipse.jetty.ee10.websocket.jakarta.common.JakartaWebSocketSession;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.websocket.core.Frame;
+import org.eclipse.jetty.websocket.core.OpCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,13 +83,18 @@ public final class SyncEndpoint extends Endpoint {
             });
         }
 
+        /**
+         * Jetty's Jakarta {@code sendPing} blocks until the frame is written, so one client that stopped
+         * reading would hold the sync timer thread, and every other connection's pings, for good. The
+         * core session queues the ping without waiting, ahead of queued data.
+         */
         @Override
         public void ping() {
-            try {
-                session.getAsyncRemote().sendPing(ByteBuffer.allocate(0));
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("Ping failed", e);
+            if (!(session instanceof JakartaWebSocketSession jakarta)) {
+                throw new IllegalStateException("not a Jetty WebSocket session: " + session.getClass());
             }
+            jakarta.getCoreSession().sendFrame(new Frame(OpCode.PING), Callback.from(() -> { },
+                    error -> LOG.debug("Ping failed", error)), false);
         }
     }
 }
