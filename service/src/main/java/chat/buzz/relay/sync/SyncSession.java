@@ -40,7 +40,8 @@ final class SyncSession {
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
         this.challenge = HexFormat.of().formatHex(bytes);
-        this.outbox = new Outbox(sink, hub.config().getQueueFrames(), hub.config().getQueueBytes());
+        this.outbox = new Outbox(sink, hub.config().getQueueFrames(), hub.config().getQueueBytes(),
+                hub.config().getMaxSubscriptionsPerConnection());
     }
 
     Community community() {
