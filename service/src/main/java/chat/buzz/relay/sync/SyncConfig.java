@@ -55,6 +55,18 @@ public class SyncConfig {
     @Min(1) @Max(256)
     private int workersPerPubkey = 2;
 
+    /** Connections from one IP address that have not authenticated yet; further ones are refused. */
+    @Min(1) @Max(100_000)
+    private int maxUnauthenticatedPerAddress = 16;
+
+    /** Connections of this instance that have not authenticated yet, from all addresses together. */
+    @Min(1) @Max(1_000_000)
+    private int maxUnauthenticatedConnections = 1000;
+
+    /** A connection without a successful AUTH this long after it opened gets a NOTICE and is closed. */
+    @Min(1) @Max(3600)
+    private int authTimeoutSeconds = 30;
+
     @JsonProperty public int getMaxSubscriptionsPerConnection() { return maxSubscriptionsPerConnection; }
     @JsonProperty public void setMaxSubscriptionsPerConnection(int v) { this.maxSubscriptionsPerConnection = v; }
     @JsonProperty public int getMaxConnectionsPerPubkey() { return maxConnectionsPerPubkey; }
@@ -81,4 +93,10 @@ public class SyncConfig {
     @JsonProperty public void setWorkerThreads(int v) { this.workerThreads = v; }
     @JsonProperty public int getWorkersPerPubkey() { return workersPerPubkey; }
     @JsonProperty public void setWorkersPerPubkey(int v) { this.workersPerPubkey = v; }
+    @JsonProperty public int getMaxUnauthenticatedPerAddress() { return maxUnauthenticatedPerAddress; }
+    @JsonProperty public void setMaxUnauthenticatedPerAddress(int v) { this.maxUnauthenticatedPerAddress = v; }
+    @JsonProperty public int getMaxUnauthenticatedConnections() { return maxUnauthenticatedConnections; }
+    @JsonProperty public void setMaxUnauthenticatedConnections(int v) { this.maxUnauthenticatedConnections = v; }
+    @JsonProperty public int getAuthTimeoutSeconds() { return authTimeoutSeconds; }
+    @JsonProperty public void setAuthTimeoutSeconds(int v) { this.authTimeoutSeconds = v; }
 }

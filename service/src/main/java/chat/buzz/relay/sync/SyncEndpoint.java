@@ -27,12 +27,14 @@ public final class SyncEndpoint extends Endpoint {
     private final SyncHub hub;
     private final Community community;
     private final String relayUrl;
+    private final String address;
     private SyncSession connection;
 
-    SyncEndpoint(SyncHub hub, Community community, String relayUrl) {
+    SyncEndpoint(SyncHub hub, Community community, String relayUrl, String address) {
         this.hub = hub;
         this.community = community;
         this.relayUrl = relayUrl;
+        this.address = address;
     }
 
     @Override
@@ -41,7 +43,7 @@ public final class SyncEndpoint extends Endpoint {
         session.setMaxBinaryMessageBufferSize(hub.config().getMaxMessageBytes());
         // A backstop for sockets that stop moving entirely; pings keep healthy ones busy well within it.
         session.setMaxIdleTimeout(2_000L * hub.config().getIdleTimeoutSeconds());
-        connection = new SyncSession(hub, community, relayUrl, new SessionSink(session));
+        connection = new SyncSession(hub, community, relayUrl, address, new SessionSink(session));
         session.addMessageHandler(String.class, (MessageHandler.Whole<String>) connection::onMessage);
         session.addMessageHandler(PongMessage.class, (MessageHandler.Whole<PongMessage>) pong -> connection.heard());
         session.addMessageHandler(ByteBuffer.class, (MessageHandler.Whole<ByteBuffer>) bytes -> connection.onBinary());

@@ -24,7 +24,7 @@ public final class SyncFeature {
         ExecutorService threads = environment.lifecycle().executorService("sync-worker-%d")
                 .minThreads(config.getWorkerThreads()).maxThreads(config.getWorkerThreads()).build();
         FairWorkers workers = new FairWorkers(threads, config.getWorkerThreads(), config.getWorkersPerPubkey());
-        // Pings and snapshot deadlines: each task only queues a frame or a close, never waits.
+        // Pings and deadlines (AUTH, snapshot): each task only queues a frame or a close, never waits.
         ScheduledExecutorService timers = environment.lifecycle().scheduledExecutorService("sync-timers")
                 .threads(1).removeOnCancelPolicy(true).build();
         SyncHub hub = new SyncHub(config, new SyncReads(jdbi, config.getStatementBudgetMillis()),

@@ -33,8 +33,11 @@ final class SyncHub {
     private final Counter idle;
     private final Counter snapshotTimeouts;
     private final Counter statementTimeouts;
+    private final Counter authTimeouts;
+    private final Counter refusedUnauthenticated;
     private final AtomicInteger activeSnapshots = new AtomicInteger();
     private final AtomicInteger parkedStreams = new AtomicInteger();
+    private final UnauthenticatedConnections unauthenticated;
 
     SyncHub(SyncConfig config, SyncReads reads, RemovalEvents removals, Gates gates, Clock clock,
             FairWorkers workers, ScheduledExecutorService timers, MetricRegistry metrics) {
@@ -45,13 +48,18 @@ final class SyncHub {
         this.clock = clock;
         this.workers = workers;
         this.timers = timers;
+        this.unauthenticated = new UnauthenticatedConnections(config.getMaxUnauthenticatedPerAddress(),
+                config.getMaxUnauthenticatedConnections());
         this.tooSlow = metrics.counter("buzz.sync.disconnected-too-slow");
         this.resets = metrics.counter("buzz.sync.feed-resets");
         this.backpressureWaits = metrics.counter("buzz.sync.backpressure-waits");
         this.idle = metrics.counter("buzz.sync.disconnected-idle");
         this.snapshotTimeouts = metrics.counter("buzz.sync.snapshot-timeouts");
         this.statementTimeouts = metrics.counter("buzz.sync.statement-timeouts");
+        this.authTimeouts = metrics.counter("buzz.sync.disconnected-auth-timeout");
+        this.refusedUnauthenticated = metrics.counter("buzz.sync.refused-unauthenticated");
         metrics.gauge("buzz.sync.connections", () -> sessions::size);
+        metrics.gauge("buzz.sync.unauthenticated", () -> unauthenticated::total);
         metrics.gauge("buzz.sync.workers-busy", () -> workers::running);
         metrics.gauge("buzz.sync.tasks-waiting", () -> workers::waiting);
         metrics.gauge("buzz.sync.snapshots-active", () -> activeSnapshots::get);
@@ -137,6 +145,23 @@ final class SyncHub {
 
     void opened(SyncSession session) {
         sessions.add(session);
+    }
+
+    /** @return null when a new connection from {@code address} may wait for its AUTH, otherwise why not */
+    String admitUnauthenticated(String address) {
+        String refusal = unauthenticated.admit(address);
+        if (refusal != null) {
+            refusedUnauthenticated.inc();
+        }
+        return refusal;
+    }
+
+    void authenticatedOrGone(String address) {
+        unauthenticated.release(address);
+    }
+
+    void authTimedOut() {
+        authTimeouts.inc();
     }
 
     boolean admit(String pubkey) {
