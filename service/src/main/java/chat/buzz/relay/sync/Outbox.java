@@ -1,14 +1,16 @@
 package chat.buzz.relay.sync;
 
 import java.util.ArrayDeque;
-import java.util.concurrent.TimeUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * The bounded queue of frames waiting for one connection, with at most one write in flight.
- * Nothing here ever grows past its limits: a full queue either makes a bulk producer wait
- * ({@link #put}) or tells the caller to give up on the client ({@link #offer} returns false).
+ * Nothing here ever grows past its limits and nothing here ever blocks: a full queue either makes a
+ * bulk producer park until the queue has drained to half ({@link #parkUntilDrained}) or tells the
+ * caller to give up on the client ({@link #offer} returns false).
  */
 final class Outbox {
     /** Where frames go: the WebSocket session. {@code done} gets null on success. */
@@ -23,16 +25,20 @@ final class Outbox {
     private final Sink sink;
     private final int maxFrames;
     private final long maxChars;
+    private final int reservedFrames;
     private final ArrayDeque<String> queue = new ArrayDeque<>();
+    private final List<Runnable> parked = new ArrayList<>();
     private long queuedChars;
     private boolean inFlight;
     private boolean closing;
     private String closeReason;
 
-    Outbox(Sink sink, int maxFrames, long maxChars) {
+    /** @param reservedFrames extra room for {@link #offerLastWord}: one per subscription slot */
+    Outbox(Sink sink, int maxFrames, long maxChars, int reservedFrames) {
         this.sink = sink;
         this.maxFrames = maxFrames;
         this.maxChars = maxChars;
+        this.reservedFrames = reservedFrames;
     }
 
     /** @return false when the queue is full or the connection is going away; nothing was queued */
@@ -48,20 +54,39 @@ final class Outbox {
     }
 
     /**
-     * Waits for room, up to {@code timeoutMillis}, then queues.
-     *
-     * @return false on timeout or when the connection is going away
+     * A subscription's CLOSED may use the reserve past the frame limit: a client that stopped reading
+     * in the middle of a snapshot still learns why it ended, and the reserve keeps the queue bounded.
      */
-    synchronized boolean awaitRoom(String frame, long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (!closing && !hasRoom(frame)) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
+    boolean offerLastWord(String frame) {
+        synchronized (this) {
+            if (closing || (!hasRoom(frame) && queue.size() >= maxFrames + reservedFrames)) {
                 return false;
             }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
+            enqueue(frame);
         }
-        return !closing;
+        pump();
+        return true;
+    }
+
+    /**
+     * Has {@code resume} run once the queue has drained to half its limits, or once the connection is
+     * going away; the caller then returns its thread instead of waiting.
+     *
+     * @return false when there is room already (nothing was registered)
+     */
+    boolean parkUntilDrained(Runnable resume) {
+        synchronized (this) {
+            if (closing || drained()) {
+                return false;
+            }
+            parked.add(resume);
+            return true;
+        }
+    }
+
+    /** @return true when {@code resume} was still parked and will now never run */
+    synchronized boolean unpark(Runnable resume) {
+        return parked.remove(resume);
     }
 
     /** Drops whatever is queued, sends {@code lastWords} and closes once it is written. */
@@ -75,16 +100,18 @@ final class Outbox {
             enqueue(lastWords);
             closing = true;
             closeReason = reason;
-            notifyAll();
         }
+        wake();
         pump();
     }
 
-    synchronized void abandon() {
-        closing = true;
-        queue.clear();
-        queuedChars = 0;
-        notifyAll();
+    void abandon() {
+        synchronized (this) {
+            closing = true;
+            queue.clear();
+            queuedChars = 0;
+        }
+        wake();
     }
 
     /** Pings go straight to the socket: they are tiny and must not wait behind a full queue. */
@@ -101,6 +128,23 @@ final class Outbox {
     private boolean hasRoom(String frame) {
         // One frame always fits in an empty queue, whatever its size, or a large head could never go out.
         return queue.isEmpty() || (queue.size() < maxFrames && queuedChars + frame.length() <= maxChars);
+    }
+
+    private boolean drained() {
+        return queue.size() <= maxFrames / 2 && queuedChars <= maxChars / 2;
+    }
+
+    /** Resumes every parked producer; each only schedules work, so this is cheap on any thread. */
+    private void wake() {
+        List<Runnable> resume;
+        synchronized (this) {
+            if (parked.isEmpty() || !(closing || drained())) {
+                return;
+            }
+            resume = List.copyOf(parked);
+            parked.clear();
+        }
+        resume.forEach(Runnable::run);
     }
 
     private void enqueue(String frame) {
@@ -128,9 +172,9 @@ final class Outbox {
                 if (next != null) {
                     queuedChars -= next.length();
                     inFlight = true;
-                    notifyAll();
                 }
             }
+            wake();
             if (closeNow) {
                 String reason;
                 synchronized (this) {
@@ -153,8 +197,8 @@ final class Outbox {
                         queuedChars = 0;
                         closeReason = null;
                     }
-                    notifyAll();
                 }
+                wake();
                 if (!state.compareAndSet(0, 1)) {
                     pump();
                 }

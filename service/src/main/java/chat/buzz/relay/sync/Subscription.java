@@ -4,7 +4,7 @@ import chat.buzz.relay.gate.Gate;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,10 +12,11 @@ import org.slf4j.LoggerFactory;
  * One REQ: streams the snapshot, then applies live changes in arrival order. It is registered for
  * changes before the snapshot query starts and holds them until EOSE, so a change that commits
  * while the snapshot streams is delivered after it (possibly twice, which clients tolerate).
- * All work for one subscription runs serially on the hub's worker pool; frames are queued under
- * this object's lock together with the cancelled check, so nothing follows a CLOSED.
+ * All work for one subscription runs serially on the hub's worker pool, in short tasks: a bulk
+ * stream parks on a full queue instead of waiting for the client (see {@link BulkStream}). Frames
+ * are queued under this object's lock together with the cancelled check, so nothing follows a CLOSED.
  */
-final class Subscription {
+final class Subscription implements BulkStream.Target {
     private static final Logger LOG = LoggerFactory.getLogger(Subscription.class);
 
     private final SyncSession owner;
@@ -23,6 +24,9 @@ final class Subscription {
     private final String id;
     private final SyncFilter filter;
     private final ArrayDeque<Change> pending = new ArrayDeque<>();
+    private final Runnable resume = this::resume;
+    /** The stream in progress (the snapshot, or a grant's); only the task running this subscription touches it. */
+    private BulkStream bulk;
     private boolean snapshotDone;
     /**
      * Database time (micros) before the snapshot, less the overlap: removals go to this subscriber for
@@ -32,6 +36,10 @@ final class Subscription {
     private volatile long floor;
     private boolean scheduled;
     private boolean cancelled;
+    /** Tasks of this subscription on a worker: the one running, and briefly the one that resumed it. */
+    private int running;
+    private boolean snapshotCounted;
+    private ScheduledFuture<?> snapshotDeadline;
 
     Subscription(SyncSession owner, SyncHub hub, String id, SyncFilter filter) {
         this.owner = owner;
@@ -52,8 +60,15 @@ final class Subscription {
         hub.register(this);
         synchronized (this) {
             scheduled = true;
+            snapshotCounted = true;
+            hub.snapshotStarted();
+            snapshotDeadline = hub.schedule(this::snapshotOverdue, hub.config().getSnapshotTimeoutSeconds());
         }
-        hub.submit(this::run);
+        submit();
+    }
+
+    private void submit() {
+        hub.submit(owner.reader(), this::run);
     }
 
     /** Called on the listener thread: must stay cheap. */
@@ -76,7 +91,7 @@ final class Subscription {
         if (overflow) {
             close("sync_reset: too many changes waiting for this subscription; subscribe again");
         } else {
-            hub.submit(this::run);
+            submit();
         }
     }
 
@@ -89,10 +104,11 @@ final class Subscription {
             }
             cancelled = true;
             pending.clear();
-            queued = owner.outbox().offer(Frames.closed(id, message));
+            queued = owner.outbox().offerLastWord(Frames.closed(id, message));
         }
         hub.unregister(this);
         owner.forget(this);
+        released();
         // Outside the lock: giving up on the connection cancels its other subscriptions, each under its own lock.
         if (!queued) {
             owner.tooSlow();
@@ -106,24 +122,84 @@ final class Subscription {
             pending.clear();
         }
         hub.unregister(this);
+        released();
+    }
+
+    /** A parked stream of an ended subscription is dropped at once; a running task notices when it returns. */
+    private void released() {
+        if (owner.outbox().unpark(resume)) {
+            hub.unparked();
+        }
+        synchronized (this) {
+            if (running > 0) {
+                return;
+            }
+        }
+        snapshotEnded();
+    }
+
+    private void snapshotEnded() {
+        ScheduledFuture<?> deadline;
+        synchronized (this) {
+            if (!snapshotCounted) {
+                return;
+            }
+            snapshotCounted = false;
+            deadline = snapshotDeadline;
+        }
+        hub.snapshotEnded();
+        deadline.cancel(false);
+    }
+
+    /** A snapshot that outlives its time limit ends, however far it got; the client subscribes again. */
+    private void snapshotOverdue() {
+        synchronized (this) {
+            if (!snapshotCounted || cancelled) {
+                return;
+            }
+        }
+        hub.snapshotTimedOut();
+        close("error: the snapshot did not finish within " + hub.config().getSnapshotTimeoutSeconds()
+                + " s; read faster or narrow #h, then subscribe again");
+    }
+
+    private void resume() {
+        hub.unparked();
+        submit();
     }
 
     private void run() {
+        synchronized (this) {
+            running++;
+        }
         try {
-            if (!isSnapshotDone()) {
-                if (!snapshot()) {
-                    return;
-                }
-                synchronized (this) {
-                    snapshotDone = true;
-                }
+            if (isCancelled()) {
+                return;
+            }
+            if (!isSnapshotDone() && bulk == null && !beginSnapshot()) {
+                return;
+            }
+            if (bulk != null && !continueBulk()) {
+                return;
             }
             drain();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            LOG.warn("Sync subscription failed", e);
-            close("error: the relay could not serve this subscription; subscribe again");
+            if (BudgetedJdbi.overBudget(e)) {
+                hub.statementTimedOut();
+                close("error: a sync query ran over the relay's time budget; subscribe again later, or with a narrower #h");
+            } else {
+                LOG.warn("Sync subscription failed", e);
+                close("error: the relay could not serve this subscription; subscribe again");
+            }
+        } finally {
+            boolean ended;
+            synchronized (this) {
+                running--;
+                ended = cancelled && running == 0;
+            }
+            if (ended) {
+                snapshotEnded();
+            }
         }
     }
 
@@ -131,17 +207,73 @@ final class Subscription {
         return snapshotDone;
     }
 
-    private boolean snapshot() throws InterruptedException {
+    private synchronized boolean isCancelled() {
+        return cancelled;
+    }
+
+    private boolean beginSnapshot() {
         List<UUID> ttl = filter.scoped() ? hub.reads().ttlChannelsInScope(community(), owner.reader(), filter) : List.of();
         if (!ttl.isEmpty()) {
             close("invalid: channel " + ttl.get(0) + " has a ttl; its artifacts are ephemeral and never synced");
             return false;
         }
         floor = hub.reads().floor(community(), hub.overlapSeconds());
-        return streamDiscoverable(null) && emitBulk(Frames.eose(id));
+        bulk = new BulkStream(List.of(discoverable(null)), Frames.eose(id), hub.config().getSnapshotChunk());
+        return true;
     }
 
-    private void drain() throws InterruptedException {
+    /**
+     * One step of the stream in progress.
+     *
+     * @return true when it finished and live changes may be applied; otherwise it was rescheduled, parked or ended
+     */
+    private boolean continueBulk() {
+        switch (bulk.step(this)) {
+            case FINISHED -> {
+                bulk = null;
+                boolean snapshotFinished;
+                synchronized (this) {
+                    snapshotFinished = !snapshotDone;
+                    snapshotDone = true;
+                }
+                if (snapshotFinished) {
+                    snapshotEnded();
+                }
+                return true;
+            }
+            case MORE -> submit();
+            case PARKED, STOPPED -> { }
+        }
+        return false;
+    }
+
+    @Override
+    public Offer offer(String frame) {
+        synchronized (this) {
+            if (cancelled) {
+                return Offer.STOPPED;
+            }
+            if (owner.outbox().offer(frame)) {
+                return Offer.QUEUED;
+            }
+        }
+        return owner.outbox().isClosing() ? Offer.STOPPED : Offer.FULL;
+    }
+
+    @Override
+    public boolean park() {
+        hub.parked();
+        if (!owner.outbox().parkUntilDrained(resume)) {
+            hub.unparked();
+            return false;
+        }
+        if (isCancelled() && owner.outbox().unpark(resume)) {
+            hub.unparked();
+        }
+        return true;
+    }
+
+    private void drain() {
         while (true) {
             Change change;
             synchronized (this) {
@@ -156,10 +288,14 @@ final class Subscription {
                 return;
             }
             apply(change);
+            if (bulk != null) {
+                submit();
+                return;
+            }
         }
     }
 
-    private void apply(Change change) throws InterruptedException {
+    private void apply(Change change) {
         switch (change.kind()) {
             case HEAD -> headChanged(change);
             case MEMBER -> memberChanged(change);
@@ -190,47 +326,22 @@ final class Subscription {
      * The reader's access to one channel changed: every artifact of it that is now in D goes out, and
      * every one that is not but that the reader could have held is removed.
      */
-    private void memberChanged(Change change) throws InterruptedException {
+    private void memberChanged(Change change) {
         if (!change.pubkey().equals(owner.reader()) || !inScope(change.channel())) {
             return;
         }
-        if (!streamDiscoverable(change.channel())) {
-            return;
-        }
-        int chunk = hub.config().getSnapshotChunk();
-        UUID after = null;
-        while (true) {
-            List<SyncReads.ReaderView> rows = hub.reads().leftChannelChunk(community(), owner.reader(), filter, floor,
-                    change.channel(), after, chunk);
-            for (SyncReads.ReaderView row : rows) {
-                if (!emitBulk(Frames.event(id, hub.removals().removal(row.d(), row.named(), row.reason())))) {
-                    return;
-                }
-            }
-            if (rows.size() < chunk) {
-                return;
-            }
-            after = rows.get(rows.size() - 1).d();
-        }
+        BulkStream.Part removals = (after, chunk) -> hub.reads().leftChannelChunk(community(), owner.reader(), filter,
+                floor, change.channel(), after, chunk).stream()
+                .map(row -> new BulkStream.Framed(row.d(),
+                        Frames.event(id, hub.removals().removal(row.d(), row.named(), row.reason()))))
+                .toList();
+        bulk = new BulkStream(List.of(discoverable(change.channel()), removals), null, hub.config().getSnapshotChunk());
     }
 
-    /** Streams D (or its part in one channel) in keyset chunks; a full queue makes this wait. */
-    private boolean streamDiscoverable(UUID onlyChannel) throws InterruptedException {
-        int chunk = hub.config().getSnapshotChunk();
-        UUID after = null;
-        while (true) {
-            List<SyncReads.Row> rows = hub.reads().discoverableChunk(community(), owner.reader(), filter,
-                    onlyChannel, after, chunk);
-            for (SyncReads.Row row : rows) {
-                if (!emitBulk(Frames.event(id, row.json()))) {
-                    return false;
-                }
-            }
-            if (rows.size() < chunk) {
-                return true;
-            }
-            after = rows.get(rows.size() - 1).d();
-        }
+    /** D (or its part in one channel) in keyset chunks. */
+    private BulkStream.Part discoverable(UUID onlyChannel) {
+        return (after, chunk) -> hub.reads().discoverableChunk(community(), owner.reader(), filter, onlyChannel, after,
+                chunk).stream().map(row -> new BulkStream.Framed(row.d(), Frames.event(id, row.json()))).toList();
     }
 
     private boolean inScope(UUID channel) {
@@ -245,31 +356,5 @@ final class Subscription {
             }
         }
         owner.tooSlow();
-    }
-
-    /** Part of a bulk stream: waits for room, up to the send timeout, instead of giving up at once. */
-    private boolean emitBulk(String frame) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(hub.config().getSendTimeoutSeconds());
-        while (true) {
-            synchronized (this) {
-                if (cancelled) {
-                    return false;
-                }
-                if (owner.outbox().offer(frame)) {
-                    return true;
-                }
-                if (owner.outbox().isClosing()) {
-                    return false;
-                }
-            }
-            hub.waitedForRoom();
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            if (left <= 0 || !owner.outbox().awaitRoom(frame, left)) {
-                if (!owner.outbox().isClosing()) {
-                    owner.tooSlow();
-                }
-                return false;
-            }
-        }
     }
 }

@@ -28,9 +28,13 @@ public class SyncConfig {
     @Min(1) @Max(10_000)
     private int snapshotChunk = 200;
 
-    /** How long a bulk stream (snapshot, grant) waits for a full queue to drain before giving up on the client. */
-    @Min(1) @Max(3600)
-    private int sendTimeoutSeconds = 30;
+    /** A snapshot not finished this long after its REQ ends with {@code CLOSED error:}, however far it got. */
+    @Min(1) @Max(86_400)
+    private int snapshotTimeoutSeconds = 300;
+
+    /** statement_timeout of every sync query, as for incremental reads. */
+    @Min(10) @Max(600_000)
+    private long statementBudgetMillis = 2000;
 
     @Min(1) @Max(3600)
     private int pingIntervalSeconds = 20;
@@ -47,6 +51,22 @@ public class SyncConfig {
     @Min(1) @Max(256)
     private int workerThreads = 8;
 
+    /** Workers one pubkey's subscriptions may use at once (at most {@code workerThreads}). */
+    @Min(1) @Max(256)
+    private int workersPerPubkey = 2;
+
+    /** Connections from one IP address that have not authenticated yet; further ones are refused. */
+    @Min(1) @Max(100_000)
+    private int maxUnauthenticatedPerAddress = 16;
+
+    /** Connections of this instance that have not authenticated yet, from all addresses together. */
+    @Min(1) @Max(1_000_000)
+    private int maxUnauthenticatedConnections = 1000;
+
+    /** A connection without a successful AUTH this long after it opened gets a NOTICE and is closed. */
+    @Min(1) @Max(3600)
+    private int authTimeoutSeconds = 30;
+
     @JsonProperty public int getMaxSubscriptionsPerConnection() { return maxSubscriptionsPerConnection; }
     @JsonProperty public void setMaxSubscriptionsPerConnection(int v) { this.maxSubscriptionsPerConnection = v; }
     @JsonProperty public int getMaxConnectionsPerPubkey() { return maxConnectionsPerPubkey; }
@@ -59,8 +79,10 @@ public class SyncConfig {
     @JsonProperty public void setQueueBytes(int v) { this.queueBytes = v; }
     @JsonProperty public int getSnapshotChunk() { return snapshotChunk; }
     @JsonProperty public void setSnapshotChunk(int v) { this.snapshotChunk = v; }
-    @JsonProperty public int getSendTimeoutSeconds() { return sendTimeoutSeconds; }
-    @JsonProperty public void setSendTimeoutSeconds(int v) { this.sendTimeoutSeconds = v; }
+    @JsonProperty public int getSnapshotTimeoutSeconds() { return snapshotTimeoutSeconds; }
+    @JsonProperty public void setSnapshotTimeoutSeconds(int v) { this.snapshotTimeoutSeconds = v; }
+    @JsonProperty public long getStatementBudgetMillis() { return statementBudgetMillis; }
+    @JsonProperty public void setStatementBudgetMillis(long v) { this.statementBudgetMillis = v; }
     @JsonProperty public int getPingIntervalSeconds() { return pingIntervalSeconds; }
     @JsonProperty public void setPingIntervalSeconds(int v) { this.pingIntervalSeconds = v; }
     @JsonProperty public int getIdleTimeoutSeconds() { return idleTimeoutSeconds; }
@@ -69,4 +91,12 @@ public class SyncConfig {
     @JsonProperty public void setPendingChanges(int v) { this.pendingChanges = v; }
     @JsonProperty public int getWorkerThreads() { return workerThreads; }
     @JsonProperty public void setWorkerThreads(int v) { this.workerThreads = v; }
+    @JsonProperty public int getWorkersPerPubkey() { return workersPerPubkey; }
+    @JsonProperty public void setWorkersPerPubkey(int v) { this.workersPerPubkey = v; }
+    @JsonProperty public int getMaxUnauthenticatedPerAddress() { return maxUnauthenticatedPerAddress; }
+    @JsonProperty public void setMaxUnauthenticatedPerAddress(int v) { this.maxUnauthenticatedPerAddress = v; }
+    @JsonProperty public int getMaxUnauthenticatedConnections() { return maxUnauthenticatedConnections; }
+    @JsonProperty public void setMaxUnauthenticatedConnections(int v) { this.maxUnauthenticatedConnections = v; }
+    @JsonProperty public int getAuthTimeoutSeconds() { return authTimeoutSeconds; }
+    @JsonProperty public void setAuthTimeoutSeconds(int v) { this.authTimeoutSeconds = v; }
 }

@@ -12,6 +12,10 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.eclipse.jetty.ee10.websocket.jakarta.common.JakartaWebSocketSession;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.websocket.core.Frame;
+import org.eclipse.jetty.websocket.core.OpCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,12 +27,14 @@ public final class SyncEndpoint extends Endpoint {
     private final SyncHub hub;
     private final Community community;
     private final String relayUrl;
+    private final String address;
     private SyncSession connection;
 
-    SyncEndpoint(SyncHub hub, Community community, String relayUrl) {
+    SyncEndpoint(SyncHub hub, Community community, String relayUrl, String address) {
         this.hub = hub;
         this.community = community;
         this.relayUrl = relayUrl;
+        this.address = address;
     }
 
     @Override
@@ -37,7 +43,7 @@ public final class SyncEndpoint extends Endpoint {
         session.setMaxBinaryMessageBufferSize(hub.config().getMaxMessageBytes());
         // A backstop for sockets that stop moving entirely; pings keep healthy ones busy well within it.
         session.setMaxIdleTimeout(2_000L * hub.config().getIdleTimeoutSeconds());
-        connection = new SyncSession(hub, community, relayUrl, new SessionSink(session));
+        connection = new SyncSession(hub, community, relayUrl, address, new SessionSink(session));
         session.addMessageHandler(String.class, (MessageHandler.Whole<String>) connection::onMessage);
         session.addMessageHandler(PongMessage.class, (MessageHandler.Whole<PongMessage>) pong -> connection.heard());
         session.addMessageHandler(ByteBuffer.class, (MessageHandler.Whole<ByteBuffer>) bytes -> connection.onBinary());
@@ -79,13 +85,18 @@ public final class SyncEndpoint extends Endpoint {
             });
         }
 
+        /**
+         * Jetty's Jakarta {@code sendPing} blocks until the frame is written, so one client that stopped
+         * reading would hold the sync timer thread, and every other connection's pings, for good. The
+         * core session queues the ping without waiting, ahead of queued data.
+         */
         @Override
         public void ping() {
-            try {
-                session.getAsyncRemote().sendPing(ByteBuffer.allocate(0));
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("Ping failed", e);
+            if (!(session instanceof JakartaWebSocketSession jakarta)) {
+                throw new IllegalStateException("not a Jetty WebSocket session: " + session.getClass());
             }
+            jakarta.getCoreSession().sendFrame(new Frame(OpCode.PING), Callback.from(() -> { },
+                    error -> LOG.debug("Ping failed", error)), false);
         }
     }
 }

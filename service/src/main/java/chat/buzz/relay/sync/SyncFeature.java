@@ -21,14 +21,17 @@ public final class SyncFeature {
     public static void register(Environment environment, SyncConfig config, Jdbi jdbi, DataSourceFactory database,
                                 CommunityDirectory communities, Gates gates, RelayIdentity identity,
                                 String publicScheme, Clock clock, long overlapSeconds) {
-        ExecutorService workers = environment.lifecycle().executorService("sync-worker-%d")
+        ExecutorService threads = environment.lifecycle().executorService("sync-worker-%d")
                 .minThreads(config.getWorkerThreads()).maxThreads(config.getWorkerThreads()).build();
-        SyncHub hub = new SyncHub(config, new SyncReads(jdbi), new RemovalEvents(identity, clock), gates, clock,
-                overlapSeconds, workers, environment.metrics());
+        FairWorkers workers = new FairWorkers(threads, config.getWorkerThreads(), config.getWorkersPerPubkey());
+        // Pings and deadlines (AUTH, snapshot): each task only queues a frame or a close, never waits.
+        ScheduledExecutorService timers = environment.lifecycle().scheduledExecutorService("sync-timers")
+                .threads(1).removeOnCancelPolicy(true).build();
+        SyncHub hub = new SyncHub(config, new SyncReads(jdbi, config.getStatementBudgetMillis()),
+                new RemovalEvents(identity, clock), gates, clock, overlapSeconds, workers, timers, environment.metrics());
         environment.lifecycle().manage(new ChangeListener(database, hub));
 
-        ScheduledExecutorService pinger = environment.lifecycle().scheduledExecutorService("sync-ping").threads(1).build();
-        pinger.scheduleWithFixedDelay(() -> {
+        timers.scheduleWithFixedDelay(() -> {
             try {
                 hub.pingAll();
             } catch (RuntimeException e) {

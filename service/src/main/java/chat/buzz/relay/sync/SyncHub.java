@@ -7,8 +7,10 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * This instance's live subscriptions and connections: the {@link ChangeListener} hands every
@@ -21,7 +23,8 @@ final class SyncHub {
     private final Gates gates;
     private final Clock clock;
     private final long overlapSeconds;
-    private final ExecutorService workers;
+    private final FairWorkers workers;
+    private final ScheduledExecutorService timers;
     private final Map<Long, Set<Subscription>> byCommunity = new ConcurrentHashMap<>();
     private final Set<SyncSession> sessions = ConcurrentHashMap.newKeySet();
     private final Map<String, Integer> connectionsByPubkey = new ConcurrentHashMap<>();
@@ -29,9 +32,16 @@ final class SyncHub {
     private final Counter resets;
     private final Counter backpressureWaits;
     private final Counter idle;
+    private final Counter snapshotTimeouts;
+    private final Counter statementTimeouts;
+    private final Counter authTimeouts;
+    private final Counter refusedUnauthenticated;
+    private final AtomicInteger activeSnapshots = new AtomicInteger();
+    private final AtomicInteger parkedStreams = new AtomicInteger();
+    private final UnauthenticatedConnections unauthenticated;
 
     SyncHub(SyncConfig config, SyncReads reads, RemovalEvents removals, Gates gates, Clock clock,
-            long overlapSeconds, ExecutorService workers, MetricRegistry metrics) {
+            long overlapSeconds, FairWorkers workers, ScheduledExecutorService timers, MetricRegistry metrics) {
         this.config = config;
         this.reads = reads;
         this.removals = removals;
@@ -39,11 +49,23 @@ final class SyncHub {
         this.clock = clock;
         this.overlapSeconds = overlapSeconds;
         this.workers = workers;
+        this.timers = timers;
+        this.unauthenticated = new UnauthenticatedConnections(config.getMaxUnauthenticatedPerAddress(),
+                config.getMaxUnauthenticatedConnections());
         this.tooSlow = metrics.counter("buzz.sync.disconnected-too-slow");
         this.resets = metrics.counter("buzz.sync.feed-resets");
         this.backpressureWaits = metrics.counter("buzz.sync.backpressure-waits");
         this.idle = metrics.counter("buzz.sync.disconnected-idle");
+        this.snapshotTimeouts = metrics.counter("buzz.sync.snapshot-timeouts");
+        this.statementTimeouts = metrics.counter("buzz.sync.statement-timeouts");
+        this.authTimeouts = metrics.counter("buzz.sync.disconnected-auth-timeout");
+        this.refusedUnauthenticated = metrics.counter("buzz.sync.refused-unauthenticated");
         metrics.gauge("buzz.sync.connections", () -> sessions::size);
+        metrics.gauge("buzz.sync.unauthenticated", () -> unauthenticated::total);
+        metrics.gauge("buzz.sync.workers-busy", () -> workers::running);
+        metrics.gauge("buzz.sync.tasks-waiting", () -> workers::waiting);
+        metrics.gauge("buzz.sync.snapshots-active", () -> activeSnapshots::get);
+        metrics.gauge("buzz.sync.streams-parked", () -> parkedStreams::get);
     }
 
     SyncConfig config() { return config; }
@@ -59,8 +81,39 @@ final class SyncHub {
     /** The incremental overlap: how late a change's commit may become visible after its stamp. */
     long overlapSeconds() { return overlapSeconds; }
 
-    void submit(Runnable task) {
-        workers.execute(task);
+    /** Work for one subscriber, queued fairly by its pubkey. */
+    void submit(String pubkey, Runnable task) {
+        workers.submit(pubkey, task);
+    }
+
+    ScheduledFuture<?> schedule(Runnable task, long delaySeconds) {
+        return timers.schedule(task, delaySeconds, TimeUnit.SECONDS);
+    }
+
+    void snapshotStarted() {
+        activeSnapshots.incrementAndGet();
+    }
+
+    void snapshotEnded() {
+        activeSnapshots.decrementAndGet();
+    }
+
+    void snapshotTimedOut() {
+        snapshotTimeouts.inc();
+    }
+
+    void statementTimedOut() {
+        statementTimeouts.inc();
+    }
+
+    /** A bulk stream found its connection's queue full and gave its worker back until the client reads. */
+    void parked() {
+        backpressureWaits.inc();
+        parkedStreams.incrementAndGet();
+    }
+
+    void unparked() {
+        parkedStreams.decrementAndGet();
     }
 
     void register(Subscription subscription) {
@@ -99,6 +152,23 @@ final class SyncHub {
         sessions.add(session);
     }
 
+    /** @return null when a new connection from {@code address} may wait for its AUTH, otherwise why not */
+    String admitUnauthenticated(String address) {
+        String refusal = unauthenticated.admit(address);
+        if (refusal != null) {
+            refusedUnauthenticated.inc();
+        }
+        return refusal;
+    }
+
+    void authenticatedOrGone(String address) {
+        unauthenticated.release(address);
+    }
+
+    void authTimedOut() {
+        authTimeouts.inc();
+    }
+
     boolean admit(String pubkey) {
         boolean[] admitted = {false};
         connectionsByPubkey.compute(pubkey, (key, count) -> {
@@ -120,11 +190,6 @@ final class SyncHub {
 
     void tooSlow() {
         tooSlow.inc();
-    }
-
-    /** A bulk stream found its connection's queue full and waited for the client to read. */
-    void waitedForRoom() {
-        backpressureWaits.inc();
     }
 
     /** Pings every connection and closes the ones that stopped answering. */

@@ -9,7 +9,7 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 import org.jdbi.v3.core.statement.StatementContext;
 
-/** Runs the statements of {@link SyncQueries}; one short query per call, no transaction held open. */
+/** Runs the statements of {@link SyncQueries}; one short query per call under the statement budget. */
 final class SyncReads {
     /**
      * A head as one reader sees it now.
@@ -26,10 +26,10 @@ final class SyncReads {
     /** Sorts before every other uuid in PostgreSQL (unsigned byte order). */
     private static final UUID FIRST = new UUID(0, 0);
 
-    private final Jdbi jdbi;
+    private final BudgetedJdbi jdbi;
 
-    SyncReads(Jdbi jdbi) {
-        this.jdbi = jdbi;
+    SyncReads(Jdbi jdbi, long statementBudgetMillis) {
+        this.jdbi = new BudgetedJdbi(jdbi, statementBudgetMillis);
     }
 
     /** The next chunk of D after {@code after} (null: from the start), optionally only one channel's. */

@@ -13,6 +13,8 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One WebSocket connection: NIP-42 AUTH, then REQ/CLOSE. Every reply goes through the
@@ -26,21 +28,27 @@ final class SyncSession {
     private final SyncHub hub;
     private final Community community;
     private final String relayUrl;
+    private final String address;
     private final String challenge;
     private final Outbox outbox;
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
     private volatile String reader;
     private volatile long lastHeardNanos = System.nanoTime();
     private volatile boolean closed;
+    private final AtomicBoolean waitingForAuth = new AtomicBoolean();
+    private volatile ScheduledFuture<?> authDeadline;
 
-    SyncSession(SyncHub hub, Community community, String relayUrl, Outbox.Sink sink) {
+    /** @param address the client's IP address, for the cap on connections waiting to authenticate */
+    SyncSession(SyncHub hub, Community community, String relayUrl, String address, Outbox.Sink sink) {
         this.hub = hub;
         this.community = community;
         this.relayUrl = relayUrl;
+        this.address = address;
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
         this.challenge = HexFormat.of().formatHex(bytes);
-        this.outbox = new Outbox(sink, hub.config().getQueueFrames(), hub.config().getQueueBytes());
+        this.outbox = new Outbox(sink, hub.config().getQueueFrames(), hub.config().getQueueBytes(),
+                hub.config().getMaxSubscriptionsPerConnection());
     }
 
     Community community() {
@@ -61,7 +69,33 @@ final class SyncSession {
 
     void opened() {
         hub.opened(this);
+        String refusal = hub.admitUnauthenticated(address);
+        if (refusal != null) {
+            outbox.closeAfter(Frames.notice(refusal), "too many unauthenticated connections");
+            return;
+        }
+        waitingForAuth.set(true);
+        authDeadline = hub.schedule(this::authOverdue, hub.config().getAuthTimeoutSeconds());
         reply(Frames.auth(challenge));
+    }
+
+    private void authOverdue() {
+        if (reader == null && !closed) {
+            hub.authTimedOut();
+            outbox.closeAfter(Frames.notice("auth-required: no successful AUTH within "
+                    + hub.config().getAuthTimeoutSeconds() + " s"), "auth timeout");
+        }
+    }
+
+    /** Leaves the unauthenticated count once: on a successful AUTH or when the connection ends. */
+    private void stopWaitingForAuth() {
+        if (waitingForAuth.compareAndSet(true, false)) {
+            hub.authenticatedOrGone(address);
+            ScheduledFuture<?> deadline = authDeadline;
+            if (deadline != null) {
+                deadline.cancel(false);
+            }
+        }
     }
 
     void heard() {
@@ -125,6 +159,7 @@ final class SyncSession {
             return;
         }
         reader = pubkey;
+        stopWaitingForAuth();
         reply(Frames.ok(event.id(), true, ""));
     }
 
@@ -208,6 +243,7 @@ final class SyncSession {
         outbox.abandon();
         subscriptions.values().forEach(Subscription::cancel);
         subscriptions.clear();
+        stopWaitingForAuth();
         hub.closed(this, reader);
     }
 

@@ -52,13 +52,14 @@ final class SyncUpgradeFilter implements Filter {
         }
         // NIP-42: the client signs the URL it connected to, which is the one in its Host header.
         String relayUrl = ("https".equals(publicScheme) ? "wss://" : "ws://") + host + PATH;
+        String address = request.getRemoteAddr();
         ServerContainer container = (ServerContainer) request.getServletContext()
                 .getAttribute(ServerContainer.class.getName());
         ServerEndpointConfig config = ServerEndpointConfig.Builder.create(SyncEndpoint.class, PATH)
                 .configurator(new ServerEndpointConfig.Configurator() {
                     @Override
                     public <T> T getEndpointInstance(Class<T> endpointClass) {
-                        return endpointClass.cast(new SyncEndpoint(hub, community.get(), relayUrl));
+                        return endpointClass.cast(new SyncEndpoint(hub, community.get(), relayUrl, address));
                     }
                 })
                 .build();

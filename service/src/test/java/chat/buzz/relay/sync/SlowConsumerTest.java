@@ -29,7 +29,7 @@ class SlowConsumerTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
             ConfigOverride.config("sync.queueFrames", "8"),
-            ConfigOverride.config("sync.sendTimeoutSeconds", "120"));
+            ConfigOverride.config("sync.snapshotTimeoutSeconds", "120"));
 
     /** Large heads fill the socket buffers between relay and client after a few hundred writes. */
     private static final String BIG_CONTENT = "x".repeat(60_000);

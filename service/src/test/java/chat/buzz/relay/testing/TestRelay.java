@@ -2,6 +2,7 @@ package chat.buzz.relay.testing;
 
 import chat.buzz.relay.BuzzRelayApplication;
 import chat.buzz.relay.BuzzRelayConfiguration;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;
@@ -101,5 +102,18 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
             throw new AssertionError("reading /metrics failed: " + metrics.status() + " " + metrics.body());
         }
         return metrics.json().path("counters").path(name).path("count").asLong();
+    }
+
+    /** A Dropwizard gauge from the admin port's /metrics, read as an operator. */
+    public long gauge(String name) {
+        AdminClient.Reply metrics = admin().get("/metrics");
+        if (metrics.status() != 200) {
+            throw new AssertionError("reading /metrics failed: " + metrics.status() + " " + metrics.body());
+        }
+        JsonNode gauge = metrics.json().path("gauges").path(name);
+        if (gauge.isMissingNode()) {
+            throw new AssertionError("no gauge " + name);
+        }
+        return gauge.path("value").asLong();
     }
 }

@@ -1,0 +1,100 @@
+package chat.buzz.relay.sync;
+
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A bulk stream (a snapshot, or what a grant or a lost membership sends) as a continuation: each
+ * {@link #step} reads at most one keyset chunk and queues what fits; on a full queue it parks and
+ * gives its worker back, and the stream goes on when the client has read half of its queue. No
+ * thread ever waits for a client, and rows read but not yet queued are at most one chunk.
+ */
+final class BulkStream {
+    enum Progress {
+        /** A chunk was read and queued: call again (after other work has had its turn). */
+        MORE,
+        /** The queue is full; the target resumes the stream once it has drained. */
+        PARKED,
+        FINISHED,
+        /** The subscription or the connection ended. */
+        STOPPED
+    }
+
+    /** A row of a keyset chunk, already turned into the frame it becomes; {@code d} is its keyset position. */
+    record Framed(UUID d, String frame) {}
+
+    /** One keyset chunk of rows after {@code after} (null: from the start), ordered by d. */
+    interface Part {
+        List<Framed> read(UUID after, int size);
+    }
+
+    /** Where the frames go: a subscription, which checks under its lock that it is still live. */
+    interface Target {
+        enum Offer { QUEUED, FULL, STOPPED }
+
+        Offer offer(String frame);
+
+        /** @return false when there is room already */
+        boolean park();
+    }
+
+    private final ArrayDeque<Part> parts;
+    private final String last;
+    private final int chunkSize;
+    private final ArrayDeque<String> ready = new ArrayDeque<>();
+    private UUID after;
+
+    /** @param last a frame sent after every part (EOSE), or null */
+    BulkStream(List<Part> parts, String last, int chunkSize) {
+        this.parts = new ArrayDeque<>(parts);
+        this.last = last;
+        this.chunkSize = chunkSize;
+        if (parts.isEmpty() && last != null) {
+            ready.add(last);
+        }
+    }
+
+    Progress step(Target target) {
+        boolean readAChunk = false;
+        while (true) {
+            while (!ready.isEmpty()) {
+                switch (target.offer(ready.peek())) {
+                    case QUEUED -> ready.poll();
+                    case STOPPED -> {
+                        return Progress.STOPPED;
+                    }
+                    case FULL -> {
+                        if (target.park()) {
+                            // From here on another worker may resume this stream: touch nothing more.
+                            return Progress.PARKED;
+                        }
+                    }
+                }
+            }
+            if (parts.isEmpty()) {
+                return Progress.FINISHED;
+            }
+            if (readAChunk) {
+                return Progress.MORE;
+            }
+            readChunk();
+            readAChunk = true;
+        }
+    }
+
+    private void readChunk() {
+        Part part = parts.peek();
+        List<Framed> rows = part.read(after, chunkSize);
+        rows.forEach(row -> ready.add(row.frame()));
+        if (rows.size() < chunkSize) {
+            parts.poll();
+            after = null;
+            if (parts.isEmpty() && last != null) {
+                ready.add(last);
+            }
+        } else {
+            after = rows.get(rows.size() - 1).d();
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package chat.buzz.relay.sync;
+
+import static chat.buzz.relay.testing.Nostr.tag;
+import static chat.buzz.relay.testing.Replies.accepted;
+
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.Nostr;
+import chat.buzz.relay.testing.TestRelay;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Channels whose snapshot (300 heads of 60 kB, written over signed HTTP) is far larger than the
+ * socket buffers between relay and client, so a client that stops reading really stalls it.
+ */
+final class BigSnapshots {
+    static final int HEADS = 300;
+    private static final String BIG_CONTENT = "x".repeat(60_000);
+
+    private BigSnapshots() {}
+
+    static UUID openChannelWithBigSnapshot(TestRelay relay, NostrKeys owner) {
+        UUID channel = openChannel(relay, owner);
+        for (int i = 0; i < HEADS; i++) {
+            writeArtifact(relay, owner, channel, BIG_CONTENT);
+        }
+        return channel;
+    }
+
+    static UUID openChannel(TestRelay relay, NostrKeys owner) {
+        UUID channel = Nostr.newId();
+        accepted(relay.client().publish(owner, Nostr.createChannel(owner, channel, "open")));
+        return channel;
+    }
+
+    static UUID writeArtifact(TestRelay relay, NostrKeys owner, UUID channel, String content) {
+        UUID d = Nostr.newId();
+        accepted(relay.client().publish(owner, Nostr.sign(owner, 45010, List.of(tag("ar", "1"), tag("d", d.toString()),
+                tag("h", channel.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "big")),
+                content)));
+        return d;
+    }
+}

@@ -1,0 +1,186 @@
+package chat.buzz.relay.sync;
+
+import static chat.buzz.relay.testing.SyncClient.verb;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.testing.ConfigOverride;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Connections that never authenticate are capped per address and in total, and closed after the AUTH deadline. */
+class UnauthenticatedConnectionsTest {
+    @RegisterExtension
+    @Order(1)
+    static final TestRelay CAPPED = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
+            ConfigOverride.config("sync.maxUnauthenticatedPerAddress", "2"),
+            ConfigOverride.config("sync.maxUnauthenticatedConnections", "3"),
+            ConfigOverride.config("sync.authTimeoutSeconds", "600"));
+
+    @RegisterExtension
+    @Order(2)
+    static final TestRelay DEADLINE = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
+            ConfigOverride.config("sync.authTimeoutSeconds", "2"));
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final List<AutoCloseable> connections = new ArrayList<>();
+
+    @AfterEach
+    void disconnect() throws Exception {
+        for (AutoCloseable connection : connections) {
+            connection.close();
+        }
+    }
+
+    @Test
+    void connectionsWaitingForAuthAreCappedPerAddressAndInTotal() throws Exception {
+        SyncClient first = connect();
+        SyncClient second = connect();
+        first.challenge();
+        second.challenge();
+
+        SyncClient refused = connect();
+        assertRefused(refused, "rate-limited: more than 2 connections from your address");
+
+        // An authenticated connection no longer counts: its address may open another.
+        first.authenticateOk(NostrKeys.generate());
+        connect().challenge();
+
+        // Two from 127.0.0.1 and one from 127.0.0.2 reach the total of 3; 127.0.0.3 is then refused.
+        RawConnection elsewhere = raw("127.0.0.2");
+        assertThat(verb(elsewhere.readMessage())).isEqualTo("AUTH");
+        assertThat(CAPPED.gauge("buzz.sync.unauthenticated")).isEqualTo(3);
+        RawConnection overTotal = raw("127.0.0.3");
+        JsonNode notice = overTotal.readMessage();
+        assertThat(verb(notice)).isEqualTo("NOTICE");
+        assertThat(notice.get(1).asText()).startsWith("rate-limited: the relay has too many connections waiting");
+        assertThat(overTotal.readMessage()).as("closed after the NOTICE").isNull();
+        assertThat(CAPPED.counter("buzz.sync.refused-unauthenticated")).isEqualTo(2);
+
+        for (AutoCloseable connection : connections) {
+            connection.close();
+        }
+        connections.clear();
+        await().atMost(Duration.ofSeconds(30)).until(() -> CAPPED.gauge("buzz.sync.unauthenticated") == 0);
+    }
+
+    @Test
+    void aConnectionThatDoesNotAuthenticateInTimeIsToldAndClosed() {
+        SyncClient authenticated = SyncClient.connect(DEADLINE.baseUrl());
+        connections.add(authenticated);
+        authenticated.authenticateOk(NostrKeys.generate());
+        SyncClient silent = SyncClient.connect(DEADLINE.baseUrl());
+        connections.add(silent);
+        silent.challenge();
+
+        assertThat(silent.closedConnection()).succeedsWithin(Duration.ofSeconds(30)).asString().startsWith("1008");
+        List<JsonNode> received = silent.received();
+        JsonNode last = received.get(received.size() - 1);
+        assertThat(verb(last)).isEqualTo("NOTICE");
+        assertThat(last.get(1).asText()).isEqualTo("auth-required: no successful AUTH within 2 s");
+        assertThat(DEADLINE.counter("buzz.sync.disconnected-auth-timeout")).isEqualTo(1);
+
+        // Its deadline passed too (it connected first), but it had authenticated.
+        assertThat(authenticated.closedConnection()).isNotDone();
+        authenticated.subscribe("s", "{\"artifact\":\"sync\"}");
+        authenticated.awaitEose("s");
+    }
+
+    private SyncClient connect() {
+        SyncClient client = SyncClient.connect(CAPPED.baseUrl());
+        connections.add(client);
+        return client;
+    }
+
+    private static void assertRefused(SyncClient client, String reasonStart) {
+        assertThat(client.closedConnection()).succeedsWithin(Duration.ofSeconds(30)).asString().startsWith("1008");
+        List<JsonNode> received = client.received();
+        assertThat(received).hasSize(1);
+        assertThat(verb(received.get(0))).isEqualTo("NOTICE");
+        assertThat(received.get(0).get(1).asText()).startsWith(reasonStart);
+    }
+
+    private RawConnection raw(String localAddress) throws IOException {
+        RawConnection connection = new RawConnection(localAddress, URI.create(CAPPED.baseUrl()).getPort());
+        connections.add(connection);
+        return connection;
+    }
+
+    /**
+     * A WebSocket from a chosen loopback source address (the JDK client cannot pick one): the
+     * handshake by hand, then unmasked text frames from the relay.
+     */
+    private static final class RawConnection implements AutoCloseable {
+        private final Socket socket = new Socket();
+        private final DataInputStream in;
+
+        RawConnection(String localAddress, int port) throws IOException {
+            socket.bind(new InetSocketAddress(localAddress, 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            in = new DataInputStream(socket.getInputStream());
+            String status = readHeaders();
+            assertThat(status).startsWith("HTTP/1.1 101");
+        }
+
+        private String readHeaders() throws IOException {
+            ByteArrayOutputStream head = new ByteArrayOutputStream();
+            while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+                head.write(in.readUnsignedByte());
+            }
+            return head.toString(StandardCharsets.ISO_8859_1);
+        }
+
+        /** The next text message, or null once the relay closes the connection. */
+        JsonNode readMessage() throws IOException {
+            while (true) {
+                int first = in.read();
+                if (first < 0) {
+                    return null;
+                }
+                int length = in.readUnsignedByte() & 0x7f;
+                if (length == 126) {
+                    length = in.readUnsignedShort();
+                }
+                byte[] payload = new byte[length];
+                in.readFully(payload);
+                int opcode = first & 0x0f;
+                if (opcode == 0x8) {
+                    return null;
+                }
+                if (opcode == 0x1) {
+                    return JSON.readTree(new String(payload, StandardCharsets.UTF_8));
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
