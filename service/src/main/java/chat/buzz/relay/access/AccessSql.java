@@ -67,6 +67,16 @@ public final class AccessSql {
                 + " THEN 'deleted' ELSE 'unavailable' END)";
     }
 
+    /**
+     * Whether a reader's membership of {@code channel} decides if its artifacts are in D: for private
+     * channels, and unlisted ones when there is no scope. Open channels are readable by everyone, and
+     * listed ones discovered by everyone, so joining or leaving them changes nothing a reader syncs.
+     */
+    public static String membershipDecidesDiscovery(String channel, boolean scoped) {
+        return scoped ? "(" + channel + ".visibility = 'private')"
+                : "(" + channel + ".visibility = 'private' OR " + channel + ".unlisted)";
+    }
+
     /** The lower bound of {@link #couldHaveHeld}, bound as {@code :floor} in microseconds since the epoch. */
     private static final String FLOOR = "(TIMESTAMPTZ 'epoch' + CAST(:floor AS bigint) * INTERVAL '1 microsecond')";
 

@@ -16,18 +16,19 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Turns cursors into opaque base64url text protected by HMAC-SHA256, and back. Version 2 layout:
- * version, phase, community, reader digest, scope digest, policy stamp, session start, floor,
- * position, then the MAC over everything before it. The MAC is checked before any field is trusted.
- * Version 1 (no floor) is still read, so cursors issued before an upgrade stay valid; its floor is
- * the policy stamp, the earliest moment a cursor of that stamp can speak for.
+ * version, phase, community, reader digest, scope digest, policy stamp, session start, floor, prior
+ * and session snapshot xmins, position, then the MAC over everything before it. The MAC is checked
+ * before any field is trusted. Version 1 (none of floor and xmins) is still read, so cursors issued
+ * before an upgrade stay valid: its floor is the policy stamp, the earliest moment a cursor of that
+ * stamp can speak for, and with unknown xmins the next session sends its whole overlap again.
  */
 public final class CursorCodec {
     static final byte VERSION = 2;
-    private static final byte VERSION_WITHOUT_FLOOR = 1;
+    private static final byte VERSION_1 = 1;
     private static final int DIGEST_BYTES = 16;
     private static final int MAC_BYTES = 32;
-    private static final int BODY_BYTES_WITHOUT_FLOOR = 1 + 1 + 8 + DIGEST_BYTES + DIGEST_BYTES + 8 + 8 + 8 + 1 + 16;
-    private static final int BODY_BYTES = BODY_BYTES_WITHOUT_FLOOR + 8;
+    private static final int BODY_BYTES_V1 = 1 + 1 + 8 + DIGEST_BYTES + DIGEST_BYTES + 8 + 8 + 8 + 1 + 16;
+    private static final int BODY_BYTES = BODY_BYTES_V1 + 8 + 8 + 8;
     private static final String ALGORITHM = "HmacSHA256";
 
     private final SecretKeySpec key;
@@ -58,6 +59,7 @@ public final class CursorCodec {
         body.put(VERSION).put((byte) cursor.phase().ordinal()).putLong(cursor.community())
                 .put(cursor.reader()).put(cursor.scope())
                 .putLong(cursor.policy().micros()).putLong(cursor.sessionStart()).putLong(cursor.floor())
+                .putLong(cursor.priorXmin()).putLong(cursor.sessionXmin())
                 .putLong(cursor.position().micros()).put((byte) cursor.position().source())
                 .putLong(cursor.position().d().getMostSignificantBits())
                 .putLong(cursor.position().d().getLeastSignificantBits());
@@ -74,7 +76,7 @@ public final class CursorCodec {
             throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
         }
         int bodyBytes = bytes.length == 0 ? 0 : bytes[0] == VERSION ? BODY_BYTES
-                : bytes[0] == VERSION_WITHOUT_FLOOR ? BODY_BYTES_WITHOUT_FLOOR : 0;
+                : bytes[0] == VERSION_1 ? BODY_BYTES_V1 : 0;
         if (bodyBytes == 0 || bytes.length != bodyBytes + MAC_BYTES) {
             throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
         }
@@ -95,9 +97,13 @@ public final class CursorCodec {
             body.get(scope);
             PolicyStamp policy = new PolicyStamp(body.getLong());
             long sessionStart = body.getLong();
-            long floor = bodyBytes == BODY_BYTES ? body.getLong() : policy.micros();
+            boolean current = bodyBytes == BODY_BYTES;
+            long floor = current ? body.getLong() : policy.micros();
+            long priorXmin = current ? body.getLong() : 0;
+            long sessionXmin = current ? body.getLong() : 0;
             Position position = new Position(body.getLong(), body.get(), new UUID(body.getLong(), body.getLong()));
-            return new Cursor(community, reader, scope, policy, Phase.values()[phase], sessionStart, floor, position);
+            return new Cursor(community, reader, scope, policy, Phase.values()[phase], sessionStart, floor, priorXmin,
+                    sessionXmin, position);
         } catch (BufferUnderflowException e) {
             throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
         }

@@ -3,6 +3,7 @@ package chat.buzz.relay.incremental;
 import static chat.buzz.relay.access.AccessSql.couldHaveHeld;
 import static chat.buzz.relay.access.AccessSql.discoverableHead;
 import static chat.buzz.relay.access.AccessSql.lastMovedFrom;
+import static chat.buzz.relay.access.AccessSql.membershipDecidesDiscovery;
 import static chat.buzz.relay.access.AccessSql.readable;
 import static chat.buzz.relay.access.AccessSql.readableHead;
 import static chat.buzz.relay.access.AccessSql.removeReason;
@@ -43,9 +44,13 @@ public final class IncrementalQueries {
         this.reader = reader;
     }
 
-    /** Database time at the start of this transaction: at or before its snapshot. */
-    public long transactionStartMicros() {
-        return handle.createQuery("SELECT " + MICROS.formatted("now()")).mapTo(Long.class).one();
+    /** This transaction's start time and snapshot bounds; the first statement, so it fixes the snapshot. */
+    ReadSnapshot snapshot() {
+        return handle.createQuery("SELECT " + MICROS.formatted("now()") + " AS now_micros,"
+                        + " CAST(CAST(pg_snapshot_xmin(pg_current_snapshot()) AS text) AS bigint) AS xmin,"
+                        + " CAST(CAST(pg_snapshot_xmax(pg_current_snapshot()) AS text) AS bigint) AS xmax")
+                .map((rs, ctx) -> new ReadSnapshot(rs.getLong("now_micros"), rs.getLong("xmin"), rs.getLong("xmax")))
+                .one();
     }
 
     public PolicyStamp policyStamp() {
@@ -100,10 +105,10 @@ public final class IncrementalQueries {
      * The position of the {@code examine}-th delta candidate after {@code after}, if there are that
      * many: a delta page judges no candidate past it (see {@link #bootstrapHorizon}).
      */
-    public Optional<Position> deltaHorizon(List<String> scope, Position after, int examine) {
+    Optional<Position> deltaHorizon(List<String> scope, DeltaWindow window, int examine) {
         String sql = "SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d FROM ("
                 + deltaCandidates(scope, Optional.empty()) + ") k ORDER BY k.ts, k.source, k.d OFFSET :examine - 1 LIMIT 1";
-        return positioned(sql, scope, after).bind("examine", examine)
+        return windowed(sql, scope, window).bind("examine", examine)
                 .map((rs, ctx) -> new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)))
                 .findOne();
     }
@@ -116,8 +121,8 @@ public final class IncrementalQueries {
      * could have seen it. Candidates are not filtered by access before the horizon, so a page examines a
      * bounded number of rows however sparse the reader's view.
      */
-    public List<ChangeRow> delta(List<String> scope, Position after, Optional<Position> horizon, long floor, int fetch,
-                                 int examine) {
+    List<ChangeRow> delta(List<String> scope, DeltaWindow window, Optional<Position> horizon, long floor, int fetch,
+                          int examine) {
         boolean scoped = !scope.isEmpty();
         String sql = "SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d, a.channel_id,"
                 + " CASE WHEN j.discoverable THEN e.json END AS json, j.discoverable, r.reason"
@@ -131,7 +136,7 @@ public final class IncrementalQueries {
                 + " THEN " + removeReason("a", "c", "mc") + " END AS reason) r"
                 + " WHERE j.discoverable OR r.reason IS NOT NULL"
                 + " ORDER BY k.ts, k.source, k.d LIMIT :fetch";
-        Query query = positioned(sql, scope, after).bind("floor", floor).bind("fetch", fetch).bind("examine", examine);
+        Query query = windowed(sql, scope, window).bind("floor", floor).bind("fetch", fetch).bind("examine", examine);
         horizon.ifPresent(h -> bindHorizon(query, h));
         return query.registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
     }
@@ -140,7 +145,8 @@ public final class IncrementalQueries {
      * What may have changed for the reader, in change order: every head change of the community (edits,
      * deletes, restores, redactions, moves, whatever channel they happened in) and the reader's own
      * membership changes (grants, re-joins, removals, leaves: every artifact of the channel, deleted
-     * ones included). Each source is cut at :examine rows, enough for any page.
+     * ones included). Each source is cut at :examine rows, enough for any page. Rows the previous
+     * session judged (see {@link DeltaWindow}) are left out: a session after no change is empty.
      */
     private static String deltaCandidates(List<String> scope, Optional<Position> horizon) {
         boolean scoped = !scope.isEmpty();
@@ -149,15 +155,18 @@ public final class IncrementalQueries {
                 + " WHERE a.community_id = :community"
                 + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
                 + (horizon.isPresent() ? " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + UP_TO_HORIZON : "")
+                + " AND NOT " + judgedByPriorSession("a")
                 + " ORDER BY a.modified_at, a.d LIMIT :examine)";
         String memberships = "(SELECT m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d"
                 + " FROM channel_members m JOIN channels c ON c.id = m.channel_id"
                 + " JOIN artifact_heads a ON a.channel_id = m.channel_id"
                 + " WHERE m.pubkey = :reader AND c.community_id = :community"
                 + (scoped ? " AND m.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
+                + " AND " + membershipDecidesDiscovery("c", scoped)
                 + " AND m.sync_modified_at " + NOT_BEFORE
                 + " AND (m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d) " + AFTER
                 + (horizon.isPresent() ? " AND (m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d) " + UP_TO_HORIZON : "")
+                + " AND NOT " + judgedByPriorSession("m")
                 + " ORDER BY m.sync_modified_at, a.d LIMIT :examine)";
         return heads + " UNION ALL " + memberships;
     }
@@ -175,6 +184,21 @@ public final class IncrementalQueries {
                 .bindArray("ids", String.class, ids)
                 .registerRowMapper(ConstructorMapper.factory(KnownIdRow.class))
                 .mapTo(KnownIdRow.class).list();
+    }
+
+    /**
+     * Whether the row version behind a candidate was written by a transaction that had finished before
+     * the previous session's first page, so every page of that session saw it. Row xids are 32 bits;
+     * they are widened against this snapshot's xmax, which no visible row's xid can be a full wrap behind.
+     */
+    private static String judgedByPriorSession(String row) {
+        return ("(CAST(:prior AS bigint) > 0 AND CAST(:xmax AS bigint) - ((CAST(:xmax AS bigint)"
+                + " - CAST(CAST(%s.xmin AS text) AS bigint)) %% 4294967296 + 4294967296) %% 4294967296"
+                + " < CAST(:prior AS bigint))").formatted(row);
+    }
+
+    private Query windowed(String sql, List<String> scope, DeltaWindow window) {
+        return positioned(sql, scope, window.after()).bind("prior", window.priorXmin()).bind("xmax", window.snapshotXmax());
     }
 
     private static void bindHorizon(Query query, Position horizon) {

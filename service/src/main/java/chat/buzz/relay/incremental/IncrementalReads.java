@@ -83,20 +83,22 @@ public final class IncrementalReads implements IncrementalMode {
 
     private DeltaPage delta(Handle handle, Caller caller, Delta request, Optional<Cursor> since) {
         IncrementalQueries queries = new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
-        long now = queries.transactionStartMicros();
+        ReadSnapshot snapshot = queries.snapshot();
         PolicyStamp policy = queries.policyStamp();
         if (request.scoped()) {
             queries.firstTtlChannel(request.scope()).ifPresent(channel -> {
                 throw IncrementalError.ttlChannel(channel);
             });
         }
-        SessionStep step = SessionStep.plan(since, policy, now, overlapMicros);
-        PageWalk walk = step.phase() == Phase.BOOTSTRAP ? bootstrapPage(queries, request, step) : deltaPage(queries, request, step);
+        SessionStep step = SessionStep.plan(since, policy, snapshot, overlapMicros);
+        PageWalk walk = step.phase() == Phase.BOOTSTRAP
+                ? bootstrapPage(queries, request, step)
+                : deltaPage(queries, request, step, snapshot);
         // A finished session resumes from the moment it began, never later: whatever committed during
         // it with an earlier stamp is still within the next session's overlap.
         Cursor next = new Cursor(caller.community().id(), CursorCodec.readerDigest(caller.pubkey()),
                 CursorCodec.scopeDigest(request.scope()), step.policy(), walk.more() ? step.phase() : Phase.FINISHED,
-                step.sessionStart(), step.floor(),
+                step.sessionStart(), step.floor(), step.priorXmin(), step.sessionXmin(),
                 walk.more() ? walk.resumeAfter() : Position.before(step.sessionStart()));
         if (step.reset()) {
             statistics.resetServed(caller.community().id());
@@ -111,11 +113,13 @@ public final class IncrementalReads implements IncrementalMode {
                 .orUpTo(horizon);
     }
 
-    private static PageWalk deltaPage(IncrementalQueries queries, Delta request, SessionStep step) {
-        Optional<Position> horizon = queries.deltaHorizon(request.scope(), step.after(), EXAMINE);
+    private static PageWalk deltaPage(IncrementalQueries queries, Delta request, SessionStep step,
+                                      ReadSnapshot snapshot) {
+        DeltaWindow window = new DeltaWindow(step.after(), step.priorXmin(), snapshot.xmax());
+        Optional<Position> horizon = queries.deltaHorizon(request.scope(), window, EXAMINE);
         // Room for the repeats a page drops: an artifact can be a candidate of both sources.
         int fetch = 2 * request.limit() + 1;
-        return PageWalk.of(queries.delta(request.scope(), step.after(), horizon, step.floor(), fetch, EXAMINE),
+        return PageWalk.of(queries.delta(request.scope(), window, horizon, step.floor(), fetch, EXAMINE),
                 request.limit(), fetch).orUpTo(horizon);
     }
 

@@ -12,14 +12,19 @@ import java.util.Optional;
  * @param sessionStart the database time the session began: a finished session resumes from here
  * @param floor        a delta session removes every artifact that left D and that the reader could have
  *                     held at some moment after this one
+ * @param priorXmin    candidates written by transactions older than this were judged by the previous
+ *                     session: they are not sent again (0: send everything)
+ * @param sessionXmin  the snapshot xmin of this session's first page, for the session after it
  * @param after        the page holds only positions after this one
  * @param reset        the cursor's policy stamp is stale: this is a fresh bootstrap
  */
-record SessionStep(Phase phase, PolicyStamp policy, long sessionStart, long floor, Position after, boolean reset) {
+record SessionStep(Phase phase, PolicyStamp policy, long sessionStart, long floor, long priorXmin, long sessionXmin,
+                   Position after, boolean reset) {
 
-    static SessionStep plan(Optional<Cursor> since, PolicyStamp policy, long now, long overlapMicros) {
+    static SessionStep plan(Optional<Cursor> since, PolicyStamp policy, ReadSnapshot snapshot, long overlapMicros) {
+        long now = snapshot.nowMicros();
         if (since.isEmpty()) {
-            return bootstrap(policy, now, false);
+            return bootstrap(policy, snapshot, false);
         }
         Cursor cursor = since.get();
         if (cursor.phase() == Phase.BOOTSTRAP) {
@@ -27,25 +32,31 @@ record SessionStep(Phase phase, PolicyStamp policy, long sessionStart, long floo
             // restarting it at every policy change would let a flood of changes starve it. Its pages
             // are judged against the current rules, and its last cursor still holds the old stamp, so
             // the next session is the reset that reconciles the store.
-            return new SessionStep(Phase.BOOTSTRAP, cursor.policy(), cursor.sessionStart(), cursor.floor(),
-                    cursor.position(), false);
+            return continuation(cursor, cursor.policy());
         }
         if (!cursor.policy().equals(policy)) {
-            return bootstrap(policy, now, true);
+            return bootstrap(policy, snapshot, true);
         }
         if (cursor.phase() == Phase.FINISHED) {
             // The overlap is applied once, at the start of a session, so that a change whose commit
             // became visible late is read again. Channel settings have been as they are now since the
-            // policy stamp, so the reader's past access is judged no further back than that.
+            // policy stamp, so the reader's past access is judged no further back than that. Whatever
+            // the previous session's pages all saw, they judged: only later writes are sent (PROTOCOL 4.2).
             long start = cursor.position().micros() - overlapMicros;
-            return new SessionStep(Phase.DELTA, policy, now, Math.max(start, policy.micros()), Position.before(start),
-                    false);
+            return new SessionStep(Phase.DELTA, policy, now, Math.max(start, policy.micros()), cursor.sessionXmin(),
+                    snapshot.xmin(), Position.before(start), false);
         }
         // A continuation never rewinds, or pages would never end.
-        return new SessionStep(cursor.phase(), policy, cursor.sessionStart(), cursor.floor(), cursor.position(), false);
+        return continuation(cursor, policy);
     }
 
-    private static SessionStep bootstrap(PolicyStamp policy, long now, boolean reset) {
-        return new SessionStep(Phase.BOOTSTRAP, policy, now, now, Position.before(0), reset);
+    private static SessionStep continuation(Cursor cursor, PolicyStamp policy) {
+        return new SessionStep(cursor.phase(), policy, cursor.sessionStart(), cursor.floor(), cursor.priorXmin(),
+                cursor.sessionXmin(), cursor.position(), false);
+    }
+
+    private static SessionStep bootstrap(PolicyStamp policy, ReadSnapshot snapshot, boolean reset) {
+        return new SessionStep(Phase.BOOTSTRAP, policy, snapshot.nowMicros(), snapshot.nowMicros(), 0, snapshot.xmin(),
+                Position.before(0), reset);
     }
 }

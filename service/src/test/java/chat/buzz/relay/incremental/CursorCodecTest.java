@@ -15,7 +15,7 @@ class CursorCodecTest {
     private final CursorCodec codec = new CursorCodec(CursorCodec.deriveSecret(new byte[32]));
     private final Cursor cursor = new Cursor(7, CursorCodec.readerDigest("ab".repeat(32)),
             CursorCodec.scopeDigest(List.of("0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00")), new PolicyStamp(1_795_000_000_123_456L),
-            Phase.DELTA, 1_795_000_001_000_000L, 1_794_999_881_000_000L, new Position(1_795_000_000_999_999L, 2, UUID.randomUUID()));
+            Phase.DELTA, 1_795_000_001_000_000L, 1_794_999_881_000_000L, 5_000_000_123L, 5_000_000_456L, new Position(1_795_000_000_999_999L, 2, UUID.randomUUID()));
 
     @Test
     void roundTrips() {
@@ -27,17 +27,23 @@ class CursorCodecTest {
         assertThat(decoded.phase()).isEqualTo(Phase.DELTA);
         assertThat(decoded.sessionStart()).isEqualTo(cursor.sessionStart());
         assertThat(decoded.floor()).isEqualTo(cursor.floor());
+        assertThat(decoded.priorXmin()).isEqualTo(cursor.priorXmin());
+        assertThat(decoded.sessionXmin()).isEqualTo(cursor.sessionXmin());
         assertThat(decoded.position()).isEqualTo(cursor.position());
     }
 
-    /** Cursors issued before the floor existed stay valid across an upgrade; their floor is their policy stamp. */
+    /**
+     * Cursors issued before floor and xmins existed stay valid across an upgrade: their floor is their
+     * policy stamp, and unknown xmins (0) make the next session send its whole overlap.
+     */
     @Test
     void readsVersionOneCursorsWithThePolicyStampAsFloor() throws Exception {
         byte[] v2 = Base64.getUrlDecoder().decode(codec.encode(cursor));
         int floorAt = 1 + 1 + 8 + 16 + 16 + 8 + 8;
-        byte[] body = new byte[v2.length - 32 - 8];
+        int added = 8 + 8 + 8;
+        byte[] body = new byte[v2.length - 32 - added];
         System.arraycopy(v2, 0, body, 0, floorAt);
-        System.arraycopy(v2, floorAt + 8, body, floorAt, body.length - floorAt);
+        System.arraycopy(v2, floorAt + added, body, floorAt, body.length - floorAt);
         body[0] = 1;
         javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
         mac.init(new javax.crypto.spec.SecretKeySpec(CursorCodec.deriveSecret(new byte[32]), "HmacSHA256"));
@@ -46,6 +52,8 @@ class CursorCodecTest {
 
         Cursor decoded = codec.decode(Base64.getUrlEncoder().withoutPadding().encodeToString(v1));
         assertThat(decoded.floor()).isEqualTo(cursor.policy().micros());
+        assertThat(decoded.priorXmin()).isZero();
+        assertThat(decoded.sessionXmin()).isZero();
         assertThat(decoded.position()).isEqualTo(cursor.position());
         assertThat(decoded.sessionStart()).isEqualTo(cursor.sessionStart());
     }

@@ -52,6 +52,30 @@ class IncrementalSyncTest {
         assertThat(Event.fromJson(entry.get("event")).hasValidSignature()).isTrue();
     }
 
+    /** PROTOCOL 4.2: what the previous session delivered unchanged is not sent again, overlap or not. */
+    @Test
+    void aSessionAfterNoChangeIsEmptyEvenRightAfterABurstOfWrites() {
+        UUID channel = writer.channel(owner, "private");
+        writer.addMember(owner, channel, reader);
+        List<UUID> burst = new java.util.ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            burst.add(writer.create(owner, channel));
+        }
+        SyncingClient sync = client(reader, channel);
+        assertThat(sync.session()).hasSize(30);
+        assertThat(sync.session()).as("a delta right after the bootstrap").isEmpty();
+
+        Event edited = writer.edit(owner, burst.get(7), "edited");
+        List<JsonNode> entries = sync.session();
+        assertThat(ops(entries)).containsOnlyKeys(burst.get(7).toString());
+        assertThat(sync.heads()).containsEntry(burst.get(7).toString(), edited.id());
+        assertThat(sync.session()).as("a delta after the delta that delivered the edit").isEmpty();
+
+        writer.removeMember(owner, channel, reader);
+        assertThat(ops(sync.session())).hasSize(30).allSatisfy((d, op) -> assertThat(op).isEqualTo("remove:unavailable"));
+        assertThat(sync.session()).as("a delta after the removals").isEmpty();
+    }
+
     @Test
     void deletionRemovesAndRestoreBringsBack() {
         UUID channel = writer.channel(owner, "open");
@@ -332,15 +356,6 @@ class IncrementalSyncTest {
         all.putAll(ops(rest));
         tasks.forEach(d -> assertThat(all).containsEntry(d.toString(), "remove:moved"));
         assertThat(sync.store).isEmpty();
-    }
-
-    @Test
-    void aFinishedSessionReplaysTheOverlap() {
-        UUID channel = writer.channel(owner, "open");
-        UUID d = writer.create(owner, channel);
-        SyncingClient sync = client(reader, channel);
-        sync.session();
-        assertThat(ops(sync.session())).containsEntry(d.toString(), "upsert");
     }
 
     @Test
