@@ -1,6 +1,7 @@
 package chat.buzz.relay.query;
 
 import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.web.StorableText;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -40,6 +41,9 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
                     if (!key.startsWith("#") || key.length() < 2 || key.length() > 65) {
                         throw new QueryRejection("unknown filter key " + key);
                     }
+                    if (StorableText.hasNul(key)) {
+                        throw new QueryRejection("tag names must not contain NUL (U+0000)");
+                    }
                     tags.put(key.substring(1), strings(key, value));
                 }
             }
@@ -62,6 +66,9 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
         for (JsonNode item : value) {
             if (!item.isTextual()) {
                 throw new QueryRejection(key + " must be an array of strings");
+            }
+            if (StorableText.hasNul(item.textValue())) {
+                throw new QueryRejection(key + " values must not contain NUL (U+0000)");
             }
             values.add(item.textValue());
         }

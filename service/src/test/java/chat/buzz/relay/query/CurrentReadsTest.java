@@ -83,6 +83,13 @@ class CurrentReadsTest {
     }
 
     @Test
+    void nulCharactersInFiltersAreRefused() {
+        assertInvalid("[{\"artifact\":\"current\",\"#t\":[\"red\\u0000\"]}]");
+        assertInvalid("[{\"artifact\":\"current\",\"#t\\u0000\":[\"red\"]}]");
+        assertInvalid("[{\"artifact\":\"current\",\"#\\u0000\":[\"red\"]}]");
+    }
+
+    @Test
     void incrementalIsUnavailableWhileItsGateIsOff() {
         Reply reply = client.query(reader, "[{\"artifact\":\"incremental\"}]");
         assertThat(reply.status()).isEqualTo(503);
