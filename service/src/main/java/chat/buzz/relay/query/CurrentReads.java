@@ -22,7 +22,8 @@ public final class CurrentReads {
                 JOIN events e ON e.id = a.head_event_id
                 JOIN channels c ON c.id = a.channel_id
                 WHERE a.community_id = :community AND NOT a.deleted AND e.redacted_at IS NULL
-                  AND """).append(AccessSql.READABLE_CHANNEL);
+                  AND """).append(AccessSql.currentChannel("c",
+                !filter.channels().isEmpty() || !filter.artifacts().isEmpty()));
         if (!filter.channels().isEmpty()) {
             sql.append(" AND a.channel_id = ANY (CAST(:channels AS uuid[]))");
         }

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
@@ -61,6 +62,32 @@ class CurrentReadsTest {
         assertThat(ids(query(reader, scope + ",\"#t\":[\"green\"]"))).isEmpty();
         assertThat(ids(query(reader, scope + ",\"limit\":1,\"offset\":1"))).containsExactly(mid.id());
         assertThat(ids(query(reader, scope + ",\"#d\":[\"" + old.tag("d").orElseThrow() + "\"]"))).containsExactly(old.id());
+    }
+
+    @Test
+    void unscopedReadsFollowDiscoverySoUnlistedChannelsStayUnnamed() {
+        UUID unlisted = newId();
+        accepted(client.publish(owner, createChannel(owner, unlisted, "open", tag("unlisted", "true"))));
+        UUID ttl = newId();
+        accepted(client.publish(owner, createChannel(owner, ttl, "open", tag("ttl", "3600"))));
+        UUID listed = channel("open");
+        Event hidden = write(unlisted, "unlisted", Nostr.now(), List.of());
+        Event ephemeral = write(ttl, "ttl", Nostr.now(), List.of());
+        Event visible = write(listed, "listed", Nostr.now(), List.of());
+        String everything = "\"limit\":1000";
+
+        assertThat(ids(query(reader, everything))).contains(visible.id(), ephemeral.id()).doesNotContain(hidden.id());
+        assertThat(query(reader, everything).toString()).doesNotContain(unlisted.toString());
+        assertThat(ids(query(reader, "\"#t\":[\"nothing-matches\"]"))).isEmpty();
+        assertThat(ids(query(reader, "\"#h\":[\"" + unlisted + "\"]"))).containsExactly(hidden.id());
+        assertThat(ids(query(reader, "\"#d\":[\"" + hidden.tag("d").orElseThrow() + "\"]")))
+                .containsExactly(hidden.id());
+        assertThat(ids(query(owner, everything))).as("the owner is an active member").contains(hidden.id());
+
+        accepted(client.publish(reader, membership(reader, 9021, unlisted, null, null)));
+        assertThat(ids(query(reader, everything))).as("a member discovers it").contains(hidden.id());
+        accepted(client.publish(reader, membership(reader, 9022, unlisted, null, null)));
+        assertThat(ids(query(reader, everything))).as("and stops after leaving").doesNotContain(hidden.id());
     }
 
     @Test
