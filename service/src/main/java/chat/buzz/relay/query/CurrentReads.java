@@ -2,6 +2,7 @@ package chat.buzz.relay.query;
 
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.auth.Caller;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Jdbi;
@@ -30,9 +31,15 @@ public final class CurrentReads {
         if (!filter.artifacts().isEmpty()) {
             sql.append(" AND a.d = ANY (CAST(:artifacts AS uuid[]))");
         }
-        for (int i = 0; i < filter.tagFilters().size(); i++) {
-            sql.append(" AND EXISTS (SELECT 1 FROM jsonb_array_elements(e.tags) t WHERE t->>0 = :tagName")
-                    .append(i).append(" AND t->>1 = ANY (:tagValues").append(i).append("))");
+        if (!filter.tagFilters().isEmpty()) {
+            // Every key needs a tag [name, one of its values, ...]: count the distinct names matched.
+            // One predicate and two array parameters, however many keys. jsonb containment (@>) would
+            // not do: it ignores the order inside a tag, so ["x", "t", "red"] would match #t: red.
+            sql.append("""
+                     AND (SELECT count(DISTINCT t->>0) FROM jsonb_array_elements(e.tags) t
+                          WHERE (t->>0, t->>1) IN (SELECT * FROM unnest(CAST(:tagNames AS text[]),
+                                                                       CAST(:tagValues AS text[]))))
+                         = :tagKeys""");
         }
         sql.append(" ORDER BY e.created_at DESC, e.id ASC LIMIT :limit OFFSET :offset");
         return jdbi.withHandle(handle -> {
@@ -47,10 +54,17 @@ public final class CurrentReads {
             if (!filter.artifacts().isEmpty()) {
                 query.bindArray("artifacts", String.class, filter.artifacts());
             }
-            int i = 0;
-            for (Map.Entry<String, List<String>> tag : filter.tagFilters().entrySet()) {
-                query.bind("tagName" + i, tag.getKey()).bindArray("tagValues" + i, String.class, tag.getValue());
-                i++;
+            if (!filter.tagFilters().isEmpty()) {
+                List<String> names = new ArrayList<>();
+                List<String> values = new ArrayList<>();
+                for (Map.Entry<String, List<String>> tag : filter.tagFilters().entrySet()) {
+                    for (String value : tag.getValue()) {
+                        names.add(tag.getKey());
+                        values.add(value);
+                    }
+                }
+                query.bindArray("tagNames", String.class, names).bindArray("tagValues", String.class, values)
+                        .bind("tagKeys", filter.tagFilters().size());
             }
             return query.mapTo(String.class).list();
         });
