@@ -2,22 +2,55 @@ package chat.buzz.relay.query;
 
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.capacity.ReadBulkhead;
+import chat.buzz.relay.database.SqlStates;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.Query;
 
-/** The SQL of mode "current": heads that are live and readable, newest first. */
+/**
+ * Mode "current": heads that are live and readable, newest first. Each read holds a permit of its own
+ * bulkhead (apart from incremental's) and runs as one read-only statement within a time budget.
+ */
 public final class CurrentReads {
     private final Jdbi jdbi;
+    private final ReadBulkhead bulkhead;
+    private final long statementBudgetMillis;
 
-    public CurrentReads(Jdbi jdbi) {
+    public CurrentReads(Jdbi jdbi, CurrentConfig config) {
         this.jdbi = jdbi;
+        this.bulkhead = new ReadBulkhead("current-reads", config.getMaxConcurrentReads(), config.getMaxWaitMillis(),
+                config.getMaxConcurrentReadsPerCaller(), config.getRetryAfterMinSeconds(),
+                config.getRetryAfterMaxSeconds());
+        this.statementBudgetMillis = config.getStatementBudgetMillis();
     }
 
     /** @return the heads as their stored canonical JSON, ready to splice into the response array */
     public List<String> read(Caller caller, CurrentFilter filter) {
+        return bulkhead.withPermit(caller.pubkey(), () -> withinBudget(caller, filter))
+                .orElseThrow(() -> CurrentUnavailable.capacity(bulkhead.retryAfterSeconds()));
+    }
+
+    private List<String> withinBudget(Caller caller, CurrentFilter filter) {
+        try {
+            return jdbi.inTransaction(handle -> {
+                handle.execute("SET TRANSACTION READ ONLY");
+                handle.execute("SET LOCAL statement_timeout = " + statementBudgetMillis);
+                return select(handle, caller, filter);
+            });
+        } catch (JdbiException e) {
+            if (SqlStates.isQueryCanceled(e)) {
+                throw CurrentUnavailable.timeout(bulkhead.retryAfterSeconds());
+            }
+            throw e;
+        }
+    }
+
+    private static List<String> select(Handle handle, Caller caller, CurrentFilter filter) {
         StringBuilder sql = new StringBuilder("""
                 SELECT e.json FROM artifact_heads a
                 JOIN events e ON e.id = a.head_event_id
@@ -42,31 +75,29 @@ public final class CurrentReads {
                          = :tagKeys""");
         }
         sql.append(" ORDER BY e.created_at DESC, e.id ASC LIMIT :limit OFFSET :offset");
-        return jdbi.withHandle(handle -> {
-            Query query = handle.createQuery(sql.toString())
-                    .bind("community", caller.community().id())
-                    .bind("reader", caller.pubkey())
-                    .bind("limit", filter.limit())
-                    .bind("offset", filter.offset());
-            if (!filter.channels().isEmpty()) {
-                query.bindArray("channels", String.class, filter.channels());
-            }
-            if (!filter.artifacts().isEmpty()) {
-                query.bindArray("artifacts", String.class, filter.artifacts());
-            }
-            if (!filter.tagFilters().isEmpty()) {
-                List<String> names = new ArrayList<>();
-                List<String> values = new ArrayList<>();
-                for (Map.Entry<String, List<String>> tag : filter.tagFilters().entrySet()) {
-                    for (String value : tag.getValue()) {
-                        names.add(tag.getKey());
-                        values.add(value);
-                    }
+        Query query = handle.createQuery(sql.toString())
+                .bind("community", caller.community().id())
+                .bind("reader", caller.pubkey())
+                .bind("limit", filter.limit())
+                .bind("offset", filter.offset());
+        if (!filter.channels().isEmpty()) {
+            query.bindArray("channels", String.class, filter.channels());
+        }
+        if (!filter.artifacts().isEmpty()) {
+            query.bindArray("artifacts", String.class, filter.artifacts());
+        }
+        if (!filter.tagFilters().isEmpty()) {
+            List<String> names = new ArrayList<>();
+            List<String> values = new ArrayList<>();
+            for (Map.Entry<String, List<String>> tag : filter.tagFilters().entrySet()) {
+                for (String value : tag.getValue()) {
+                    names.add(tag.getKey());
+                    values.add(value);
                 }
-                query.bindArray("tagNames", String.class, names).bindArray("tagValues", String.class, values)
-                        .bind("tagKeys", filter.tagFilters().size());
             }
-            return query.mapTo(String.class).list();
-        });
+            query.bindArray("tagNames", String.class, names).bindArray("tagValues", String.class, values)
+                    .bind("tagKeys", filter.tagFilters().size());
+        }
+        return query.mapTo(String.class).list();
     }
 }
