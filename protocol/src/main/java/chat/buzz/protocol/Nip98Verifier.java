@@ -15,7 +15,8 @@ import java.util.Objects;
  * (step 6) needs shared state and lives in the service. Thread-safe.
  */
 public final class Nip98Verifier {
-    static final long MAX_SKEW_SECONDS = 60;
+    /** PROTOCOL 2.1 step 2: how far created_at may be from the relay's clock, either way. */
+    public static final long MAX_SKEW_SECONDS = 60;
     // Far above any honest auth event; stops a huge header from being decoded at all.
     static final int MAX_HEADER_CHARS = 64 * 1024;
 

@@ -8,6 +8,7 @@ import chat.buzz.relay.database.EmbeddedDatabaseConfig;
 import chat.buzz.relay.gate.GatesConfig;
 import chat.buzz.relay.identity.RelayConfig;
 import chat.buzz.relay.incremental.IncrementalConfig;
+import chat.buzz.relay.query.CurrentConfig;
 import chat.buzz.relay.sync.SyncConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
@@ -42,6 +43,9 @@ public class BuzzRelayConfiguration extends Configuration {
 
     @Valid @NotNull
     private IncrementalConfig incremental = new IncrementalConfig();
+
+    @Valid @NotNull
+    private CurrentConfig current = new CurrentConfig();
 
     private AdminConfig admin = new AdminConfig();
 
@@ -110,6 +114,12 @@ public class BuzzRelayConfiguration extends Configuration {
 
     @JsonProperty
     public void setIncremental(IncrementalConfig incremental) { this.incremental = incremental; }
+
+    @JsonProperty
+    public CurrentConfig getCurrent() { return current; }
+
+    @JsonProperty
+    public void setCurrent(CurrentConfig current) { this.current = current; }
 
     @JsonProperty
     public List<CommunityConfig> getCommunities() { return communities; }

@@ -38,6 +38,16 @@ public final class AccessSql {
                 + channel + ".unlisted) OR " + activeMember(channel) + "))";
     }
 
+    /**
+     * Channels whose heads mode "current" returns (PROTOCOL 4): when the filter names channels or
+     * artifacts, every readable channel (knowing the id is enough for an unlisted one); otherwise the
+     * discovery rule of 4.2, so a broad read never names an unlisted channel to a non-member. TTL
+     * channels are included either way: they are left out of durable sync only.
+     */
+    public static String currentChannel(String channel, boolean namedByFilter) {
+        return namedByFilter ? readable(channel) : discoverableChannel(channel, false);
+    }
+
     /** A head that is current state: not deleted and not redacted ({@code head} joined to its event). */
     public static String liveHead(String head, String event) {
         return "(NOT " + head + ".deleted AND " + event + ".redacted_at IS NULL)";

@@ -6,11 +6,13 @@ import jakarta.validation.constraints.Size;
 
 /** One operator: the name the audit trail shows, and the bearer token that proves it. */
 public class OperatorConfig {
+    /** Short tokens are guessable; the admin port guards schema rollbacks. */
+    public static final int MIN_TOKEN_LENGTH = 16;
+
     @NotBlank
     private String name;
 
-    // Short tokens are guessable; the admin port guards schema rollbacks.
-    @NotBlank @Size(min = 16)
+    @NotBlank @Size(min = MIN_TOKEN_LENGTH)
     private String token;
 
     public OperatorConfig() {}

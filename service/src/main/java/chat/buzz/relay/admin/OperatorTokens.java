@@ -34,12 +34,22 @@ public final class OperatorTokens {
         return new OperatorTokens(entries);
     }
 
-    /** Configured operators, plus BUZZ_ADMIN_TOKEN as "admin", plus a generated token in local mode. */
+    /**
+     * Configured operators, plus BUZZ_ADMIN_TOKEN as "admin", plus a generated token in local mode.
+     *
+     * @throws IllegalStateException when BUZZ_ADMIN_TOKEN is shorter than configured tokens may be
+     */
     public static OperatorTokens load(AdminConfig config, Map<String, String> environment) {
         List<OperatorConfig> operators = new ArrayList<>(config.getOperators());
         String fromEnvironment = environment.get(ENVIRONMENT_VARIABLE);
         if (fromEnvironment != null && !fromEnvironment.isBlank()) {
-            operators.add(new OperatorConfig(ENVIRONMENT_OPERATOR, fromEnvironment.strip()));
+            String token = fromEnvironment.strip();
+            // The same minimum as admin.operators, whose tokens configuration validation checks.
+            if (token.length() < OperatorConfig.MIN_TOKEN_LENGTH) {
+                throw new IllegalStateException(ENVIRONMENT_VARIABLE + " must be at least "
+                        + OperatorConfig.MIN_TOKEN_LENGTH + " characters (it has " + token.length() + ")");
+            }
+            operators.add(new OperatorConfig(ENVIRONMENT_OPERATOR, token));
         }
         if (operators.isEmpty() && config.isGenerateTokenWhenMissing()) {
             byte[] random = new byte[24];

@@ -54,7 +54,7 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
         } catch (Nip98Exception e) {
             throw unauthorized("NIP-98: " + e.getMessage());
         }
-        if (!replayGuard.firstUse(result.eventId(), replayWindow)) {
+        if (!replayGuard.firstUse(result.eventId(), result.createdAt(), replayWindow)) {
             throw unauthorized("NIP-98: replay detected");
         }
         Caller caller = new Caller(result.pubkey(), community);

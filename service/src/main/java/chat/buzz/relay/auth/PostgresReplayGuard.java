@@ -5,6 +5,12 @@ import org.jdbi.v3.core.Jdbi;
 
 /** The replay guard in PostgreSQL: every relay instance on the same database shares it. */
 public final class PostgresReplayGuard implements ReplayGuard {
+    /**
+     * created_at has whole seconds, and the relay instances and the database each read their own clock:
+     * keep entries a little past the window so neither rounding nor a small clock difference opens a gap.
+     */
+    static final Duration MARGIN = Duration.ofSeconds(10);
+
     private final ReplayGuardDao dao;
 
     public PostgresReplayGuard(Jdbi jdbi) {
@@ -12,8 +18,8 @@ public final class PostgresReplayGuard implements ReplayGuard {
     }
 
     @Override
-    public boolean firstUse(String authEventId, Duration window) {
-        return dao.record(authEventId, window.toMillis() / 1000.0) == 1;
+    public boolean firstUse(String authEventId, long createdAtSeconds, Duration window) {
+        return dao.record(authEventId, createdAtSeconds, window.plus(MARGIN).toMillis() / 1000.0) == 1;
     }
 
     @Override

@@ -7,8 +7,13 @@ import java.time.Duration;
  * Shared by every relay instance of a deployment, so implementations keep state outside the JVM.
  */
 public interface ReplayGuard {
-    /** @return true when the id was not used within the window; the id is then recorded */
-    boolean firstUse(String authEventId, Duration window);
+    /**
+     * Records the id until {@code createdAtSeconds} + {@code window} and a margin, so the entry outlives
+     * every moment at which the auth event still passes the created_at check.
+     *
+     * @return true when the id was not recorded already; it is recorded now
+     */
+    boolean firstUse(String authEventId, long createdAtSeconds, Duration window);
 
     /** Drops entries whose window has passed; @return how many were dropped. */
     int purgeExpired();

@@ -7,11 +7,12 @@ public interface ReplayGuardDao {
     /** An expired entry may be reused; a live one is left untouched and counts 0 rows. */
     @SqlUpdate("""
             INSERT INTO nip98_replay_guard (event_id, expires_at)
-            VALUES (:id, clock_timestamp() + make_interval(secs => :seconds))
+            VALUES (:id, to_timestamp(:createdAt) + make_interval(secs => :seconds))
             ON CONFLICT (event_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
             WHERE nip98_replay_guard.expires_at < clock_timestamp()
             """)
-    int record(@Bind("id") String eventId, @Bind("seconds") double windowSeconds);
+    int record(@Bind("id") String eventId, @Bind("createdAt") long createdAtSeconds,
+               @Bind("seconds") double keepSeconds);
 
     @SqlUpdate("DELETE FROM nip98_replay_guard WHERE expires_at < clock_timestamp()")
     int purgeExpired();

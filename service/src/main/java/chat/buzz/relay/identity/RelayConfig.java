@@ -1,5 +1,6 @@
 package chat.buzz.relay.identity;
 
+import chat.buzz.protocol.Nip98Verifier;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -25,7 +26,13 @@ public class RelayConfig {
     @Min(1024) @Max(16 * 1024 * 1024)
     private int maxBodyBytes = 512 * 1024;
 
-    @Min(1) @Max(3600)
+    /**
+     * PROTOCOL 2.1 step 6. A header first used at the earliest moment its created_at allows stays valid for
+     * twice the clock skew; a shorter window would promise a guard that ends while the header still works.
+     */
+    @Min(value = 2 * Nip98Verifier.MAX_SKEW_SECONDS,
+            message = "must be at least twice the NIP-98 clock skew of " + Nip98Verifier.MAX_SKEW_SECONDS + " s")
+    @Max(3600)
     private int replayWindowSeconds = 120;
 
     @JsonProperty public String getName() { return name; }

@@ -14,6 +14,10 @@ public class IncrementalConfig {
     @Min(1) @Max(1024)
     private int maxConcurrentReads = 4;
 
+    /** Leaves room for others: one caller holding every permit would starve the rest. */
+    @Min(1) @Max(1024)
+    private int maxConcurrentReadsPerCaller = 2;
+
     @Min(0) @Max(60_000)
     private long maxWaitMillis = 0;
 
@@ -43,6 +47,8 @@ public class IncrementalConfig {
     @JsonProperty public void setOverlapSeconds(int overlapSeconds) { this.overlapSeconds = overlapSeconds; }
     @JsonProperty public int getMaxConcurrentReads() { return maxConcurrentReads; }
     @JsonProperty public void setMaxConcurrentReads(int maxConcurrentReads) { this.maxConcurrentReads = maxConcurrentReads; }
+    @JsonProperty public int getMaxConcurrentReadsPerCaller() { return maxConcurrentReadsPerCaller; }
+    @JsonProperty public void setMaxConcurrentReadsPerCaller(int reads) { this.maxConcurrentReadsPerCaller = reads; }
     @JsonProperty public long getMaxWaitMillis() { return maxWaitMillis; }
     @JsonProperty public void setMaxWaitMillis(long maxWaitMillis) { this.maxWaitMillis = maxWaitMillis; }
     @JsonProperty public int getRetryAfterMinSeconds() { return retryAfterMinSeconds; }

@@ -131,7 +131,7 @@ public final class IncrementalReads implements IncrementalMode {
 
     private <T> T guarded(Caller caller, HandleCallback<T, RuntimeException> read) {
         long community = caller.community().id();
-        return capacity.withPermit(() -> inSnapshot(community, read)).orElseThrow(() -> {
+        return capacity.withPermit(caller.pubkey(), () -> inSnapshot(community, read)).orElseThrow(() -> {
             statistics.capacityRejected(community);
             return IncrementalError.capacity(capacity.retryAfterSeconds());
         });

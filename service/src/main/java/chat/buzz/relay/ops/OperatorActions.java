@@ -5,6 +5,7 @@ import chat.buzz.relay.gate.FlagHistoryEntry;
 import chat.buzz.relay.gate.FlagRefusedException;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
+import chat.buzz.relay.web.StorableText;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -41,6 +42,8 @@ public final class OperatorActions {
         if (id == null || id.isBlank()) {
             throw new OpsRefusal(400, "id_required", "the changeset id is required");
         }
+        refuseNul("id", id);
+        refuseNul("reason", reason);
         return ledger.record(operator, id.strip(), reason);
     }
 
@@ -65,7 +68,15 @@ public final class OperatorActions {
         if (reason.length() > 2000) {
             throw new OpsRefusal(400, "reason_too_long", "keep the reason under 2000 characters");
         }
+        refuseNul("reason", reason);
         return reason.strip();
+    }
+
+    /** Operator text ends up in the audit and history tables, which cannot store U+0000. */
+    private static void refuseNul(String name, String value) {
+        if (StorableText.hasNul(value)) {
+            throw new OpsRefusal(400, "nul_character", name + " must not contain NUL (U+0000)");
+        }
     }
 
     private static boolean parseBoolean(String name, String value) {

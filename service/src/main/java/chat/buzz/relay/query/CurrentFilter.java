@@ -1,6 +1,7 @@
 package chat.buzz.relay.query;
 
 import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.web.StorableText;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -18,7 +19,9 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
     public static final int DEFAULT_LIMIT = 100;
     public static final int MAX_LIMIT = 1000;
     public static final int MAX_OFFSET = 10_000;
-    static final int MAX_VALUES = 1000;
+    /** PROTOCOL 4: at most 16 tag keys (#h and #d included) and 1,000 values in all per filter. */
+    public static final int MAX_TAG_KEYS = 16;
+    public static final int MAX_VALUES = 1000;
 
     public static CurrentFilter parse(JsonNode filter) {
         List<String> channels = List.of();
@@ -26,6 +29,7 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
         Map<String, List<String>> tags = new LinkedHashMap<>();
         int limit = DEFAULT_LIMIT;
         int offset = 0;
+        checkTagKeyCount(filter);
         for (Iterator<Map.Entry<String, JsonNode>> fields = filter.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
             String key = field.getKey();
@@ -40,11 +44,30 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
                     if (!key.startsWith("#") || key.length() < 2 || key.length() > 65) {
                         throw new QueryRejection("unknown filter key " + key);
                     }
+                    if (StorableText.hasNul(key)) {
+                        throw new QueryRejection("tag names must not contain NUL (U+0000)");
+                    }
                     tags.put(key.substring(1), strings(key, value));
                 }
             }
         }
+        int values = channels.size() + artifacts.size() + tags.values().stream().mapToInt(List::size).sum();
+        if (values > MAX_VALUES) {
+            throw new QueryRejection("a filter may have at most " + MAX_VALUES + " tag values in all");
+        }
         return new CurrentFilter(channels, artifacts, Map.copyOf(tags), limit, offset);
+    }
+
+    private static void checkTagKeyCount(JsonNode filter) {
+        int keys = 0;
+        for (Iterator<String> names = filter.fieldNames(); names.hasNext(); ) {
+            if (names.next().startsWith("#")) {
+                keys++;
+            }
+        }
+        if (keys > MAX_TAG_KEYS) {
+            throw new QueryRejection("a filter may have at most " + MAX_TAG_KEYS + " tag keys");
+        }
     }
 
     private static int integer(String key, JsonNode value, int min, int max) {
@@ -62,6 +85,9 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
         for (JsonNode item : value) {
             if (!item.isTextual()) {
                 throw new QueryRejection(key + " must be an array of strings");
+            }
+            if (StorableText.hasNul(item.textValue())) {
+                throw new QueryRejection(key + " values must not contain NUL (U+0000)");
             }
             values.add(item.textValue());
         }

@@ -2,56 +2,102 @@ package chat.buzz.relay.query;
 
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.capacity.ReadBulkhead;
+import chat.buzz.relay.database.SqlStates;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.Query;
 
-/** The SQL of mode "current": heads that are live and readable, newest first. */
+/**
+ * Mode "current": heads that are live and readable, newest first. Each read holds a permit of its own
+ * bulkhead (apart from incremental's) and runs as one read-only statement within a time budget.
+ */
 public final class CurrentReads {
     private final Jdbi jdbi;
+    private final ReadBulkhead bulkhead;
+    private final long statementBudgetMillis;
 
-    public CurrentReads(Jdbi jdbi) {
+    public CurrentReads(Jdbi jdbi, CurrentConfig config) {
         this.jdbi = jdbi;
+        this.bulkhead = new ReadBulkhead("current-reads", config.getMaxConcurrentReads(), config.getMaxWaitMillis(),
+                config.getMaxConcurrentReadsPerCaller(), config.getRetryAfterMinSeconds(),
+                config.getRetryAfterMaxSeconds());
+        this.statementBudgetMillis = config.getStatementBudgetMillis();
     }
 
     /** @return the heads as their stored canonical JSON, ready to splice into the response array */
     public List<String> read(Caller caller, CurrentFilter filter) {
+        return bulkhead.withPermit(caller.pubkey(), () -> withinBudget(caller, filter))
+                .orElseThrow(() -> CurrentUnavailable.capacity(bulkhead.retryAfterSeconds()));
+    }
+
+    private List<String> withinBudget(Caller caller, CurrentFilter filter) {
+        try {
+            return jdbi.inTransaction(handle -> {
+                handle.execute("SET TRANSACTION READ ONLY");
+                handle.execute("SET LOCAL statement_timeout = " + statementBudgetMillis);
+                return select(handle, caller, filter);
+            });
+        } catch (JdbiException e) {
+            if (SqlStates.isQueryCanceled(e)) {
+                throw CurrentUnavailable.timeout(bulkhead.retryAfterSeconds());
+            }
+            throw e;
+        }
+    }
+
+    private static List<String> select(Handle handle, Caller caller, CurrentFilter filter) {
         StringBuilder sql = new StringBuilder("""
                 SELECT e.json FROM artifact_heads a
                 JOIN events e ON e.id = a.head_event_id
                 JOIN channels c ON c.id = a.channel_id
                 WHERE a.community_id = :community AND NOT a.deleted AND e.redacted_at IS NULL
-                  AND """).append(AccessSql.READABLE_CHANNEL);
+                  AND """).append(AccessSql.currentChannel("c",
+                !filter.channels().isEmpty() || !filter.artifacts().isEmpty()));
         if (!filter.channels().isEmpty()) {
             sql.append(" AND a.channel_id = ANY (CAST(:channels AS uuid[]))");
         }
         if (!filter.artifacts().isEmpty()) {
             sql.append(" AND a.d = ANY (CAST(:artifacts AS uuid[]))");
         }
-        for (int i = 0; i < filter.tagFilters().size(); i++) {
-            sql.append(" AND EXISTS (SELECT 1 FROM jsonb_array_elements(e.tags) t WHERE t->>0 = :tagName")
-                    .append(i).append(" AND t->>1 = ANY (:tagValues").append(i).append("))");
+        if (!filter.tagFilters().isEmpty()) {
+            // Every key needs a tag [name, one of its values, ...]: count the distinct names matched.
+            // One predicate and two array parameters, however many keys. jsonb containment (@>) would
+            // not do: it ignores the order inside a tag, so ["x", "t", "red"] would match #t: red.
+            sql.append("""
+                     AND (SELECT count(DISTINCT t->>0) FROM jsonb_array_elements(e.tags) t
+                          WHERE (t->>0, t->>1) IN (SELECT * FROM unnest(CAST(:tagNames AS text[]),
+                                                                       CAST(:tagValues AS text[]))))
+                         = :tagKeys""");
         }
         sql.append(" ORDER BY e.created_at DESC, e.id ASC LIMIT :limit OFFSET :offset");
-        return jdbi.withHandle(handle -> {
-            Query query = handle.createQuery(sql.toString())
-                    .bind("community", caller.community().id())
-                    .bind("reader", caller.pubkey())
-                    .bind("limit", filter.limit())
-                    .bind("offset", filter.offset());
-            if (!filter.channels().isEmpty()) {
-                query.bindArray("channels", String.class, filter.channels());
-            }
-            if (!filter.artifacts().isEmpty()) {
-                query.bindArray("artifacts", String.class, filter.artifacts());
-            }
-            int i = 0;
+        Query query = handle.createQuery(sql.toString())
+                .bind("community", caller.community().id())
+                .bind("reader", caller.pubkey())
+                .bind("limit", filter.limit())
+                .bind("offset", filter.offset());
+        if (!filter.channels().isEmpty()) {
+            query.bindArray("channels", String.class, filter.channels());
+        }
+        if (!filter.artifacts().isEmpty()) {
+            query.bindArray("artifacts", String.class, filter.artifacts());
+        }
+        if (!filter.tagFilters().isEmpty()) {
+            List<String> names = new ArrayList<>();
+            List<String> values = new ArrayList<>();
             for (Map.Entry<String, List<String>> tag : filter.tagFilters().entrySet()) {
-                query.bind("tagName" + i, tag.getKey()).bindArray("tagValues" + i, String.class, tag.getValue());
-                i++;
+                for (String value : tag.getValue()) {
+                    names.add(tag.getKey());
+                    values.add(value);
+                }
             }
-            return query.mapTo(String.class).list();
-        });
+            query.bindArray("tagNames", String.class, names).bindArray("tagValues", String.class, values)
+                    .bind("tagKeys", filter.tagFilters().size());
+        }
+        return query.mapTo(String.class).list();
     }
 }

@@ -1,6 +1,7 @@
 package chat.buzz.relay.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.AdminClient.Reply;
@@ -122,5 +123,19 @@ class AdminSecurityTest {
         assertThat(OperatorTokens.load(new AdminConfig(), java.util.Map.of()).isEmpty()).isTrue();
         assertThat(OperatorTokens.load(new AdminConfig(), java.util.Map.of("BUZZ_ADMIN_TOKEN", "from-the-environment-1"))
                 .operatorFor("from-the-environment-1")).contains("admin");
+    }
+
+    @Test
+    void aShortTokenFromTheEnvironmentStopsTheStartLikeAShortConfiguredOne() {
+        assertThatThrownBy(() -> OperatorTokens.load(new AdminConfig(), java.util.Map.of("BUZZ_ADMIN_TOKEN", "short-token")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("BUZZ_ADMIN_TOKEN")
+                .hasMessageContaining("16");
+        // Surrounding blanks are stripped before the token is used, so they do not count towards the minimum.
+        assertThatThrownBy(() -> OperatorTokens.load(new AdminConfig(),
+                java.util.Map.of("BUZZ_ADMIN_TOKEN", "  fifteen-chars!!  ")))
+                .hasMessageContaining("BUZZ_ADMIN_TOKEN");
+        assertThat(OperatorTokens.load(new AdminConfig(), java.util.Map.of("BUZZ_ADMIN_TOKEN", "sixteen-chars-ok"))
+                .operatorFor("sixteen-chars-ok")).contains("admin");
     }
 }

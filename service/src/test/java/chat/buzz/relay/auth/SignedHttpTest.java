@@ -1,6 +1,7 @@
 package chat.buzz.relay.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Nip98;
@@ -9,7 +10,9 @@ import chat.buzz.protocol.Sha256;
 import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
+import chat.buzz.relay.testing.TestDatabases;
 import chat.buzz.relay.testing.TestRelay;
+import io.dropwizard.testing.ConfigOverride;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -137,6 +140,32 @@ class SignedHttpTest {
         Reply replay = post(header, QUERY);
         assertThat(replay.status()).isEqualTo(401);
         assertThat(replay.error()).isEqualTo("NIP-98: replay detected");
+    }
+
+    @Test
+    void aHeaderFromTheFutureIsRememberedForTheWholeWindowAfterItsCreatedAt() {
+        Event future = authEvent(alice, 27235, "POST", url("/query"), QUERY, 60, List.of());
+        assertThat(post(header(future), QUERY).status()).isEqualTo(200);
+        // It passes the created_at check until created_at + 60 s; a row kept from first use only would be
+        // gone by then, and the header could be replayed in the last moments of its validity.
+        double expiresAt = RELAY.jdbi().withHandle(h -> h.createQuery(
+                        "SELECT extract(epoch FROM expires_at) FROM nip98_replay_guard WHERE event_id = :id")
+                .bind("id", future.id()).mapTo(Double.class).one());
+        assertThat(expiresAt).isGreaterThanOrEqualTo(future.createdAt()
+                + RELAY.configuration().getRelay().getReplayWindowSeconds());
+        Reply replay = post(header(future), QUERY);
+        assertThat(replay.error()).isEqualTo("NIP-98: replay detected");
+    }
+
+    @Test
+    void aReplayWindowShorterThanTwiceTheClockSkewStopsTheStart() {
+        TestRelay shortWindow = TestRelay.create(ConfigOverride.config("relay.replayWindowSeconds", "119"));
+        try {
+            assertThatThrownBy(shortWindow::start).hasStackTraceContaining("relay.replayWindowSeconds");
+        } finally {
+            shortWindow.stop();
+            TestDatabases.drop(shortWindow.databaseUrl());
+        }
     }
 
     @Test

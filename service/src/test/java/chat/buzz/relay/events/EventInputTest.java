@@ -114,6 +114,24 @@ class EventInputTest {
     }
 
     @Test
+    void nulCharactersAreRefusedWhereverTheyWouldBeStored() {
+        UUID channel = newId();
+        List<List<String>> base = List.of(tag("h", channel.toString()), tag("visibility", "open"));
+        rejected(client.publish(alice, sign(alice, 9007, with(base, tag("name", "a\u0000b")), "")), 400,
+                "invalid: ");
+        rejected(client.publish(alice, sign(alice, 9007, with(base, tag("name", "x"), tag("x\u0000", "v")), "")), 400,
+                "invalid: ");
+        rejected(client.publish(alice, sign(alice, 9007, with(base, tag("name", "x")), "nul \u0000 here")), 400,
+                "invalid: ");
+        rejected(client.publish(alice, revision(alice, newId(), channel, "create", null, "title\u0000")), 400,
+                "invalid: ");
+        Reply reply = client.publish(alice, sign(alice, 9007, with(base, tag("name", "x"), tag("opaque", "\u0000")), ""));
+        rejected(reply, 400, "invalid: ");
+        assertThat(reply.message()).contains("NUL");
+        assertThat(channelsNamed(channel)).as("no channel row either").isZero();
+    }
+
+    @Test
     void bodiesThatAreNotUtf8() {
         byte[] latin1 = {'{', '"', (byte) 0xE9, '"', '}'};
         String auth = Nip98.authorizationHeader(alice, "POST", client.baseUrl() + "/events", latin1, now());
@@ -140,6 +158,18 @@ class EventInputTest {
         Reply wrongMethod = client.send(client.request("/events").GET());
         assertThat(wrongMethod.status()).isEqualTo(405);
         assertThat(wrongMethod.error()).isNotBlank();
+    }
+
+    @SafeVarargs
+    private static List<List<String>> with(List<List<String>> base, List<String>... more) {
+        List<List<String>> tags = new ArrayList<>(base);
+        tags.addAll(List.of(more));
+        return tags;
+    }
+
+    private static long channelsNamed(UUID channel) {
+        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM channels WHERE id = CAST(:id AS uuid)")
+                .bind("id", channel.toString()).mapTo(Long.class).one());
     }
 
     private static long storedEvents() {

@@ -53,6 +53,18 @@ class IncrementalErrorsTest {
             ConfigOverride.config("incremental.maxConcurrentReads", "4"),
             ConfigOverride.config("incremental.statementBudgetMillis", "300"));
 
+    /** Two reads at a time, at most one of them per caller. */
+    @Order(5)
+    @RegisterExtension
+    static final TestRelay FAIR = TestRelay.anotherInstance(RELAY,
+            ConfigOverride.config("gates.incremental", "true"),
+            ConfigOverride.config("communities[0].name", "test"),
+            ConfigOverride.config("incremental.maxConcurrentReads", "2"),
+            ConfigOverride.config("incremental.maxConcurrentReadsPerCaller", "1"),
+            ConfigOverride.config("incremental.retryAfterMinSeconds", "7"),
+            ConfigOverride.config("incremental.retryAfterMaxSeconds", "9"),
+            ConfigOverride.config("incremental.statementBudgetMillis", "60000"));
+
     private final NostrKeys reader = NostrKeys.generate();
     private final RelayClient relay = RELAY.client();
 
@@ -186,6 +198,33 @@ class IncrementalErrorsTest {
     }
 
     @Test
+    void oneCallerCannotTakeEveryPermit() throws Exception {
+        RelayClient fair = FAIR.client();
+        NostrKeys other = NostrKeys.generate();
+        try (Handle blocker = RELAY.jdbi().open()) {
+            blocker.begin();
+            blocker.execute("LOCK TABLE communities IN ACCESS EXCLUSIVE MODE");
+            CompletableFuture<Reply> held = CompletableFuture.supplyAsync(
+                    () -> fair.query(reader, "[{\"artifact\":\"incremental\"}]"));
+            awaitReadsBlockedOnLock(1);
+
+            Reply second = fair.query(reader, "[{\"artifact\":\"incremental\"}]");
+            assertError(second, 503, "incremental_capacity");
+            assertThat(Integer.parseInt(second.response().headers().firstValue("Retry-After").orElseThrow()))
+                    .isBetween(7, 9);
+            CompletableFuture<Reply> othersRead = CompletableFuture.supplyAsync(
+                    () -> fair.query(other, "[{\"artifact\":\"incremental\"}]"));
+            awaitReadsBlockedOnLock(2);
+
+            blocker.rollback();
+            assertThat(held.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+            assertThat(othersRead.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+        }
+        assertThat(fair.query(reader, "[{\"artifact\":\"incremental\"}]").status()).as("its share is given back")
+                .isEqualTo(200);
+    }
+
+    @Test
     void anExhaustedStatementBudgetAnswersTimeout() {
         try (Handle blocker = RELAY.jdbi().open()) {
             blocker.begin();
@@ -199,9 +238,13 @@ class IncrementalErrorsTest {
     }
 
     private static void awaitReadBlockedOnLock() {
+        awaitReadsBlockedOnLock(1);
+    }
+
+    private static void awaitReadsBlockedOnLock(int reads) {
         await().atMost(Duration.ofSeconds(20)).until(() -> RELAY.jdbi().withHandle(handle -> handle.createQuery("""
                         SELECT count(*) FROM pg_stat_activity
                         WHERE wait_event_type = 'Lock' AND query LIKE '%artifact_policy_modified_at%'""")
-                .mapTo(Integer.class).one()) > 0);
+                .mapTo(Integer.class).one()) >= reads);
     }
 }

@@ -104,6 +104,11 @@ public class FlagsTest {
                 .header("Authorization", "Bearer " + AdminClient.OLIVIA).header("X-Buzz-Operator", "1")
                 .header("Content-Type", "application/json")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{not json"))).status()).isEqualTo(400);
+        Reply nul = olivia.post("/api/flags", Map.of("gate", "sync", "value", "on", "reason", "a\u0000b"));
+        assertThat(nul.status()).as(nul.body()).isEqualTo(400);
+        assertThat(nul.json().get("error").asText()).isEqualTo("nul_character");
+        assertThat(olivia.task("flag", Map.of("gate", "sync", "value", "on", "reason", "a\u0000b")).status())
+                .isEqualTo(400);
         assertThat(effective(olivia, "sync")).isFalse();
     }
 

@@ -121,6 +121,13 @@ class LedgerAndRollbackTest {
         assertThat(olivia.task("rollback-incremental", Map.of("confirm", "yes", "dry-run", "true", "reason", "x"))
                 .status()).isEqualTo(400);
         assertThat(olivia.task("record-migration", Map.of()).status()).isEqualTo(400);
+        Reply nulId = olivia.task("record-migration", Map.of("id", "rehearsal\u0000", "reason", "typo"));
+        assertThat(nulId.status()).as(nulId.body()).isEqualTo(400);
+        assertThat(nulId.json().get("error").asText()).isEqualTo("nul_character");
+        assertThat(olivia.task("record-migration", Map.of("id", "no-such-changeset", "reason", "a\u0000b")).status())
+                .isEqualTo(400);
+        assertThat(olivia.task("rollback-incremental", Map.of("dry-run", "true", "reason", "a\u0000b")).status())
+                .isEqualTo(400);
     }
 
     private boolean indexExists() {

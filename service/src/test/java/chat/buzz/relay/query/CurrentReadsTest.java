@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
@@ -64,6 +65,61 @@ class CurrentReadsTest {
     }
 
     @Test
+    void unscopedReadsFollowDiscoverySoUnlistedChannelsStayUnnamed() {
+        UUID unlisted = newId();
+        accepted(client.publish(owner, createChannel(owner, unlisted, "open", tag("unlisted", "true"))));
+        UUID ttl = newId();
+        accepted(client.publish(owner, createChannel(owner, ttl, "open", tag("ttl", "3600"))));
+        UUID listed = channel("open");
+        Event hidden = write(unlisted, "unlisted", Nostr.now(), List.of());
+        Event ephemeral = write(ttl, "ttl", Nostr.now(), List.of());
+        Event visible = write(listed, "listed", Nostr.now(), List.of());
+        String everything = "\"limit\":1000";
+
+        assertThat(ids(query(reader, everything))).contains(visible.id(), ephemeral.id()).doesNotContain(hidden.id());
+        assertThat(query(reader, everything).toString()).doesNotContain(unlisted.toString());
+        assertThat(ids(query(reader, "\"#t\":[\"nothing-matches\"]"))).isEmpty();
+        assertThat(ids(query(reader, "\"#h\":[\"" + unlisted + "\"]"))).containsExactly(hidden.id());
+        assertThat(ids(query(reader, "\"#d\":[\"" + hidden.tag("d").orElseThrow() + "\"]")))
+                .containsExactly(hidden.id());
+        assertThat(ids(query(owner, everything))).as("the owner is an active member").contains(hidden.id());
+
+        accepted(client.publish(reader, membership(reader, 9021, unlisted, null, null)));
+        assertThat(ids(query(reader, everything))).as("a member discovers it").contains(hidden.id());
+        accepted(client.publish(reader, membership(reader, 9022, unlisted, null, null)));
+        assertThat(ids(query(reader, everything))).as("and stops after leaving").doesNotContain(hidden.id());
+    }
+
+    @Test
+    void tagFiltersMatchNameAndValueInPlaceAcrossSeveralKeys() {
+        UUID channel = channel("open");
+        Event both = write(channel, "both", 100, List.of(tag("t", "red"), tag("p", "alpha", "extra")));
+        Event onlyT = write(channel, "onlyT", 200, List.of(tag("t", "blue")));
+        Event swapped = write(channel, "swapped", 300, List.of(tag("red", "t"), tag("x", "t", "red")));
+        String scope = "\"#h\":[\"" + channel + "\"]";
+        assertThat(ids(query(reader, scope + ",\"#t\":[\"red\",\"blue\"]"))).containsExactly(onlyT.id(), both.id());
+        assertThat(ids(query(reader, scope + ",\"#t\":[\"red\",\"blue\"],\"#p\":[\"alpha\"]")))
+                .containsExactly(both.id());
+        assertThat(ids(query(reader, scope + ",\"#t\":[\"blue\"],\"#p\":[\"alpha\"]"))).isEmpty();
+        assertThat(ids(query(reader, scope + ",\"#p\":[\"extra\"]"))).as("only the first value counts").isEmpty();
+        assertThat(ids(query(reader, scope + ",\"#x\":[\"red\"]"))).as("position matters").isEmpty();
+        assertThat(ids(query(reader, scope + ",\"#red\":[\"t\"]"))).containsExactly(swapped.id());
+    }
+
+    @Test
+    void atMostSixteenTagKeysAndAThousandValuesInAll() {
+        assertThat(query(reader, tagKeys(16, 1)).isArray()).isTrue();
+        assertInvalid("[{\"artifact\":\"current\"," + tagKeys(17, 1) + "}]");
+        assertThat(query(reader, tagKeys(10, 100)).isArray()).isTrue();
+        assertInvalid("[{\"artifact\":\"current\"," + tagKeys(11, 100) + "}]");
+        assertInvalid("[{\"artifact\":\"current\",\"#h\":" + uuids(600) + ",\"#d\":" + uuids(401) + "}]");
+        // Once far past PostgreSQL's bind parameter limit, which answered 500.
+        Reply many = client.query(reader, "[{\"artifact\":\"current\"," + tagKeys(17_000, 1) + "}]");
+        assertThat(many.status()).as(many.toString()).isEqualTo(400);
+        assertThat(many.error()).startsWith("invalid: ").contains("16");
+    }
+
+    @Test
     void badFiltersAreRefused() {
         assertInvalid("[]");
         assertInvalid("[{\"artifact\":\"current\"},{\"artifact\":\"current\"}]");
@@ -83,10 +139,37 @@ class CurrentReadsTest {
     }
 
     @Test
+    void nulCharactersInFiltersAreRefused() {
+        assertInvalid("[{\"artifact\":\"current\",\"#t\":[\"red\\u0000\"]}]");
+        assertInvalid("[{\"artifact\":\"current\",\"#t\\u0000\":[\"red\"]}]");
+        assertInvalid("[{\"artifact\":\"current\",\"#\\u0000\":[\"red\"]}]");
+    }
+
+    @Test
     void incrementalIsUnavailableWhileItsGateIsOff() {
         Reply reply = client.query(reader, "[{\"artifact\":\"incremental\"}]");
         assertThat(reply.status()).isEqualTo(503);
         assertThat(reply.error()).isEqualTo("incremental_unavailable");
+    }
+
+    private static String tagKeys(int keys, int valuesEach) {
+        List<String> filters = new ArrayList<>();
+        for (int k = 0; k < keys; k++) {
+            List<String> values = new ArrayList<>();
+            for (int v = 0; v < valuesEach; v++) {
+                values.add("\"v" + v + "\"");
+            }
+            filters.add("\"#k" + k + "\":[" + String.join(",", values) + "]");
+        }
+        return String.join(",", filters);
+    }
+
+    private static String uuids(int count) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ids.add("\"" + UUID.randomUUID() + "\"");
+        }
+        return "[" + String.join(",", ids) + "]";
     }
 
     private void assertInvalid(String body) {
