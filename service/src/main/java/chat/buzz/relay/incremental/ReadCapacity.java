@@ -13,9 +13,7 @@ public final class ReadCapacity {
     private final ReadBulkhead bulkhead;
 
     public ReadCapacity(IncrementalConfig config) {
-        this.bulkhead = new ReadBulkhead("incremental-reads", config.getMaxConcurrentReads(),
-                config.getMaxWaitMillis(), config.getMaxConcurrentReadsPerCaller(),
-                config.getRetryAfterMinSeconds(), config.getRetryAfterMaxSeconds());
+        this.bulkhead = config.bulkhead("incremental-reads");
     }
 
     /** Runs {@code read} holding a permit; empty when the caller holds its share or none was free in time. */

@@ -23,9 +23,7 @@ public final class CurrentReads {
 
     public CurrentReads(Jdbi jdbi, CurrentConfig config) {
         this.jdbi = jdbi;
-        this.bulkhead = new ReadBulkhead("current-reads", config.getMaxConcurrentReads(), config.getMaxWaitMillis(),
-                config.getMaxConcurrentReadsPerCaller(), config.getRetryAfterMinSeconds(),
-                config.getRetryAfterMaxSeconds());
+        this.bulkhead = config.bulkhead("current-reads");
         this.statementBudgetMillis = config.getStatementBudgetMillis();
     }
 

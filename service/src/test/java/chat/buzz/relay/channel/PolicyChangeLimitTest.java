@@ -13,6 +13,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.Concurrently;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
@@ -24,11 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -164,7 +160,7 @@ class PolicyChangeLimitTest {
             Event flip = flipUnlisted(owner, channel, true);
             flips.add(() -> instance.publish(owner, flip).status());
         }
-        List<Integer> statuses = raceAll(flips);
+        List<Integer> statuses = Concurrently.run(flips);
         assertThat(statuses).containsOnly(200, 429);
         assertThat(statuses.stream().filter(status -> status == 200).count()).isEqualTo(PER_COMMUNITY);
         assertThat(advances()).isEqualTo(PER_COMMUNITY);
@@ -262,28 +258,5 @@ class PolicyChangeLimitTest {
     private static long advances() {
         return A.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM policy_stamp_advances")
                 .mapTo(Long.class).one());
-    }
-
-    /** Releases every task at once on its own thread, so the writes race inside the database. */
-    private static <T> List<T> raceAll(List<Callable<T>> tasks) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<T>> futures = new ArrayList<>();
-            for (Callable<T> task : tasks) {
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return task.call();
-                }));
-            }
-            start.countDown();
-            List<T> results = new ArrayList<>();
-            for (Future<T> future : futures) {
-                results.add(future.get(60, TimeUnit.SECONDS));
-            }
-            return results;
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }

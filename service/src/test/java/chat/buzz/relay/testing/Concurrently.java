@@ -1,4 +1,4 @@
-package chat.buzz.relay.artifact;
+package chat.buzz.relay.testing;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,10 +10,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /** Runs tasks on real threads released together, so they race for the same rows. */
-final class Concurrently {
+public final class Concurrently {
     private Concurrently() {}
 
-    static <T> List<T> run(List<Callable<T>> tasks) throws Exception {
+    public static <T> List<T> run(List<Callable<T>> tasks) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
         try {
             CountDownLatch start = new CountDownLatch(1);
