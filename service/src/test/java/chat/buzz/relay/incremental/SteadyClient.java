@@ -33,6 +33,8 @@ final class SteadyClient {
     final List<String> namedTwiceInAPage = new ArrayList<>();
     int removalsOfWhatWasNotHeld;
     int resent;
+    /** Entries of the current (or last) session. */
+    int sessionEntries;
     /** Writes happened while the current (or last) session was open: its end need not be exact. */
     boolean interrupted;
     private final Map<String, Integer> firstDelivered = new HashMap<>();
@@ -52,6 +54,7 @@ final class SteadyClient {
         if (!sync.midSession) {
             sessions++;
             interrupted = false;
+            sessionEntries = 0;
         }
         // Nothing writes while a request runs: the state now is the state the relay answers from.
         model.openWindow(view);
@@ -61,6 +64,7 @@ final class SteadyClient {
 
     private void inspect(JsonNode body) {
         pages++;
+        sessionEntries += body.path("entries").size();
         leaks.addAll(oracle.checkQueryAnswer(view, body));
         Set<String> named = new HashSet<>();
         for (JsonNode entry : body.path("entries")) {
