@@ -1,0 +1,74 @@
+package chat.buzz.relay.sync;
+
+import static chat.buzz.relay.testing.Nostr.tag;
+import static chat.buzz.relay.testing.Replies.accepted;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.Nostr;
+import chat.buzz.relay.testing.RelayClient;
+import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.TestRelay;
+import io.dropwizard.testing.ConfigOverride;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 13, defect 1 over WebSocket: the subscriber holds X from private channel P; X moves to a private
+ * channel the subscriber cannot read and then the subscriber is removed from P, and both changes are
+ * handled only after the removal committed. The subscriber must still be told that X left.
+ */
+class LateRemovalTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
+
+    /** Large enough that a snapshot of a few hundred of them outgrows the socket buffers of a paused client. */
+    private static final String BULKY_CONTENT = "x".repeat(60_000);
+    /** Sorts before every random id, so the snapshot delivers X before it stalls on the bulky heads. */
+    private static final UUID FIRST_IN_SNAPSHOT = UUID.fromString("00000000-0000-4000-8000-000000000001");
+
+    private final RelayClient relay = RELAY.client();
+    private final NostrKeys owner = NostrKeys.generate();
+    private final NostrKeys reader = NostrKeys.generate();
+    private final World world = new World(RELAY::client);
+
+    @Test
+    void aMoveHandledAfterTheReadersRemovalStillRemovesTheArtifact() {
+        UUID listed = world.channel(owner, true, false, false);
+        for (int i = 0; i < 300; i++) {
+            Event bulky = owner.sign(45010, Nostr.now(), List.of(tag("ar", "1"), tag("d", UUID.randomUUID().toString()),
+                    tag("h", listed.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "bulky")),
+                    BULKY_CONTENT);
+            accepted(relay.publish(owner, bulky));
+        }
+        UUID held = world.channel(owner, false, false, false);
+        UUID elsewhere = world.channel(owner, false, false, false);
+        world.add(owner, held, reader.publicKeyHex());
+        Event created = Nostr.revision(owner, FIRST_IN_SNAPSHOT, held, "create", null, "held by the reader");
+        accepted(relay.publish(owner, created));
+
+        try (SyncClient subscriber = SyncClient.connect(RELAY.baseUrl())) {
+            subscriber.authenticateOk(reader);
+            long waitsBefore = RELAY.counter("buzz.sync.backpressure-waits");
+            subscriber.pause();
+            subscriber.subscribe("s", World.scopeFilter(World.noScope()));
+            // The snapshot is stuck on the paused client, so both changes below wait until it ends.
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> RELAY.counter("buzz.sync.backpressure-waits") > waitsBefore);
+            accepted(relay.publish(owner, Nostr.revision(owner, FIRST_IN_SNAPSHOT, elsewhere, "move", created.id(), "moved")));
+            world.remove(owner, held, reader.publicKeyHex());
+            subscriber.resume();
+            subscriber.awaitEose("s");
+            assertThat(subscriber.received().toString()).as("the snapshot delivered X").contains(created.id());
+
+            UUID marker = world.create(owner, listed);
+            await().atMost(Duration.ofSeconds(30)).until(() -> subscriber.store("s").containsKey(marker.toString()));
+            assertThat(subscriber.store("s")).doesNotContainKey(FIRST_IN_SNAPSHOT.toString());
+        }
+    }
+}
