@@ -31,8 +31,6 @@ public final class IncrementalQueries {
     private static final String AFTER = "> (" + POSITION_TIME + ", CAST(:psrc AS integer), CAST(:pd AS uuid))";
     /** The row comparison alone cannot bound an index scan (its middle term is no column); this can. */
     private static final String NOT_BEFORE = ">= " + POSITION_TIME;
-    private static final String UP_TO_HORIZON = "<= ((TIMESTAMPTZ 'epoch' + CAST(:hts AS bigint) * INTERVAL '1 microsecond'),"
-            + " CAST(:hsrc AS integer), CAST(:hd AS uuid))";
 
     private final Handle handle;
     private final long community;
@@ -85,20 +83,24 @@ public final class IncrementalQueries {
                 rs.getObject("d", UUID.class))).findOne();
     }
 
-    /** Bootstrap: D(reader, scope) in change order, after {@code after} and up to {@code horizon}. */
-    public List<ChangeRow> bootstrap(List<String> scope, Position after, Optional<Position> horizon, int fetch) {
+    /**
+     * Bootstrap: D(reader, scope) in change order after {@code after}, among the next {@code examine}
+     * heads only. The heads come from one ordered index range, so a dense reader's page stops after
+     * {@code fetch} of them; a sparse reader's stops at {@code examine} (see {@link #bootstrapHorizon}).
+     */
+    public List<ChangeRow> bootstrap(List<String> scope, Position after, int fetch, int examine) {
         boolean scoped = !scope.isEmpty();
         String sql = "SELECT " + MICROS.formatted("a.modified_at") + " AS micros, " + HEAD_SOURCE + " AS source,"
                 + " a.d, a.channel_id, e.json, true AS discoverable, CAST(NULL AS text) AS reason"
-                + " FROM artifact_heads a JOIN events e ON e.id = a.head_event_id JOIN channels c ON c.id = a.channel_id"
-                + " WHERE a.community_id = :community" + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
+                + " FROM (SELECT * FROM artifact_heads a WHERE a.community_id = :community"
+                + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
                 + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
-                + (horizon.isPresent() ? " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + UP_TO_HORIZON : "")
-                + " AND " + discoverableHead("a", "e", "c", scoped)
+                + " ORDER BY a.modified_at, a.d LIMIT :examine) a"
+                + " JOIN events e ON e.id = a.head_event_id JOIN channels c ON c.id = a.channel_id"
+                + " WHERE " + discoverableHead("a", "e", "c", scoped)
                 + " ORDER BY a.modified_at, a.d LIMIT :fetch";
-        Query query = positioned(sql, scope, after).bind("fetch", fetch);
-        horizon.ifPresent(h -> bindHorizon(query, h));
-        return query.registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
+        return positioned(sql, scope, after).bind("fetch", fetch).bind("examine", examine)
+                .registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
     }
 
     /**
@@ -107,26 +109,25 @@ public final class IncrementalQueries {
      */
     Optional<Position> deltaHorizon(List<String> scope, DeltaWindow window, int examine) {
         String sql = "SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d FROM ("
-                + deltaCandidates(scope, Optional.empty()) + ") k ORDER BY k.ts, k.source, k.d OFFSET :examine - 1 LIMIT 1";
+                + deltaCandidates(scope) + ") k ORDER BY k.ts, k.source, k.d OFFSET :examine - 1 LIMIT 1";
         return windowed(sql, scope, window).bind("examine", examine)
                 .map((rs, ctx) -> new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)))
                 .findOne();
     }
 
     /**
-     * Delta: candidates after {@code after} and up to {@code horizon}, each judged against the artifact's
-     * current head, keeping the first {@code fetch} that produce an entry. A candidate in D(reader, scope)
+     * Delta: the next {@code examine} candidates after {@code after}, each judged against the artifact's
+     * current head in change order, keeping the first {@code fetch} that produce an entry. A candidate in D(reader, scope)
      * is an upsert; one outside it is a remove only when the reader could have held the artifact after
      * the session's floor, and otherwise produces nothing, so nothing is named to a reader who never
-     * could have seen it. Candidates are not filtered by access before the horizon, so a page examines a
-     * bounded number of rows however sparse the reader's view.
+     * could have seen it. Candidates are not filtered by access first, so a page examines a bounded
+     * number of rows however sparse the reader's view (see {@link #deltaHorizon}).
      */
-    List<ChangeRow> delta(List<String> scope, DeltaWindow window, Optional<Position> horizon, long floor, int fetch,
-                          int examine) {
+    List<ChangeRow> delta(List<String> scope, DeltaWindow window, long floor, int fetch, int examine) {
         boolean scoped = !scope.isEmpty();
         String sql = "SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d, a.channel_id,"
                 + " CASE WHEN j.discoverable THEN e.json END AS json, j.discoverable, r.reason"
-                + " FROM (" + deltaCandidates(scope, horizon) + " ORDER BY ts, source, d) k"
+                + " FROM (" + deltaCandidates(scope) + " ORDER BY ts, source, d LIMIT :examine) k"
                 + " JOIN artifact_heads a ON a.community_id = :community AND a.d = k.d"
                 + " JOIN events e ON e.id = a.head_event_id"
                 + " JOIN channels c ON c.id = a.channel_id"
@@ -136,9 +137,8 @@ public final class IncrementalQueries {
                 + " THEN " + removeReason("a", "c", "mc") + " END AS reason) r"
                 + " WHERE j.discoverable OR r.reason IS NOT NULL"
                 + " ORDER BY k.ts, k.source, k.d LIMIT :fetch";
-        Query query = windowed(sql, scope, window).bind("floor", floor).bind("fetch", fetch).bind("examine", examine);
-        horizon.ifPresent(h -> bindHorizon(query, h));
-        return query.registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
+        return windowed(sql, scope, window).bind("floor", floor).bind("fetch", fetch).bind("examine", examine)
+                .registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
     }
 
     /**
@@ -148,13 +148,12 @@ public final class IncrementalQueries {
      * ones included). Each source is cut at :examine rows, enough for any page. Rows the previous
      * session judged (see {@link DeltaWindow}) are left out: a session after no change is empty.
      */
-    private static String deltaCandidates(List<String> scope, Optional<Position> horizon) {
+    private static String deltaCandidates(List<String> scope) {
         boolean scoped = !scope.isEmpty();
         String heads = "(SELECT a.modified_at AS ts, " + HEAD_SOURCE + " AS source, a.d"
                 + " FROM artifact_heads a"
                 + " WHERE a.community_id = :community"
                 + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
-                + (horizon.isPresent() ? " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + UP_TO_HORIZON : "")
                 + " AND NOT " + judgedByPriorSession("a")
                 + " ORDER BY a.modified_at, a.d LIMIT :examine)";
         String memberships = "(SELECT m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d"
@@ -165,7 +164,6 @@ public final class IncrementalQueries {
                 + " AND " + membershipDecidesDiscovery("c", scoped)
                 + " AND m.sync_modified_at " + NOT_BEFORE
                 + " AND (m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d) " + AFTER
-                + (horizon.isPresent() ? " AND (m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d) " + UP_TO_HORIZON : "")
                 + " AND NOT " + judgedByPriorSession("m")
                 + " ORDER BY m.sync_modified_at, a.d LIMIT :examine)";
         return heads + " UNION ALL " + memberships;
@@ -199,10 +197,6 @@ public final class IncrementalQueries {
 
     private Query windowed(String sql, List<String> scope, DeltaWindow window) {
         return positioned(sql, scope, window.after()).bind("prior", window.priorXmin()).bind("xmax", window.snapshotXmax());
-    }
-
-    private static void bindHorizon(Query query, Position horizon) {
-        query.bind("hts", horizon.micros()).bind("hsrc", horizon.source()).bind("hd", horizon.d().toString());
     }
 
     private Query positioned(String sql, List<String> scope, Position after) {

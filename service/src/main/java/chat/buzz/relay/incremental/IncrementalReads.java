@@ -106,21 +106,25 @@ public final class IncrementalReads implements IncrementalMode {
         return new DeltaPage(walk.entries(), cursors.encode(next), walk.more(), policy.wire(), step.reset());
     }
 
+    /**
+     * A page that came back short either reached the end or stopped at its {@code EXAMINE} rows; only
+     * then is the horizon worth a query, and the next page continues after it.
+     */
     private static PageWalk bootstrapPage(IncrementalQueries queries, Delta request, SessionStep step) {
-        Optional<Position> horizon = queries.bootstrapHorizon(request.scope(), step.after(), EXAMINE);
         int fetch = request.limit() + 1;
-        return PageWalk.of(queries.bootstrap(request.scope(), step.after(), horizon, fetch), request.limit(), fetch)
-                .orUpTo(horizon);
+        PageWalk walk = PageWalk.of(queries.bootstrap(request.scope(), step.after(), fetch, EXAMINE), request.limit(),
+                fetch);
+        return walk.more() ? walk : walk.orUpTo(queries.bootstrapHorizon(request.scope(), step.after(), EXAMINE));
     }
 
     private static PageWalk deltaPage(IncrementalQueries queries, Delta request, SessionStep step,
                                       ReadSnapshot snapshot) {
         DeltaWindow window = new DeltaWindow(step.after(), step.priorXmin(), snapshot.xmax());
-        Optional<Position> horizon = queries.deltaHorizon(request.scope(), window, EXAMINE);
         // Room for the repeats a page drops: an artifact can be a candidate of both sources.
         int fetch = 2 * request.limit() + 1;
-        return PageWalk.of(queries.delta(request.scope(), window, horizon, step.floor(), fetch, EXAMINE),
-                request.limit(), fetch).orUpTo(horizon);
+        PageWalk walk = PageWalk.of(queries.delta(request.scope(), window, step.floor(), fetch, EXAMINE),
+                request.limit(), fetch);
+        return walk.more() ? walk : walk.orUpTo(queries.deltaHorizon(request.scope(), window, EXAMINE));
     }
 
     private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {
