@@ -1,5 +1,7 @@
 package chat.buzz.relay.access;
 
+import chat.buzz.protocol.ArtifactKinds;
+
 /**
  * The read rules of {@link ChannelAccess} and of PROTOCOL 4.2 as SQL fragments, so every read path
  * (current, incremental, WebSocket sync) decides access inside its query instead of loading a
@@ -113,22 +115,22 @@ public final class AccessSql {
                                LEAST(COALESCE(lead(r.accepted_at) OVER (ORDER BY r.accepted_at, r.event_id), 'infinity'),
                                      COALESCE(ev.redacted_at, 'infinity')) AS held_until
                         FROM artifact_revisions r JOIN events ev ON ev.id = r.event_id
-                        WHERE r.community_id = %1$s.community_id AND r.d = %1$s.d AND r.kind = 45010) v
+                        WHERE r.community_id = %1$s.community_id AND r.d = %1$s.d AND r.kind = %4$d) v
                     JOIN channels hc ON hc.id = v.channel_id
                     WHERE v.op <> 'delete' AND v.held_until > %2$s AND v.held_until > v.held_from
                       AND hc.ttl_seconds IS NULL
                       AND (hc.deleted_at IS NULL OR hc.deleted_at > GREATEST(v.held_from, %2$s))
-                      AND %3$s)""".formatted(head, FLOOR, discoverableDuringHold);
+                      AND %3$s)""".formatted(head, FLOOR, discoverableDuringHold, ArtifactKinds.REVISION);
     }
 
     /**
-     * The channel an artifact most recently left by a move (its latest 45011 marker), for
+     * The channel an artifact most recently left by a move (its latest removal marker), for
      * {@link #removeReason}: use as {@code LEFT JOIN LATERAL (...) alias ON true}.
      */
     public static String lastMovedFrom(String head) {
         return """
                 (SELECT mr.channel_id FROM artifact_revisions mr
-                 WHERE mr.community_id = %1$s.community_id AND mr.d = %1$s.d AND mr.kind = 45011
-                 ORDER BY mr.accepted_at DESC LIMIT 1)""".formatted(head);
+                 WHERE mr.community_id = %1$s.community_id AND mr.d = %1$s.d AND mr.kind = %2$d
+                 ORDER BY mr.accepted_at DESC LIMIT 1)""".formatted(head, ArtifactKinds.REMOVAL);
     }
 }

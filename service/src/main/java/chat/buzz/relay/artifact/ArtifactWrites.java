@@ -1,5 +1,6 @@
 package chat.buzz.relay.artifact;
 
+import chat.buzz.protocol.ArtifactKinds;
 import chat.buzz.protocol.Event;
 import chat.buzz.relay.access.AccessLookup;
 import chat.buzz.relay.access.ChannelAccess;
@@ -14,7 +15,7 @@ import org.jdbi.v3.core.Handle;
 
 /** PROTOCOL 3.2 and 3.3: artifact revisions, accepted by compare-and-set on the head. */
 public final class ArtifactWrites implements EventHandler {
-    public static final int REVISION_KIND = 45010;
+    public static final int REVISION_KIND = ArtifactKinds.REVISION;
     private static final String NOT_WRITABLE = "artifact not found or not writable";
 
     private final RemovalMarkers markers;

@@ -1,5 +1,6 @@
 package chat.buzz.relay.artifact;
 
+import chat.buzz.protocol.ArtifactKinds;
 import chat.buzz.protocol.Event;
 import chat.buzz.relay.events.EventStore;
 import chat.buzz.relay.identity.RelayIdentity;
@@ -13,7 +14,7 @@ import org.jdbi.v3.core.Handle;
  * that says only that it left, never where it went.
  */
 public final class RemovalMarkers {
-    public static final int KIND = 45011;
+    public static final int KIND = ArtifactKinds.REMOVAL;
 
     private final RelayIdentity relay;
     private final Clock clock;
