@@ -1,11 +1,7 @@
 package chat.buzz.protocol;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -15,12 +11,6 @@ import java.util.Set;
 final class EventJsonReader {
     private static final Set<String> FIELDS = Set.of("id", "pubkey", "created_at", "kind", "tags", "content", "sig");
 
-    // Duplicate keys would let two parsers disagree about which value was signed.
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build())
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-
     private EventJsonReader() {
     }
 
@@ -29,8 +19,8 @@ final class EventJsonReader {
             throw new MalformedEventException("event must be a JSON object");
         }
         try {
-            return MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
+            return StrictJson.read(json);
+        } catch (JacksonException e) {
             throw new MalformedEventException("invalid JSON");
         }
     }

@@ -4,11 +4,11 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.MalformedEventException;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.Nip42Exception;
+import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.community.Community;
 import chat.buzz.relay.gate.Gate;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
@@ -22,7 +22,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class SyncSession {
     static final int MAX_SUBSCRIPTION_ID = 64;
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final SyncHub hub;
@@ -106,8 +105,8 @@ final class SyncSession {
         heard();
         JsonNode message;
         try {
-            message = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
+            message = StrictJson.read(text);
+        } catch (JacksonException e) {
             reply(Frames.notice("invalid: message is not JSON"));
             return;
         }
