@@ -112,25 +112,10 @@ final class EventJsonReader {
         }
         String s = value.textValue();
         // A lone surrogate has no UTF-8 form, so the id over it would be ill-defined.
-        if (hasUnpairedSurrogate(s)) {
+        if (StrictJson.hasUnpairedSurrogate(s)) {
             throw new MalformedEventException(what + " contains an unpaired UTF-16 surrogate");
         }
         return s;
-    }
-
-    private static boolean hasUnpairedSurrogate(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1))) {
-                    return true;
-                }
-                i++;
-            } else if (Character.isLowSurrogate(c)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String abbreviate(String name) {

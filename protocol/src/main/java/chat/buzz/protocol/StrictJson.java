@@ -2,6 +2,7 @@ package chat.buzz.protocol;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -9,7 +10,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The one JSON reader for everything a client sends: event bodies, the NIP-98 header, query filters,
@@ -54,16 +58,39 @@ public final class StrictJson {
         return READER.readTree(json);
     }
 
-    /** As {@link #read(String)}, for UTF-8 bytes. */
+    /**
+     * As {@link #read(String)}, for UTF-8 bytes. Decoded strictly first: Jackson's own byte reader takes
+     * overlong forms (0xC0 0xAF for "/"), which would let a body mean what a strict reader refuses.
+     */
     public static JsonNode read(byte[] json) throws JacksonException {
         checkLength(json.length);
+        String text;
         try {
-            return READER.readTree(json);
-        } catch (JacksonException e) {
-            throw e;
-        } catch (IOException e) {
-            throw new IllegalStateException("reading from a byte array does not do I/O", e);
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(json))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new JsonParseException(null, "the input is not valid UTF-8");
         }
+        return read(text);
+    }
+
+    /** A lone UTF-16 surrogate (from a "\ud800" escape) has no UTF-8 form: such text cannot be stored or sent on. */
+    public static boolean hasUnpairedSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1))) {
+                    return true;
+                }
+                i++;
+            } else if (Character.isLowSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // Jackson checks the document length only as it refills a buffer, never for input already in memory.

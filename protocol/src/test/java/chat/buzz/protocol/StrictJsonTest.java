@@ -59,9 +59,24 @@ class StrictJsonTest {
     }
 
     @Test
-    void invalidUtf8BytesAreRefused() {
+    void invalidUtf8BytesAreRefused() throws Exception {
         byte[] loneContinuation = {'[', '"', (byte) 0x80, '"', ']'};
         assertThatThrownBy(() -> StrictJson.read(loneContinuation)).isInstanceOf(JacksonException.class);
+        // Jackson's byte reader alone reads this overlong form as "/".
+        byte[] overlongSlash = {'[', '"', (byte) 0xC0, (byte) 0xAF, '"', ']'};
+        assertThatThrownBy(() -> StrictJson.read(overlongSlash)).isInstanceOf(JacksonException.class);
+        byte[] encodedSurrogate = {'[', '"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', ']'};
+        assertThatThrownBy(() -> StrictJson.read(encodedSurrogate)).isInstanceOf(JacksonException.class);
+        assertThat(StrictJson.read("[\"caf\u00e9 \ud83d\udc1d\"]".getBytes(StandardCharsets.UTF_8)).get(0).textValue())
+                .isEqualTo("caf\u00e9 \ud83d\udc1d");
+    }
+
+    @Test
+    void unpairedSurrogatesAreFound() {
+        assertThat(StrictJson.hasUnpairedSurrogate("a\ud800")).isTrue();
+        assertThat(StrictJson.hasUnpairedSurrogate("\udc00a")).isTrue();
+        assertThat(StrictJson.hasUnpairedSurrogate("\ud83d\udc1d")).isFalse();
+        assertThat(StrictJson.hasUnpairedSurrogate("plain")).isFalse();
     }
 
     @Test

@@ -7,6 +7,7 @@ import chat.buzz.protocol.Nip42Exception;
 import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.community.Community;
 import chat.buzz.relay.gate.Gate;
+import chat.buzz.relay.web.StorableText;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.security.SecureRandom;
@@ -164,7 +165,8 @@ final class SyncSession {
 
     private void req(JsonNode message) {
         if (message.size() < 2 || !isSubscriptionId(message.get(1))) {
-            reply(Frames.notice("invalid: REQ needs a subscription id of 1.." + MAX_SUBSCRIPTION_ID + " characters"));
+            reply(Frames.notice("invalid: REQ needs a subscription id of 1.." + MAX_SUBSCRIPTION_ID
+                    + " characters, without NUL or unpaired surrogates"));
             return;
         }
         String id = message.get(1).asText();
@@ -252,9 +254,11 @@ final class SyncSession {
         }
     }
 
+    /** The id is echoed in every frame of the subscription: it must be text that can be sent back. */
     private static boolean isSubscriptionId(JsonNode node) {
         return node != null && node.isTextual() && !node.asText().isEmpty()
-                && node.asText().length() <= MAX_SUBSCRIPTION_ID;
+                && node.asText().length() <= MAX_SUBSCRIPTION_ID && !StorableText.hasNul(node.asText())
+                && !StrictJson.hasUnpairedSurrogate(node.asText());
     }
 
     private static String truncate(String text) {
