@@ -1,11 +1,7 @@
 package chat.buzz.protocol;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -15,12 +11,6 @@ import java.util.Set;
 final class EventJsonReader {
     private static final Set<String> FIELDS = Set.of("id", "pubkey", "created_at", "kind", "tags", "content", "sig");
 
-    // Duplicate keys would let two parsers disagree about which value was signed.
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build())
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-
     private EventJsonReader() {
     }
 
@@ -29,8 +19,8 @@ final class EventJsonReader {
             throw new MalformedEventException("event must be a JSON object");
         }
         try {
-            return MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
+            return StrictJson.read(json);
+        } catch (JacksonException e) {
             throw new MalformedEventException("invalid JSON");
         }
     }
@@ -122,25 +112,10 @@ final class EventJsonReader {
         }
         String s = value.textValue();
         // A lone surrogate has no UTF-8 form, so the id over it would be ill-defined.
-        if (hasUnpairedSurrogate(s)) {
+        if (StrictJson.hasUnpairedSurrogate(s)) {
             throw new MalformedEventException(what + " contains an unpaired UTF-16 surrogate");
         }
         return s;
-    }
-
-    private static boolean hasUnpairedSurrogate(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1))) {
-                    return true;
-                }
-                i++;
-            } else if (Character.isLowSurrogate(c)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String abbreviate(String name) {

@@ -160,7 +160,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         environment.jersey().register(new EventsResource(new EventWriter(jdbi, handlers, clock)));
 
         IncrementalMode incremental = incrementalReads(config.getIncremental(), jdbi, gates, identity, syncStatistics);
-        environment.jersey().register(new QueryResource(environment.getObjectMapper(),
+        environment.jersey().register(new QueryResource(
                 new CurrentReads(jdbi, config.getCurrent()), incremental));
         environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), capabilities,
                 config.getIncremental().getOverlapSeconds()));

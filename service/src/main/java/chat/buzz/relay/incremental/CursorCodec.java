@@ -15,20 +15,23 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Turns cursors into opaque base64url text protected by HMAC-SHA256, and back. Version 2 layout:
+ * Turns cursors into opaque base64url text protected by HMAC-SHA256, and back. Version 3 layout:
  * version, phase, community, reader digest, scope digest, policy stamp, session start, floor, prior
- * and session snapshot xmins, position, then the MAC over everything before it. The MAC is checked
- * before any field is trusted. Version 1 (none of floor and xmins) is still read, so cursors issued
- * before an upgrade stay valid: its floor is the policy stamp, the earliest moment a cursor of that
- * stamp can speak for, and with unknown xmins the next session sends its whole overlap again.
+ * and session snapshot xmins, position, the database epoch, then the MAC over everything before it.
+ * The MAC is checked before any field is trusted. Versions 1 and 2 are still read, so cursors issued
+ * before an upgrade stay valid: they carry the first epoch; version 1 has none of floor and xmins, so
+ * its floor is the policy stamp, the earliest moment a cursor of that stamp can speak for, and with
+ * unknown xmins the next session sends its whole overlap again.
  */
 public final class CursorCodec {
-    static final byte VERSION = 2;
+    static final byte VERSION = 3;
+    private static final byte VERSION_2 = 2;
     private static final byte VERSION_1 = 1;
     private static final int DIGEST_BYTES = 16;
     private static final int MAC_BYTES = 32;
     private static final int BODY_BYTES_V1 = 1 + 1 + 8 + DIGEST_BYTES + DIGEST_BYTES + 8 + 8 + 8 + 1 + 16;
-    private static final int BODY_BYTES = BODY_BYTES_V1 + 8 + 8 + 8;
+    private static final int BODY_BYTES_V2 = BODY_BYTES_V1 + 8 + 8 + 8;
+    private static final int BODY_BYTES = BODY_BYTES_V2 + 8;
     private static final String ALGORITHM = "HmacSHA256";
 
     private final SecretKeySpec key;
@@ -62,7 +65,8 @@ public final class CursorCodec {
                 .putLong(cursor.priorXmin()).putLong(cursor.sessionXmin())
                 .putLong(cursor.position().micros()).put((byte) cursor.position().source())
                 .putLong(cursor.position().d().getMostSignificantBits())
-                .putLong(cursor.position().d().getLeastSignificantBits());
+                .putLong(cursor.position().d().getLeastSignificantBits())
+                .putLong(cursor.policy().epoch());
         body.put(hmac(key, Arrays.copyOf(body.array(), BODY_BYTES)));
         return Base64.getUrlEncoder().withoutPadding().encodeToString(body.array());
     }
@@ -75,8 +79,12 @@ public final class CursorCodec {
         } catch (IllegalArgumentException e) {
             throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
         }
-        int bodyBytes = bytes.length == 0 ? 0 : bytes[0] == VERSION ? BODY_BYTES
-                : bytes[0] == VERSION_1 ? BODY_BYTES_V1 : 0;
+        int bodyBytes = bytes.length == 0 ? 0 : switch (bytes[0]) {
+            case VERSION -> BODY_BYTES;
+            case VERSION_2 -> BODY_BYTES_V2;
+            case VERSION_1 -> BODY_BYTES_V1;
+            default -> 0;
+        };
         if (bodyBytes == 0 || bytes.length != bodyBytes + MAC_BYTES) {
             throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
         }
@@ -95,13 +103,15 @@ public final class CursorCodec {
             body.get(reader);
             byte[] scope = new byte[DIGEST_BYTES];
             body.get(scope);
-            PolicyStamp policy = new PolicyStamp(body.getLong());
+            long policyMicros = body.getLong();
             long sessionStart = body.getLong();
-            boolean current = bodyBytes == BODY_BYTES;
-            long floor = current ? body.getLong() : policy.micros();
-            long priorXmin = current ? body.getLong() : 0;
-            long sessionXmin = current ? body.getLong() : 0;
+            boolean hasXmins = bodyBytes != BODY_BYTES_V1;
+            long floor = hasXmins ? body.getLong() : policyMicros;
+            long priorXmin = hasXmins ? body.getLong() : 0;
+            long sessionXmin = hasXmins ? body.getLong() : 0;
             Position position = new Position(body.getLong(), body.get(), new UUID(body.getLong(), body.getLong()));
+            long epoch = bodyBytes == BODY_BYTES ? body.getLong() : PolicyStamp.FIRST_EPOCH;
+            PolicyStamp policy = new PolicyStamp(policyMicros, epoch);
             return new Cursor(community, reader, scope, policy, Phase.values()[phase], sessionStart, floor, priorXmin,
                     sessionXmin, position);
         } catch (BufferUnderflowException e) {

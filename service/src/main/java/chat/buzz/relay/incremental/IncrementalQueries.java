@@ -51,10 +51,13 @@ public final class IncrementalQueries {
                 .one();
     }
 
+    /** database_epoch() is migration 0110's: the epoch row digested with the database's identity. */
     public PolicyStamp policyStamp() {
-        return new PolicyStamp(handle.createQuery("SELECT " + MICROS.formatted("artifact_policy_modified_at")
-                        + " FROM communities WHERE id = :community")
-                .bind("community", community).mapTo(Long.class).one());
+        return handle.createQuery("SELECT " + MICROS.formatted("artifact_policy_modified_at")
+                        + " AS micros, database_epoch() AS epoch FROM communities WHERE id = :community")
+                .bind("community", community)
+                .map((rs, ctx) -> new PolicyStamp(rs.getLong("micros"), rs.getLong("epoch")))
+                .one();
     }
 
     /** A channel of the scope that the reader can read and that has a TTL. */

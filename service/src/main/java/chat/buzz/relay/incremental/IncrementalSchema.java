@@ -3,8 +3,8 @@ package chat.buzz.relay.incremental;
 import java.util.List;
 
 /**
- * What incremental reads need from the schema: the Liquibase changesets 0076–0080 and the indexes
- * 0078 builds. The operations console checks these before the incremental gate may be turned on.
+ * What incremental reads need from the schema: the Liquibase changesets 0076–0080, the database
+ * epoch of 0110–0111 and the indexes 0078 builds. The operations console checks these before the incremental gate may be turned on.
  */
 public final class IncrementalSchema {
     private IncrementalSchema() {}
@@ -27,7 +27,9 @@ public final class IncrementalSchema {
             "0078-create-channel-members-sync-index",
             "0078-validate-channel-members-sync-index",
             "0079-create-channel-membership-spans",
-            "0080-reset-cursors-on-forward-migration");
+            "0080-reset-cursors-on-forward-migration",
+            "0110-create-database-epoch",
+            "0111-create-renew-database-epoch");
 
     public static final List<ExpectedIndex> INDEXES = List.of(
             new ExpectedIndex("artifact_heads_sync_idx", "artifact_heads",

@@ -1,10 +1,11 @@
 package chat.buzz.relay.ops;
 
+import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.admin.Operator;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.incremental.IncrementalSchema;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.http.HttpServlet;
@@ -144,12 +145,12 @@ public final class OpsApiServlet extends HttpServlet {
             throw new OpsRefusal(413, "body_too_large", "the body is limited to " + MAX_BODY + " bytes");
         }
         try {
-            JsonNode node = json.readTree(bytes);
+            JsonNode node = StrictJson.read(bytes);
             if (node == null || !node.isObject()) {
                 throw new OpsRefusal(400, "invalid_json", "the body must be a JSON object");
             }
             return node;
-        } catch (JsonProcessingException e) {
+        } catch (JacksonException e) {
             throw new OpsRefusal(400, "invalid_json", "the body is not valid JSON");
         }
     }

@@ -1,5 +1,6 @@
 package chat.buzz.relay.query;
 
+import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.events.Tags;
 import chat.buzz.relay.web.StorableText;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -47,6 +48,9 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
                     if (StorableText.hasNul(key)) {
                         throw new QueryRejection("tag names must not contain NUL (U+0000)");
                     }
+                    if (StrictJson.hasUnpairedSurrogate(key)) {
+                        throw new QueryRejection("tag names must not contain an unpaired UTF-16 surrogate");
+                    }
                     tags.put(key.substring(1), strings(key, value));
                 }
             }
@@ -88,6 +92,9 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
             }
             if (StorableText.hasNul(item.textValue())) {
                 throw new QueryRejection(key + " values must not contain NUL (U+0000)");
+            }
+            if (StrictJson.hasUnpairedSurrogate(item.textValue())) {
+                throw new QueryRejection(key + " values must not contain an unpaired UTF-16 surrogate");
             }
             values.add(item.textValue());
         }

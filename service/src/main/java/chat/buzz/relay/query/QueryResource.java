@@ -1,14 +1,11 @@
 package chat.buzz.relay.query;
 
+import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.web.Utf8;
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import jakarta.ws.rs.Consumes;
@@ -24,14 +21,10 @@ import java.nio.charset.CharacterCodingException;
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.WILDCARD)
 public final class QueryResource {
-    private final ObjectReader json;
     private final CurrentReads current;
     private final IncrementalMode incremental;
 
-    public QueryResource(ObjectMapper json, CurrentReads current, IncrementalMode incremental) {
-        this.json = json.reader()
-                .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    public QueryResource(CurrentReads current, IncrementalMode incremental) {
         this.current = current;
         this.incremental = incremental;
     }
@@ -55,7 +48,7 @@ public final class QueryResource {
     private ObjectNode singleFilter(byte[] body) {
         JsonNode request;
         try {
-            request = json.readTree(Utf8.decodeStrict(body == null ? new byte[0] : body));
+            request = StrictJson.read(Utf8.decodeStrict(body == null ? new byte[0] : body));
         } catch (CharacterCodingException e) {
             throw new QueryRejection("body is not valid UTF-8");
         } catch (JacksonException e) {

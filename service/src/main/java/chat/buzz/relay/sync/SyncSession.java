@@ -4,11 +4,12 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.MalformedEventException;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.Nip42Exception;
+import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.community.Community;
 import chat.buzz.relay.gate.Gate;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import chat.buzz.relay.web.StorableText;
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
@@ -22,7 +23,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class SyncSession {
     static final int MAX_SUBSCRIPTION_ID = 64;
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final SyncHub hub;
@@ -106,8 +106,8 @@ final class SyncSession {
         heard();
         JsonNode message;
         try {
-            message = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
+            message = StrictJson.read(text);
+        } catch (JacksonException e) {
             reply(Frames.notice("invalid: message is not JSON"));
             return;
         }
@@ -165,7 +165,8 @@ final class SyncSession {
 
     private void req(JsonNode message) {
         if (message.size() < 2 || !isSubscriptionId(message.get(1))) {
-            reply(Frames.notice("invalid: REQ needs a subscription id of 1.." + MAX_SUBSCRIPTION_ID + " characters"));
+            reply(Frames.notice("invalid: REQ needs a subscription id of 1.." + MAX_SUBSCRIPTION_ID
+                    + " characters, without NUL or unpaired surrogates"));
             return;
         }
         String id = message.get(1).asText();
@@ -253,9 +254,11 @@ final class SyncSession {
         }
     }
 
+    /** The id is echoed in every frame of the subscription: it must be text that can be sent back. */
     private static boolean isSubscriptionId(JsonNode node) {
         return node != null && node.isTextual() && !node.asText().isEmpty()
-                && node.asText().length() <= MAX_SUBSCRIPTION_ID;
+                && node.asText().length() <= MAX_SUBSCRIPTION_ID && !StorableText.hasNul(node.asText())
+                && !StrictJson.hasUnpairedSurrogate(node.asText());
     }
 
     private static String truncate(String text) {

@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The fenced sh blocks of one runbook, joined in order into the script an operator would type. */
-record RunbookScript(Path file, List<String> blocks) {
+public record RunbookScript(Path file, List<String> blocks) {
 
-    static RunbookScript read(Path file) throws IOException {
+    public static RunbookScript read(Path file) throws IOException {
         List<String> blocks = new ArrayList<>();
         StringBuilder block = null;
         for (String line : Files.readAllLines(file)) {
@@ -28,8 +28,13 @@ record RunbookScript(Path file, List<String> blocks) {
         return new RunbookScript(file, List.copyOf(blocks));
     }
 
+    /** Blocks {@code from} (inclusive) to {@code to} (exclusive), for a test that acts between steps. */
+    public RunbookScript blocks(int from, int to) {
+        return new RunbookScript(file, blocks.subList(from, to));
+    }
+
     /** Stops at the first failing command, as an operator should. */
-    String script() {
+    public String script() {
         StringBuilder script = new StringBuilder("set -euo pipefail\n");
         for (int i = 0; i < blocks.size(); i++) {
             script.append("echo '--- ").append(file.getFileName()).append(" block ").append(i + 1).append("' >&2\n");

@@ -41,7 +41,11 @@ public final class RelayClient {
     }
 
     public Reply post(NostrKeys keys, String path, String body) {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        return post(keys, path, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Raw bytes, signed as they are: for bodies that are not valid UTF-8. */
+    public Reply post(NostrKeys keys, String path, byte[] bytes) {
         String auth = Nip98.authorizationHeader(keys, "POST", baseUrl + path, bytes, System.currentTimeMillis() / 1000);
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .header("Authorization", auth)

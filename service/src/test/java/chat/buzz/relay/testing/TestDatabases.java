@@ -63,7 +63,7 @@ public final class TestDatabases {
     }
 
     /** jdbc:postgresql://host:port/db?params with db replaced. */
-    static String withDatabase(String url, String database) {
+    public static String withDatabase(String url, String database) {
         int slash = url.indexOf('/', "jdbc:postgresql://".length());
         int query = url.indexOf('?', slash);
         return url.substring(0, slash + 1) + database + (query < 0 ? "" : url.substring(query));

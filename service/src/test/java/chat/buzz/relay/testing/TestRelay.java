@@ -20,11 +20,17 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     private final List<ConfigOverride> overrides;
     private final TestRelay sharedDatabaseWith;
+    private final String givenDatabaseUrl;
     private DropwizardTestSupport<BuzzRelayConfiguration> support;
     private String databaseUrl;
 
     private TestRelay(TestRelay sharedDatabaseWith, ConfigOverride... overrides) {
+        this(sharedDatabaseWith, null, overrides);
+    }
+
+    private TestRelay(TestRelay sharedDatabaseWith, String givenDatabaseUrl, ConfigOverride... overrides) {
         this.sharedDatabaseWith = sharedDatabaseWith;
+        this.givenDatabaseUrl = givenDatabaseUrl;
         this.overrides = List.of(overrides);
     }
 
@@ -37,6 +43,11 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         return new TestRelay(first, overrides);
     }
 
+    /** A relay on a database someone else made (a restored one, say) and drops; start and stop it yourself. */
+    public static TestRelay onDatabase(String databaseUrl, ConfigOverride... overrides) {
+        return new TestRelay(null, databaseUrl, overrides);
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         start();
@@ -45,13 +56,14 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     @Override
     public void afterAll(ExtensionContext context) {
         stop();
-        if (sharedDatabaseWith == null) {
+        if (sharedDatabaseWith == null && givenDatabaseUrl == null) {
             TestDatabases.drop(databaseUrl);
         }
     }
 
     public void start() throws Exception {
-        databaseUrl = sharedDatabaseWith == null ? TestDatabases.fresh() : sharedDatabaseWith.databaseUrl();
+        databaseUrl = givenDatabaseUrl != null ? givenDatabaseUrl
+                : sharedDatabaseWith == null ? TestDatabases.fresh() : sharedDatabaseWith.databaseUrl();
         List<ConfigOverride> all = new ArrayList<>(overrides);
         all.add(ConfigOverride.config("database.url", databaseUrl));
         support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
