@@ -14,14 +14,14 @@ import java.util.UUID;
  * @param sessionStart  database time (micros) at which the session began
  * @param floor         database time (micros) since which a delta session tells the reader about every
  *                      artifact it could have held and that left D; unused while bootstrapping
- * @param priorXmin     the snapshot xmin (a 64-bit transaction id) of the previous session's first page:
- *                      rows written by older transactions were judged by that session, so a delta
- *                      session does not send them again; 0 when unknown
- * @param sessionXmin   the snapshot xmin of this session's first page: the next session's priorXmin
+ * @param priorSnapshot the snapshot of the previous session's first page: rows it could see were judged
+ *                      by that session, so a delta session does not send them again
+ * @param sessionSnapshot the snapshot of this session's first page: the next session's priorSnapshot
  * @param position      the last position delivered; for a finished session, where the next one starts
  */
 public record Cursor(long community, byte[] reader, byte[] scope, PolicyStamp policy, Phase phase,
-                     long sessionStart, long floor, long priorXmin, long sessionXmin, Position position) {
+                     long sessionStart, long floor, TxSnapshot priorSnapshot, TxSnapshot sessionSnapshot,
+                     Position position) {
 
     public enum Phase {
         /** more bootstrap pages follow */

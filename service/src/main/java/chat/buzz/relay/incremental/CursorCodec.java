@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
@@ -15,23 +16,22 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Turns cursors into opaque base64url text protected by HMAC-SHA256, and back. Version 3 layout:
- * version, phase, community, reader digest, scope digest, policy stamp, session start, floor, prior
- * and session snapshot xmins, position, the database epoch, then the MAC over everything before it.
- * The MAC is checked before any field is trusted. Versions 1 and 2 are still read, so cursors issued
- * before an upgrade stay valid: they carry the first epoch; version 1 has none of floor and xmins, so
- * its floor is the policy stamp, the earliest moment a cursor of that stamp can speak for, and with
- * unknown xmins the next session sends its whole overlap again.
+ * Turns cursors into opaque base64url text protected by HMAC-SHA256, and back. Version 2 layout:
+ * version, phase, community, reader digest, scope digest, policy stamp (time and database epoch),
+ * session start, floor, position, the prior and the session snapshot (xmin, xmax, count and the
+ * in-progress ids), then the MAC over everything before it. The MAC is checked before any field is
+ * trusted. Version 1 cursors, issued before an upgrade, are still read: their epoch is the first, their
+ * floor is their policy stamp (the earliest moment a cursor of that stamp can speak for), and with no
+ * snapshot the next session sends its whole overlap again.
  */
 public final class CursorCodec {
-    static final byte VERSION = 3;
-    private static final byte VERSION_2 = 2;
+    static final byte VERSION = 2;
     private static final byte VERSION_1 = 1;
     private static final int DIGEST_BYTES = 16;
     private static final int MAC_BYTES = 32;
     private static final int BODY_BYTES_V1 = 1 + 1 + 8 + DIGEST_BYTES + DIGEST_BYTES + 8 + 8 + 8 + 1 + 16;
-    private static final int BODY_BYTES_V2 = BODY_BYTES_V1 + 8 + 8 + 8;
-    private static final int BODY_BYTES = BODY_BYTES_V2 + 8;
+    private static final int FIXED_BYTES = BODY_BYTES_V1 + 8 + 8;
+    private static final int SNAPSHOT_BYTES = 8 + 8 + 1;
     private static final String ALGORITHM = "HmacSHA256";
 
     private final SecretKeySpec key;
@@ -58,16 +58,18 @@ public final class CursorCodec {
     }
 
     public String encode(Cursor cursor) {
-        ByteBuffer body = ByteBuffer.allocate(BODY_BYTES + MAC_BYTES);
+        int bodyBytes = FIXED_BYTES + snapshotBytes(cursor.priorSnapshot()) + snapshotBytes(cursor.sessionSnapshot());
+        ByteBuffer body = ByteBuffer.allocate(bodyBytes + MAC_BYTES);
         body.put(VERSION).put((byte) cursor.phase().ordinal()).putLong(cursor.community())
                 .put(cursor.reader()).put(cursor.scope())
-                .putLong(cursor.policy().micros()).putLong(cursor.sessionStart()).putLong(cursor.floor())
-                .putLong(cursor.priorXmin()).putLong(cursor.sessionXmin())
+                .putLong(cursor.policy().micros()).putLong(cursor.policy().epoch())
+                .putLong(cursor.sessionStart()).putLong(cursor.floor())
                 .putLong(cursor.position().micros()).put((byte) cursor.position().source())
                 .putLong(cursor.position().d().getMostSignificantBits())
-                .putLong(cursor.position().d().getLeastSignificantBits())
-                .putLong(cursor.policy().epoch());
-        body.put(hmac(key, Arrays.copyOf(body.array(), BODY_BYTES)));
+                .putLong(cursor.position().d().getLeastSignificantBits());
+        putSnapshot(body, cursor.priorSnapshot());
+        putSnapshot(body, cursor.sessionSnapshot());
+        body.put(hmac(key, Arrays.copyOf(body.array(), bodyBytes)));
         return Base64.getUrlEncoder().withoutPadding().encodeToString(body.array());
     }
 
@@ -77,17 +79,15 @@ public final class CursorCodec {
         try {
             bytes = Base64.getUrlDecoder().decode(text);
         } catch (IllegalArgumentException e) {
-            throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
+            throw notIssuedHere();
         }
-        int bodyBytes = bytes.length == 0 ? 0 : switch (bytes[0]) {
-            case VERSION -> BODY_BYTES;
-            case VERSION_2 -> BODY_BYTES_V2;
-            case VERSION_1 -> BODY_BYTES_V1;
-            default -> 0;
-        };
-        if (bodyBytes == 0 || bytes.length != bodyBytes + MAC_BYTES) {
-            throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
+        boolean current = bytes.length > 0 && bytes[0] == VERSION;
+        boolean first = bytes.length > 0 && bytes[0] == VERSION_1;
+        if (!(current && bytes.length >= FIXED_BYTES + 2 * SNAPSHOT_BYTES + MAC_BYTES)
+                && !(first && bytes.length == BODY_BYTES_V1 + MAC_BYTES)) {
+            throw notIssuedHere();
         }
+        int bodyBytes = bytes.length - MAC_BYTES;
         byte[] expected = hmac(key, Arrays.copyOf(bytes, bodyBytes));
         if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(bytes, bodyBytes, bytes.length))) {
             throw IncrementalError.invalidCursor("the cursor was damaged or altered");
@@ -96,7 +96,7 @@ public final class CursorCodec {
             ByteBuffer body = ByteBuffer.wrap(bytes, 1, bodyBytes - 1);
             int phase = body.get();
             if (phase < 0 || phase >= Phase.values().length) {
-                throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
+                throw notIssuedHere();
             }
             long community = body.getLong();
             byte[] reader = new byte[DIGEST_BYTES];
@@ -104,19 +104,47 @@ public final class CursorCodec {
             byte[] scope = new byte[DIGEST_BYTES];
             body.get(scope);
             long policyMicros = body.getLong();
+            PolicyStamp policy = new PolicyStamp(policyMicros, current ? body.getLong() : PolicyStamp.FIRST_EPOCH);
             long sessionStart = body.getLong();
-            boolean hasXmins = bodyBytes != BODY_BYTES_V1;
-            long floor = hasXmins ? body.getLong() : policyMicros;
-            long priorXmin = hasXmins ? body.getLong() : 0;
-            long sessionXmin = hasXmins ? body.getLong() : 0;
+            long floor = current ? body.getLong() : policyMicros;
             Position position = new Position(body.getLong(), body.get(), new UUID(body.getLong(), body.getLong()));
-            long epoch = bodyBytes == BODY_BYTES ? body.getLong() : PolicyStamp.FIRST_EPOCH;
-            PolicyStamp policy = new PolicyStamp(policyMicros, epoch);
-            return new Cursor(community, reader, scope, policy, Phase.values()[phase], sessionStart, floor, priorXmin,
-                    sessionXmin, position);
+            TxSnapshot prior = current ? snapshot(body) : TxSnapshot.NONE;
+            TxSnapshot session = current ? snapshot(body) : TxSnapshot.NONE;
+            if (body.hasRemaining()) {
+                throw notIssuedHere();
+            }
+            return new Cursor(community, reader, scope, policy, Phase.values()[phase], sessionStart, floor, prior,
+                    session, position);
         } catch (BufferUnderflowException e) {
-            throw IncrementalError.invalidCursor("the cursor is not one this relay issued");
+            throw notIssuedHere();
         }
+    }
+
+    private static int snapshotBytes(TxSnapshot snapshot) {
+        return SNAPSHOT_BYTES + 8 * snapshot.inProgress().size();
+    }
+
+    private static void putSnapshot(ByteBuffer body, TxSnapshot snapshot) {
+        body.putLong(snapshot.xmin()).putLong(snapshot.xmax()).put((byte) snapshot.inProgress().size());
+        snapshot.inProgress().forEach(body::putLong);
+    }
+
+    private static TxSnapshot snapshot(ByteBuffer body) {
+        long xmin = body.getLong();
+        long xmax = body.getLong();
+        int count = Byte.toUnsignedInt(body.get());
+        if (count > TxSnapshot.MAX_IN_PROGRESS) {
+            throw notIssuedHere();
+        }
+        List<Long> inProgress = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            inProgress.add(body.getLong());
+        }
+        return new TxSnapshot(xmin, xmax, inProgress);
+    }
+
+    private static IncrementalError notIssuedHere() {
+        return IncrementalError.invalidCursor("the cursor is not one this relay issued");
     }
 
     private static byte[] digest(String value) {

@@ -4,9 +4,9 @@ import chat.buzz.relay.incremental.Cursor.Position;
 
 /**
  * Which candidates a delta page considers: those after {@code after} that were written by a transaction
- * the previous session did not see finished.
+ * the previous session's first page could not see.
  *
- * @param priorXmin    rows of transactions older than this 64-bit id are skipped (0: none are)
- * @param snapshotXmax the page's snapshot xmax, against which 32-bit row xids are widened
+ * @param prior        the previous session's first snapshot ({@link TxSnapshot#NONE}: nothing is left out)
+ * @param snapshotXmax this page's snapshot xmax, against which 32-bit row xids are widened
  */
-record DeltaWindow(Position after, long priorXmin, long snapshotXmax) {}
+record DeltaWindow(Position after, TxSnapshot prior, long snapshotXmax) {}

@@ -45,9 +45,8 @@ public final class IncrementalQueries {
     /** This transaction's start time and snapshot bounds; the first statement, so it fixes the snapshot. */
     ReadSnapshot snapshot() {
         return handle.createQuery("SELECT " + MICROS.formatted("now()") + " AS now_micros,"
-                        + " CAST(CAST(pg_snapshot_xmin(pg_current_snapshot()) AS text) AS bigint) AS xmin,"
-                        + " CAST(CAST(pg_snapshot_xmax(pg_current_snapshot()) AS text) AS bigint) AS xmax")
-                .map((rs, ctx) -> new ReadSnapshot(rs.getLong("now_micros"), rs.getLong("xmin"), rs.getLong("xmax")))
+                        + " CAST(pg_current_snapshot() AS text) AS snapshot")
+                .map((rs, ctx) -> new ReadSnapshot(rs.getLong("now_micros"), TxSnapshot.parse(rs.getString("snapshot"))))
                 .one();
     }
 
@@ -188,18 +187,22 @@ public final class IncrementalQueries {
     }
 
     /**
-     * Whether the row version behind a candidate was written by a transaction that had finished before
-     * the previous session's first page, so every page of that session saw it. Row xids are 32 bits;
-     * they are widened against this snapshot's xmax, which no visible row's xid can be a full wrap behind.
+     * Whether the row version behind a candidate was written by a transaction the previous session's
+     * first page could see (so every page of that session saw it, and judged it). Row xids are 32 bits;
+     * they are widened against this snapshot's xmax, which no visible row's xid can be a full wrap
+     * behind. Relies on the relay's writes using no subtransactions: a snapshot's in-progress list
+     * names top-level transactions only.
      */
     private static String judgedByPriorSession(String row) {
-        return ("(CAST(:prior AS bigint) > 0 AND CAST(:xmax AS bigint) - ((CAST(:xmax AS bigint)"
-                + " - CAST(CAST(%s.xmin AS text) AS bigint)) %% 4294967296 + 4294967296) %% 4294967296"
-                + " < CAST(:prior AS bigint))").formatted(row);
+        return ("(CAST(:prior AS text) <> '' AND pg_visible_in_snapshot(CAST(CAST(CAST(:xmax AS bigint)"
+                + " - ((CAST(:xmax AS bigint) - CAST(CAST(%s.xmin AS text) AS bigint)) %% 4294967296 + 4294967296)"
+                + " %% 4294967296 AS text) AS xid8), CAST(NULLIF(CAST(:prior AS text), '') AS pg_snapshot)))")
+                .formatted(row);
     }
 
     private Query windowed(String sql, List<String> scope, DeltaWindow window) {
-        return positioned(sql, scope, window.after()).bind("prior", window.priorXmin()).bind("xmax", window.snapshotXmax());
+        return positioned(sql, scope, window.after()).bind("prior", window.prior().text())
+                .bind("xmax", window.snapshotXmax());
     }
 
     private Query positioned(String sql, List<String> scope, Position after) {

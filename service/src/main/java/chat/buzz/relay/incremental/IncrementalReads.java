@@ -98,7 +98,7 @@ public final class IncrementalReads implements IncrementalMode {
         // it with an earlier stamp is still within the next session's overlap.
         Cursor next = new Cursor(caller.community().id(), CursorCodec.readerDigest(caller.pubkey()),
                 CursorCodec.scopeDigest(request.scope()), step.policy(), walk.more() ? step.phase() : Phase.FINISHED,
-                step.sessionStart(), step.floor(), step.priorXmin(), step.sessionXmin(),
+                step.sessionStart(), step.floor(), step.priorSnapshot(), step.sessionSnapshot(),
                 walk.more() ? walk.resumeAfter() : Position.before(step.sessionStart()));
         if (step.reset()) {
             statistics.resetServed(caller.community().id());
@@ -119,7 +119,7 @@ public final class IncrementalReads implements IncrementalMode {
 
     private static PageWalk deltaPage(IncrementalQueries queries, Delta request, SessionStep step,
                                       ReadSnapshot snapshot) {
-        DeltaWindow window = new DeltaWindow(step.after(), step.priorXmin(), snapshot.xmax());
+        DeltaWindow window = new DeltaWindow(step.after(), step.priorSnapshot(), snapshot.snapshot().xmax());
         // Room for the repeats a page drops: an artifact can be a candidate of both sources.
         int fetch = 2 * request.limit() + 1;
         PageWalk walk = PageWalk.of(queries.delta(request.scope(), window, step.floor(), fetch, EXAMINE),

@@ -12,14 +12,14 @@ import java.util.Optional;
  * @param sessionStart the database time the session began: a finished session resumes from here
  * @param floor        a delta session removes every artifact that left D and that the reader could have
  *                     held at some moment after this one
- * @param priorXmin    candidates written by transactions older than this were judged by the previous
- *                     session: they are not sent again (0: send everything)
- * @param sessionXmin  the snapshot xmin of this session's first page, for the session after it
+ * @param priorSnapshot   candidates this snapshot could see were judged by the previous session: they
+ *                        are not sent again
+ * @param sessionSnapshot the snapshot of this session's first page, for the session after it
  * @param after        the page holds only positions after this one
  * @param reset        the cursor's policy stamp is stale: this is a fresh bootstrap
  */
-record SessionStep(Phase phase, PolicyStamp policy, long sessionStart, long floor, long priorXmin, long sessionXmin,
-                   Position after, boolean reset) {
+record SessionStep(Phase phase, PolicyStamp policy, long sessionStart, long floor, TxSnapshot priorSnapshot,
+                   TxSnapshot sessionSnapshot, Position after, boolean reset) {
 
     static SessionStep plan(Optional<Cursor> since, PolicyStamp policy, ReadSnapshot snapshot, long overlapMicros) {
         long now = snapshot.nowMicros();
@@ -43,20 +43,20 @@ record SessionStep(Phase phase, PolicyStamp policy, long sessionStart, long floo
             // policy stamp, so the reader's past access is judged no further back than that. Whatever
             // the previous session's pages all saw, they judged: only later writes are sent (PROTOCOL 4.2).
             long start = cursor.position().micros() - overlapMicros;
-            return new SessionStep(Phase.DELTA, policy, now, Math.max(start, policy.micros()), cursor.sessionXmin(),
-                    snapshot.xmin(), Position.before(start), false);
+            return new SessionStep(Phase.DELTA, policy, now, Math.max(start, policy.micros()),
+                    cursor.sessionSnapshot(), snapshot.snapshot(), Position.before(start), false);
         }
         // A continuation never rewinds, or pages would never end.
         return continuation(cursor, policy);
     }
 
     private static SessionStep continuation(Cursor cursor, PolicyStamp policy) {
-        return new SessionStep(cursor.phase(), policy, cursor.sessionStart(), cursor.floor(), cursor.priorXmin(),
-                cursor.sessionXmin(), cursor.position(), false);
+        return new SessionStep(cursor.phase(), policy, cursor.sessionStart(), cursor.floor(), cursor.priorSnapshot(),
+                cursor.sessionSnapshot(), cursor.position(), false);
     }
 
     private static SessionStep bootstrap(PolicyStamp policy, ReadSnapshot snapshot, boolean reset) {
-        return new SessionStep(Phase.BOOTSTRAP, policy, snapshot.nowMicros(), snapshot.nowMicros(), 0, snapshot.xmin(),
-                Position.before(0), reset);
+        return new SessionStep(Phase.BOOTSTRAP, policy, snapshot.nowMicros(), snapshot.nowMicros(), TxSnapshot.NONE,
+                snapshot.snapshot(), Position.before(0), reset);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import chat.buzz.relay.incremental.Cursor.Phase;
 import chat.buzz.relay.incremental.Cursor.Position;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -15,7 +16,9 @@ class CursorCodecTest {
     private final CursorCodec codec = new CursorCodec(CursorCodec.deriveSecret(new byte[32]));
     private final Cursor cursor = new Cursor(7, CursorCodec.readerDigest("ab".repeat(32)),
             CursorCodec.scopeDigest(List.of("0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00")), new PolicyStamp(1_795_000_000_123_456L, -3_141_592_653_589L),
-            Phase.DELTA, 1_795_000_001_000_000L, 1_794_999_881_000_000L, 5_000_000_123L, 5_000_000_456L, new Position(1_795_000_000_999_999L, 2, UUID.randomUUID()));
+            Phase.DELTA, 1_795_000_001_000_000L, 1_794_999_881_000_000L, new TxSnapshot(5_000_000_123L, 5_000_000_130L,
+            List.of(5_000_000_124L, 5_000_000_127L)), TxSnapshot.below(5_000_000_456L),
+            new Position(1_795_000_000_999_999L, 2, UUID.randomUUID()));
 
     @Test
     void roundTrips() {
@@ -27,48 +30,44 @@ class CursorCodecTest {
         assertThat(decoded.phase()).isEqualTo(Phase.DELTA);
         assertThat(decoded.sessionStart()).isEqualTo(cursor.sessionStart());
         assertThat(decoded.floor()).isEqualTo(cursor.floor());
-        assertThat(decoded.priorXmin()).isEqualTo(cursor.priorXmin());
-        assertThat(decoded.sessionXmin()).isEqualTo(cursor.sessionXmin());
+        assertThat(decoded.priorSnapshot()).isEqualTo(cursor.priorSnapshot());
+        assertThat(decoded.sessionSnapshot()).isEqualTo(cursor.sessionSnapshot());
         assertThat(decoded.position()).isEqualTo(cursor.position());
     }
 
     /**
-     * Cursors issued before floor and xmins existed stay valid across an upgrade: their floor is their
-     * policy stamp, and unknown xmins (0) make the next session send its whole overlap.
+     * Cursors issued before floor, snapshots and epochs existed stay valid across an upgrade: their floor
+     * is their policy stamp, their epoch the first, and with no snapshot the next session sends its
+     * whole overlap.
      */
     @Test
-    void readsVersionOneCursorsWithThePolicyStampAsFloor() throws Exception {
-        byte[] v3 = Base64.getUrlDecoder().decode(codec.encode(cursor));
-        int floorAt = 1 + 1 + 8 + 16 + 16 + 8 + 8;
-        int added = 8 + 8 + 8;
-        // The epoch (last 8 bytes of the body) falls off the end of the shorter copy.
-        byte[] body = new byte[v3.length - 32 - added - 8];
-        System.arraycopy(v3, 0, body, 0, floorAt);
-        System.arraycopy(v3, floorAt + added, body, floorAt, body.length - floorAt);
-        body[0] = 1;
+    void readsVersionOneCursors() throws Exception {
+        ByteBuffer v1 = ByteBuffer.allocate(1 + 1 + 8 + 16 + 16 + 8 + 8 + 8 + 1 + 16);
+        v1.put((byte) 1).put((byte) Phase.FINISHED.ordinal()).putLong(7).put(cursor.reader()).put(cursor.scope())
+                .putLong(cursor.policy().micros()).putLong(cursor.sessionStart())
+                .putLong(cursor.position().micros()).put((byte) cursor.position().source())
+                .putLong(cursor.position().d().getMostSignificantBits())
+                .putLong(cursor.position().d().getLeastSignificantBits());
 
-        Cursor decoded = codec.decode(signed(body));
+        Cursor decoded = codec.decode(signed(v1.array()));
+        assertThat(decoded.phase()).isEqualTo(Phase.FINISHED);
         assertThat(decoded.policy()).isEqualTo(new PolicyStamp(cursor.policy().micros(), PolicyStamp.FIRST_EPOCH));
         assertThat(decoded.floor()).isEqualTo(cursor.policy().micros());
-        assertThat(decoded.priorXmin()).isZero();
-        assertThat(decoded.sessionXmin()).isZero();
+        assertThat(decoded.priorSnapshot()).isEqualTo(TxSnapshot.NONE);
+        assertThat(decoded.sessionSnapshot()).isEqualTo(TxSnapshot.NONE);
         assertThat(decoded.position()).isEqualTo(cursor.position());
         assertThat(decoded.sessionStart()).isEqualTo(cursor.sessionStart());
     }
 
-    /** Cursors issued before the database epoch existed carry the first epoch, which a never-restored database has. */
+    /** A busy snapshot keeps only its xmin, so a cursor stays small: everything above it counts as unseen. */
     @Test
-    void readsVersionTwoCursorsInTheFirstEpoch() throws Exception {
-        byte[] v3 = Base64.getUrlDecoder().decode(codec.encode(cursor));
-        byte[] body = java.util.Arrays.copyOf(v3, v3.length - 32 - 8);
-        body[0] = 2;
-
-        Cursor decoded = codec.decode(signed(body));
-        assertThat(decoded.policy()).isEqualTo(new PolicyStamp(cursor.policy().micros(), PolicyStamp.FIRST_EPOCH));
-        assertThat(decoded.floor()).isEqualTo(cursor.floor());
-        assertThat(decoded.priorXmin()).isEqualTo(cursor.priorXmin());
-        assertThat(decoded.sessionXmin()).isEqualTo(cursor.sessionXmin());
-        assertThat(decoded.position()).isEqualTo(cursor.position());
+    void aSnapshotWithManyTransactionsInProgressKeepsOnlyItsXmin() {
+        String busy = "100:200:" + java.util.stream.LongStream.range(101, 101 + TxSnapshot.MAX_IN_PROGRESS + 1)
+                .mapToObj(Long::toString).collect(java.util.stream.Collectors.joining(","));
+        assertThat(TxSnapshot.parse(busy)).isEqualTo(TxSnapshot.below(100));
+        assertThat(TxSnapshot.parse("100:105:101,103")).isEqualTo(new TxSnapshot(100, 105, List.of(101L, 103L)));
+        assertThat(TxSnapshot.parse("100:105:101,103").text()).isEqualTo("100:105:101,103");
+        assertThat(TxSnapshot.NONE.text()).isEmpty();
     }
 
     private static String signed(byte[] body) throws Exception {

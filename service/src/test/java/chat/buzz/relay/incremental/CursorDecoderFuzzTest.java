@@ -24,7 +24,8 @@ class CursorDecoderFuzzTest {
     private static final CursorCodec CODEC = new CursorCodec(CursorCodec.deriveSecret(new byte[32]));
     private static final String ISSUED = CODEC.encode(new Cursor(7, CursorCodec.readerDigest("ab".repeat(32)),
             CursorCodec.scopeDigest(List.of()), new PolicyStamp(1_795_000_000_123_456L, 42), Phase.FINISHED,
-            1_795_000_001_000_000L, 1_794_999_881_000_000L, 5_000_000_123L, 5_000_000_456L,
+            1_795_000_001_000_000L, 1_794_999_881_000_000L, TxSnapshot.below(5_000_000_123L),
+            new TxSnapshot(5_000_000_456L, 5_000_000_460L, List.of(5_000_000_457L)),
             new Position(1_795_000_000_999_999L, 0, UUID.randomUUID())));
 
     @Property(tries = 4000, seed = "20261213")
@@ -55,7 +56,7 @@ class CursorDecoderFuzzTest {
                 .map(bytes -> Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
         // Bodies that start with a known version byte and have exactly a known length reach the MAC check.
         Arbitrary<String> versioned = Combinators.combine(Arbitraries.of((byte) 1, (byte) 2, (byte) 3),
-                        Arbitraries.of(115, 139, 147), Arbitraries.bytes().array(byte[].class).ofSize(200))
+                        Arbitraries.of(115, 165, 173, 181), Arbitraries.bytes().array(byte[].class).ofSize(200))
                 .as((version, length, noise) -> {
                     byte[] bytes = java.util.Arrays.copyOf(noise, length);
                     bytes[0] = version;
