@@ -17,8 +17,9 @@ class AdminSecurityTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();
 
+    /** Every route docs/security.md lists for the admin port; /pprof samples for its duration (1 s here). */
     private static final List<String> GUARDED = List.of("/api/flags", "/api/migrations", "/healthcheck", "/metrics",
-            "/tasks/gc", "/", "/api/bursts");
+            "/tasks/gc", "/", "/api/bursts", "/ping", "/threads", "/pprof?duration=1", "/tasks", "/api/audit");
 
     private final AdminClient olivia = new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA);
 
