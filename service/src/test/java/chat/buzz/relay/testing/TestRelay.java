@@ -20,21 +20,28 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     private final List<ConfigOverride> overrides;
     private final TestRelay sharedDatabaseWith;
+    private final String givenDatabaseUrl;
     private DropwizardTestSupport<BuzzRelayConfiguration> support;
     private String databaseUrl;
 
-    private TestRelay(TestRelay sharedDatabaseWith, ConfigOverride... overrides) {
+    private TestRelay(TestRelay sharedDatabaseWith, String givenDatabaseUrl, ConfigOverride... overrides) {
         this.sharedDatabaseWith = sharedDatabaseWith;
+        this.givenDatabaseUrl = givenDatabaseUrl;
         this.overrides = List.of(overrides);
     }
 
     public static TestRelay create(ConfigOverride... overrides) {
-        return new TestRelay(null, overrides);
+        return new TestRelay(null, null, overrides);
+    }
+
+    /** A relay on a database the test owns (a server it stops and starts, say); nothing is dropped afterwards. */
+    public static TestRelay onDatabase(String databaseUrl, ConfigOverride... overrides) {
+        return new TestRelay(null, databaseUrl, overrides);
     }
 
     /** Register after {@code first}; it then starts on the same database. */
     public static TestRelay anotherInstance(TestRelay first, ConfigOverride... overrides) {
-        return new TestRelay(first, overrides);
+        return new TestRelay(first, null, overrides);
     }
 
     @Override
@@ -45,13 +52,17 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     @Override
     public void afterAll(ExtensionContext context) {
         stop();
-        if (sharedDatabaseWith == null) {
+        if (sharedDatabaseWith == null && givenDatabaseUrl == null) {
             TestDatabases.drop(databaseUrl);
         }
     }
 
     public void start() throws Exception {
-        databaseUrl = sharedDatabaseWith == null ? TestDatabases.fresh() : sharedDatabaseWith.databaseUrl();
+        if (givenDatabaseUrl != null) {
+            databaseUrl = givenDatabaseUrl;
+        } else {
+            databaseUrl = sharedDatabaseWith == null ? TestDatabases.fresh() : sharedDatabaseWith.databaseUrl();
+        }
         List<ConfigOverride> all = new ArrayList<>(overrides);
         all.add(ConfigOverride.config("database.url", databaseUrl));
         support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
