@@ -49,6 +49,8 @@ import chat.buzz.relay.query.IncrementalMode;
 import chat.buzz.relay.query.QueryResource;
 import chat.buzz.relay.sync.ChangeNotifications;
 import chat.buzz.relay.sync.SyncFeature;
+import chat.buzz.relay.web.JsonErrorHandler;
+import chat.buzz.relay.web.JsonServletErrorHandler;
 import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.UnexpectedExceptionMapper;
 import chat.buzz.relay.web.WebApplicationExceptionMapper;
@@ -79,6 +81,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.jdbi.v3.core.Handles;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -226,6 +230,17 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         }
         environment.jersey().register(new WebApplicationExceptionMapper());
         environment.jersey().register(new UnexpectedExceptionMapper(outage, outageReplies));
+        // What Jetty answers itself (a header too large, an unknown admin route) is JSON too, on both ports.
+        environment.getApplicationContext().setErrorHandler(new JsonServletErrorHandler());
+        environment.getAdminContext().setErrorHandler(new JsonServletErrorHandler());
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle event) {
+                if (event instanceof Server server) {
+                    server.setErrorHandler(new JsonErrorHandler());
+                }
+            }
+        });
     }
 
     private static void registerAuthentication(BuzzRelayConfiguration config, Environment environment, Clock clock,
