@@ -18,6 +18,7 @@ import chat.buzz.relay.channel.PolicyChangeRecorder;
 import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.community.TenancyFilter;
 import chat.buzz.relay.database.Database;
+import chat.buzz.relay.database.DatabaseOutage;
 import chat.buzz.relay.database.EmbeddedDatabase;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventWriter;
@@ -48,6 +49,9 @@ import chat.buzz.relay.query.IncrementalMode;
 import chat.buzz.relay.query.QueryResource;
 import chat.buzz.relay.sync.ChangeNotifications;
 import chat.buzz.relay.sync.SyncFeature;
+import chat.buzz.relay.web.JsonErrorHandler;
+import chat.buzz.relay.web.JsonServletErrorHandler;
+import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.UnexpectedExceptionMapper;
 import chat.buzz.relay.web.WebApplicationExceptionMapper;
 import io.dropwizard.auth.AuthDynamicFeature;
@@ -77,6 +81,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.LifeCycle;
+import org.jdbi.v3.core.Handles;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -122,11 +129,12 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         }
         Jdbi jdbi = new JdbiFactory().build(environment, dataSource, "postgresql");
         Clock clock = Clock.systemUTC();
+        DatabaseOutage outage = new DatabaseOutage(clock);
+        jdbi.getConfig(Handles.class).addListener(outage);
         RelayIdentity identity = RelayIdentity.load(config.getRelay());
         LOG.info("Relay public key {}", identity.publicKeyHex());
         CommunityDirectory communities = CommunityDirectory.load(jdbi, config.getCommunities());
 
-        registerWebBasics(config, environment);
         environment.jersey().register(new TenancyFilter(communities));
         ReplayGuard replayGuard = new PostgresReplayGuard(jdbi);
         registerAuthentication(config, environment, clock, replayGuard);
@@ -160,19 +168,22 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         environment.jersey().register(new EventsResource(new EventWriter(jdbi, handlers, clock)));
 
         IncrementalMode incremental = incrementalReads(config.getIncremental(), jdbi, gates, identity, syncStatistics);
-        environment.jersey().register(new QueryResource(
-                new CurrentReads(jdbi, config.getCurrent()), incremental));
+        QueryResource query = new QueryResource(new CurrentReads(jdbi, config.getCurrent()), incremental);
+        environment.jersey().register(query);
+        registerErrorAnswers(config, environment, outage,
+                Map.of("/events", EventsResource.outageReply(), "/query", query.outageReply()));
         environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), capabilities,
                 config.getIncremental().getOverlapSeconds()));
         SyncFeature.register(environment, config.getSync(), jdbi, dataSource, communities, gates, identity,
-                config.getRelay().getPublicScheme(), clock, config.getIncremental().getOverlapSeconds());
+                config.getRelay().getPublicScheme(), clock, config.getIncremental().getOverlapSeconds(), outage);
 
-        registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource);
+        registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource, outage);
     }
 
     /** The admin port: operator token on every route, the console, its JSON API and the runbooks' tasks. */
     private static void registerOperations(BuzzRelayConfiguration config, Environment environment, Jdbi jdbi, Clock clock,
-                                           FlagService gates, IncrementalReadiness readiness, DataSourceFactory dataSource) {
+                                           FlagService gates, IncrementalReadiness readiness, DataSourceFactory dataSource,
+                                           DatabaseOutage outage) {
         AdminConfig admin = config.getAdmin();
         OperatorTokens tokens = OperatorTokens.load(admin, System.getenv());
         environment.admin().addFilter("admin-security", new AdminSecurityFilter(tokens))
@@ -184,7 +195,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 Duration.ofMillis(2 * admin.getFlagRefresh().toMilliseconds()));
         OperatorActions actions = new OperatorActions(gates, ledger, rollback);
         BurstTimeline bursts = new BurstTimeline(jdbi, clock, admin.getBurstThreshold());
-        environment.admin().addServlet("ops-api", new OpsApiServlet(gates, readiness, ledger, bursts, actions, json))
+        environment.admin().addServlet("ops-api", new OpsApiServlet(gates, readiness, ledger, bursts, actions, json, outage))
                 .addMapping("/api/*");
         OpsTasks.all(actions, json).forEach(environment.admin()::addTask);
         environment.admin().addServlet("console", new AssetServlet("/console", "/console", "index.html",
@@ -210,13 +221,25 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         return host + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    private static void registerWebBasics(BuzzRelayConfiguration config, Environment environment) {
+    private static void registerErrorAnswers(BuzzRelayConfiguration config, Environment environment,
+                                             DatabaseOutage outage, Map<String, OutageReply> outageReplies) {
         if (config.getServerFactory() instanceof AbstractServerFactory server) {
             // Our mappers answer every error in the contract's {"error": ...} shape.
             server.setRegisterDefaultExceptionMappers(false);
         }
         environment.jersey().register(new WebApplicationExceptionMapper());
-        environment.jersey().register(new UnexpectedExceptionMapper());
+        environment.jersey().register(new UnexpectedExceptionMapper(outage, outageReplies));
+        // What Jetty answers itself (a header too large, an unknown admin route) is JSON too, on both ports.
+        environment.getApplicationContext().setErrorHandler(new JsonServletErrorHandler());
+        environment.getAdminContext().setErrorHandler(new JsonServletErrorHandler());
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle event) {
+                if (event instanceof Server server) {
+                    server.setErrorHandler(new JsonErrorHandler());
+                }
+            }
+        });
     }
 
     private static void registerAuthentication(BuzzRelayConfiguration config, Environment environment, Clock clock,

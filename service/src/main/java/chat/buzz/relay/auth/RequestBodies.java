@@ -1,6 +1,7 @@
 package chat.buzz.relay.auth;
 
 import chat.buzz.relay.web.ErrorBody;
+import chat.buzz.relay.web.OutageReply;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import java.io.ByteArrayInputStream;
@@ -32,6 +33,8 @@ public final class RequestBodies {
                 throw tooLarge();
             }
             request.setEntityStream(new ByteArrayInputStream(body));
+            // Kept so that a request turned away by a database outage is answered in its route's shape.
+            request.setProperty(OutageReply.BODY_ATTRIBUTE, body);
             return body;
         } catch (IOException e) {
             // A body cut short or badly chunked is the client's fault, and comes before any signature check.

@@ -1,6 +1,9 @@
 package chat.buzz.relay.events;
 
+import chat.buzz.protocol.Event;
 import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.web.OutageReply;
+import chat.buzz.relay.web.Utf8;
 import com.codahale.metrics.annotation.Timed;
 import io.dropwizard.auth.Auth;
 import jakarta.ws.rs.Consumes;
@@ -9,6 +12,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.nio.charset.CharacterCodingException;
 
 @Path("/events")
 @Produces(MediaType.APPLICATION_JSON)
@@ -27,5 +31,21 @@ public final class EventsResource {
         Response.ResponseBuilder response = Response.status(result.status()).entity(result.reply());
         result.retryAfterSeconds().ifPresent(seconds -> response.header("Retry-After", seconds));
         return response.build();
+    }
+
+    /** While the database is unreachable: the write reply of PROTOCOL 3, not accepted, "unavailable: ...". */
+    public static OutageReply outageReply() {
+        return (body, retryAfterSeconds) -> Response.status(503).type(MediaType.APPLICATION_JSON_TYPE)
+                .header("Retry-After", retryAfterSeconds)
+                .entity(new EventReply(eventIdOf(body), false, "unavailable: " + OutageReply.reason(retryAfterSeconds)))
+                .build();
+    }
+
+    private static String eventIdOf(byte[] body) {
+        try {
+            return Event.parse(Utf8.decodeStrict(body)).id();
+        } catch (CharacterCodingException | RuntimeException unreadable) { // MalformedEventException among them
+            return null;
+        }
     }
 }

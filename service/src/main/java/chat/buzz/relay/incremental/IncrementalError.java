@@ -47,6 +47,13 @@ public final class IncrementalError extends WebApplicationException {
                 "incremental reads are turned off; use mode \"current\"", null);
     }
 
+    /** Not PROTOCOL 4.5's incremental_unavailable (gate off, use "current"): "current" is down too; retry the same request. */
+    public static IncrementalError databaseUnavailable(int retryAfterSeconds) {
+        return new IncrementalError(503, "incremental_database_unavailable",
+                "the database is unreachable; retry the same request after " + retryAfterSeconds + " s",
+                retryAfterSeconds);
+    }
+
     public static IncrementalError capacity(int retryAfterSeconds) {
         return new IncrementalError(503, "incremental_capacity",
                 "too many incremental reads right now; retry after " + retryAfterSeconds + " s", retryAfterSeconds);

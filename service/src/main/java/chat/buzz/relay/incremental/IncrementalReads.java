@@ -54,6 +54,11 @@ public final class IncrementalReads implements IncrementalMode {
     }
 
     @Override
+    public Response databaseUnavailable(int retryAfterSeconds) {
+        return IncrementalError.databaseUnavailable(retryAfterSeconds).getResponse();
+    }
+
+    @Override
     public Response read(Caller caller, ObjectNode filter) {
         if (!gates.isEnabled(Gate.INCREMENTAL)) {
             throw IncrementalError.unavailable();

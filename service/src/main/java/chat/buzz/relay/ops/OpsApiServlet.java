@@ -2,6 +2,8 @@ package chat.buzz.relay.ops;
 
 import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.admin.Operator;
+import chat.buzz.relay.database.DatabaseFaults;
+import chat.buzz.relay.database.DatabaseOutage;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.incremental.IncrementalSchema;
@@ -30,9 +32,11 @@ public final class OpsApiServlet extends HttpServlet {
     private final transient BurstTimeline bursts;
     private final transient OperatorActions actions;
     private final transient ObjectMapper json;
+    private final transient DatabaseOutage outage;
 
     public OpsApiServlet(FlagService flags, IncrementalReadiness readiness, MigrationLedger ledger, BurstTimeline bursts,
-                         OperatorActions actions, ObjectMapper json) {
+                         OperatorActions actions, ObjectMapper json, DatabaseOutage outage) {
+        this.outage = outage;
         this.flags = flags;
         this.readiness = readiness;
         this.ledger = ledger;
@@ -179,10 +183,21 @@ public final class OpsApiServlet extends HttpServlet {
             status = refusal.status();
             body = refusal.body();
         } catch (RuntimeException e) {
+            if (DatabaseFaults.isUnreachable(e)) {
+                int retryAfter = outage.turnedAway(e);
+                response.setHeader("Retry-After", Integer.toString(retryAfter));
+                send(response, 503, new OpsRefusal.Body("database_unavailable",
+                        "the database is unreachable; retry after " + retryAfter + " s", List.of()));
+                return;
+            }
             LOG.error("Admin API request failed", e);
             status = 500;
             body = new OpsRefusal.Body("internal_error", "the request failed; see the relay's log", List.of());
         }
+        send(response, status, body);
+    }
+
+    private void send(HttpServletResponse response, int status, Object body) throws IOException {
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");

@@ -1,6 +1,7 @@
 package chat.buzz.relay.query;
 
 import chat.buzz.relay.web.ErrorBody;
+import chat.buzz.relay.web.OutageReply;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 
@@ -14,6 +15,10 @@ public final class CurrentUnavailable extends WebApplicationException {
     public static CurrentUnavailable capacity(int retryAfterSeconds) {
         return new CurrentUnavailable("too many current reads right now; retry after " + retryAfterSeconds + " s",
                 retryAfterSeconds);
+    }
+
+    public static CurrentUnavailable database(int retryAfterSeconds) {
+        return new CurrentUnavailable(OutageReply.reason(retryAfterSeconds), retryAfterSeconds);
     }
 
     public static CurrentUnavailable timeout(int retryAfterSeconds) {

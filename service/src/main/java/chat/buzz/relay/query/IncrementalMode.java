@@ -7,4 +7,7 @@ import jakarta.ws.rs.core.Response;
 /** Mode "incremental" of POST /query (PROTOCOL 4.1–4.5). */
 public interface IncrementalMode {
     Response read(Caller caller, ObjectNode filter);
+
+    /** The mode's own 503 while the database is unreachable, with the given Retry-After. */
+    Response databaseUnavailable(int retryAfterSeconds);
 }

@@ -2,6 +2,7 @@ package chat.buzz.relay.query;
 
 import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.Utf8;
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.core.JacksonException;
@@ -43,6 +44,21 @@ public final class QueryResource {
             case "incremental" -> incremental.read(caller, filter);
             default -> throw new QueryRejection("unknown artifact mode " + mode.textValue());
         };
+    }
+
+    /** While the database is unreachable: the incremental mode's own code, or "unavailable: ..." for the rest. */
+    public OutageReply outageReply() {
+        return (body, retryAfterSeconds) -> isIncremental(body)
+                ? incremental.databaseUnavailable(retryAfterSeconds)
+                : CurrentUnavailable.database(retryAfterSeconds).getResponse();
+    }
+
+    private boolean isIncremental(byte[] body) {
+        try {
+            return "incremental".equals(singleFilter(body).path("artifact").textValue());
+        } catch (QueryRejection notAFilter) {
+            return false;
+        }
     }
 
     private ObjectNode singleFilter(byte[] body) {

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 final class ChangeListener implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(ChangeListener.class);
     private static final int POLL_MILLIS = 500;
+    private static final long FIRST_BACKOFF_MILLIS = 100;
     private static final long MAX_BACKOFF_MILLIS = 5_000;
 
     private final DataSourceFactory database;
@@ -59,7 +60,7 @@ final class ChangeListener implements Managed {
     }
 
     private void run() {
-        long backoff = 100;
+        long backoff = FIRST_BACKOFF_MILLIS;
         boolean listenedBefore = false;
         while (running) {
             try (Connection conn = connect()) {
@@ -72,7 +73,7 @@ final class ChangeListener implements Managed {
                 }
                 listenedBefore = true;
                 firstListen.countDown();
-                backoff = 100;
+                backoff = FIRST_BACKOFF_MILLIS;
                 PGConnection pg = conn.unwrap(PGConnection.class);
                 while (running) {
                     PGNotification[] notifications = pg.getNotifications(POLL_MILLIS);
@@ -86,7 +87,12 @@ final class ChangeListener implements Managed {
                 if (!running) {
                     return;
                 }
-                LOG.warn("Sync change listener lost its database connection; reconnecting in {} ms", backoff, e);
+                if (backoff == FIRST_BACKOFF_MILLIS) {
+                    LOG.warn("Sync change listener lost its database connection; reconnecting", e);
+                } else {
+                    // The stack trace was logged when the connection was lost; an outage is not a trace per retry.
+                    LOG.info("Sync change listener still cannot connect ({}); next try in {} ms", e.getMessage(), backoff);
+                }
                 try {
                     Thread.sleep(backoff);
                 } catch (InterruptedException interrupted) {

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.database.DatabaseFaults;
 import chat.buzz.relay.gate.Gate;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -187,6 +188,9 @@ final class Subscription implements BulkStream.Target {
             if (BudgetedJdbi.overBudget(e)) {
                 hub.statementTimedOut();
                 close("error: a sync query ran over the relay's time budget; subscribe again later, or with a narrower #h");
+            } else if (DatabaseFaults.isUnreachable(e)) {
+                hub.outage().turnedAway(e);
+                close("error: the database is unreachable; subscribe again in a few seconds");
             } else {
                 LOG.warn("Sync subscription failed", e);
                 close("error: the relay could not serve this subscription; subscribe again");

@@ -1,6 +1,7 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.relay.community.CommunityDirectory;
+import chat.buzz.relay.database.DatabaseOutage;
 import chat.buzz.relay.gate.Gates;
 import chat.buzz.relay.identity.RelayIdentity;
 import io.dropwizard.core.setup.Environment;
@@ -20,7 +21,8 @@ public final class SyncFeature {
 
     public static void register(Environment environment, SyncConfig config, Jdbi jdbi, DataSourceFactory database,
                                 CommunityDirectory communities, Gates gates, RelayIdentity identity,
-                                String publicScheme, Clock clock, long overlapSeconds) {
+                                String publicScheme, Clock clock, long overlapSeconds,
+                                DatabaseOutage outage) {
         ExecutorService threads = environment.lifecycle().executorService("sync-worker-%d")
                 .minThreads(config.getWorkerThreads()).maxThreads(config.getWorkerThreads()).build();
         FairWorkers workers = new FairWorkers(threads, config.getWorkerThreads(), config.getWorkersPerPubkey());
@@ -28,7 +30,8 @@ public final class SyncFeature {
         ScheduledExecutorService timers = environment.lifecycle().scheduledExecutorService("sync-timers")
                 .threads(1).removeOnCancelPolicy(true).build();
         SyncHub hub = new SyncHub(config, new SyncReads(jdbi, config.getStatementBudgetMillis()),
-                new RemovalEvents(identity, clock), gates, clock, overlapSeconds, workers, timers, environment.metrics());
+                new RemovalEvents(identity, clock), gates, clock, overlapSeconds, workers, timers, environment.metrics(),
+                outage);
         environment.lifecycle().manage(new ChangeListener(database, hub));
 
         timers.scheduleWithFixedDelay(() -> {

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.database.DatabaseOutage;
 import chat.buzz.relay.gate.Gates;
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
@@ -39,10 +40,13 @@ final class SyncHub {
     private final AtomicInteger activeSnapshots = new AtomicInteger();
     private final AtomicInteger parkedStreams = new AtomicInteger();
     private final UnauthenticatedConnections unauthenticated;
+    private final DatabaseOutage outage;
 
     SyncHub(SyncConfig config, SyncReads reads, RemovalEvents removals, Gates gates, Clock clock,
-            long overlapSeconds, FairWorkers workers, ScheduledExecutorService timers, MetricRegistry metrics) {
+            long overlapSeconds, FairWorkers workers, ScheduledExecutorService timers, MetricRegistry metrics,
+            DatabaseOutage outage) {
         this.config = config;
+        this.outage = outage;
         this.reads = reads;
         this.removals = removals;
         this.gates = gates;
@@ -69,6 +73,8 @@ final class SyncHub {
     }
 
     SyncConfig config() { return config; }
+
+    DatabaseOutage outage() { return outage; }
 
     SyncReads reads() { return reads; }
 

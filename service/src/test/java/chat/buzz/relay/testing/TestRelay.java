@@ -24,10 +24,6 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     private DropwizardTestSupport<BuzzRelayConfiguration> support;
     private String databaseUrl;
 
-    private TestRelay(TestRelay sharedDatabaseWith, ConfigOverride... overrides) {
-        this(sharedDatabaseWith, null, overrides);
-    }
-
     private TestRelay(TestRelay sharedDatabaseWith, String givenDatabaseUrl, ConfigOverride... overrides) {
         this.sharedDatabaseWith = sharedDatabaseWith;
         this.givenDatabaseUrl = givenDatabaseUrl;
@@ -35,17 +31,20 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     }
 
     public static TestRelay create(ConfigOverride... overrides) {
-        return new TestRelay(null, overrides);
+        return new TestRelay(null, null, overrides);
+    }
+
+    /**
+     * A relay on a database the test owns (on a server it stops and starts, or a restored copy); nothing
+     * is dropped afterwards.
+     */
+    public static TestRelay onDatabase(String databaseUrl, ConfigOverride... overrides) {
+        return new TestRelay(null, databaseUrl, overrides);
     }
 
     /** Register after {@code first}; it then starts on the same database. */
     public static TestRelay anotherInstance(TestRelay first, ConfigOverride... overrides) {
-        return new TestRelay(first, overrides);
-    }
-
-    /** A relay on a database someone else made (a restored one, say) and drops; start and stop it yourself. */
-    public static TestRelay onDatabase(String databaseUrl, ConfigOverride... overrides) {
-        return new TestRelay(null, databaseUrl, overrides);
+        return new TestRelay(first, null, overrides);
     }
 
     @Override

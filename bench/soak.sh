@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Soak: a bounded mixed load (revision writes, incremental delta and known-ID reads, WebSocket
+# subscribers) against the packaged relay in local mode on 127.0.0.1, sampling the relay's heap, RSS,
+# threads and connection pool every 10 s. Prints p50/p99 per kind and whether a figure trends upward;
+# exits non-zero when requests failed or a figure grew. Results: docs/benchmarks.md.
+# Usage: bench/soak.sh [seconds=1800] [subscribers=50] [heap=512m]
+# Uses service/target/buzz-relay.jar and benchmark/target/classes when present (CI builds them with
+# `mvn verify`); otherwise packages them first. Never installs anything into ~/.m2.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-1800}
+subscribers=${2:-50}
+heap=${3:-512m}
+
+if [ ! -f service/target/buzz-relay.jar ] || [ ! -d benchmark/target/classes ]; then
+  mvn -q -B -DskipTests package
+fi
+mvn -q -B -pl benchmark -am dependency:build-classpath -Dmdep.outputFile=target/soak-classpath.txt >/dev/null
+classpath="benchmark/target/classes:$(cat benchmark/target/soak-classpath.txt)"
+
+. scripts/local-relay.sh
+trap stop_local_relay EXIT
+token="soak-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+start_local_relay BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true \
+  BUZZ_ADMIN_TOKEN="$token" JAVA_TOOL_OPTIONS="-Xmx$heap -XX:NativeMemoryTracking=summary"
+admin_port=$(grep -oP 'Started admin@.*\{127\.0\.0\.1:\K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1)
+echo "relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT (admin $admin_port), -Xmx$heap, ${seconds} s, $subscribers subscribers"
+
+# Native memory by category at the start and the end: what grows outside the Java heap shows here.
+jcmd "$RELAY_PID" VM.native_memory summary > "$RELAY_DIR/nmt-start.txt" 2>&1 || true
+status=0
+java -cp "$classpath" chat.buzz.bench.Soak "http://127.0.0.1:$RELAY_PORT" "http://127.0.0.1:$admin_port" \
+  "$token" "$RELAY_PID" "$seconds" "$subscribers" || status=$?
+jcmd "$RELAY_PID" VM.native_memory summary > "$RELAY_DIR/nmt-end.txt" 2>&1 || true
+echo "native memory tracking, start and end (categories that changed):"
+for file in nmt-start nmt-end; do
+  printf '%s: ' "$file"; grep -m1 -oP 'Total: reserved=\d+KB, committed=\d+KB' "$RELAY_DIR/$file.txt" || echo "(not available)"
+done
+diff <(grep -P '^-\s' "$RELAY_DIR/nmt-start.txt") <(grep -P '^-\s' "$RELAY_DIR/nmt-end.txt") || true
+echo "largest heap classes at the end:"
+jcmd "$RELAY_PID" GC.class_histogram 2>/dev/null | sed -n '1,15p' || true
+exit $status

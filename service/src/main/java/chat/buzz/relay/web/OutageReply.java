@@ -1,0 +1,22 @@
+package chat.buzz.relay.web;
+
+import jakarta.ws.rs.core.Response;
+
+/** How one route answers while the database is unreachable: a 503 in the shape its clients read. */
+@FunctionalInterface
+public interface OutageReply {
+    /** The request attribute holding the body as read for authentication, when there was one. */
+    String BODY_ATTRIBUTE = "chat.buzz.relay.request-body";
+
+    Response reply(byte[] requestBody, int retryAfterSeconds);
+
+    /** Routes without a shape of their own: {"error":"unavailable: ..."}. */
+    static Response plain(int retryAfterSeconds) {
+        return Response.fromResponse(ErrorBody.response(503, "unavailable: " + reason(retryAfterSeconds)))
+                .header("Retry-After", retryAfterSeconds).build();
+    }
+
+    static String reason(int retryAfterSeconds) {
+        return "the database is unreachable; retry after " + retryAfterSeconds + " s";
+    }
+}

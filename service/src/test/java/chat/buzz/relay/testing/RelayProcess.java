@@ -1,0 +1,106 @@
+package chat.buzz.relay.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The relay as its own operating-system process, started the way the packaged jar starts it (the
+ * application's main with config/production.yml), so a test can SIGKILL it.
+ */
+public final class RelayProcess implements AutoCloseable {
+    private static final Pattern STARTED = Pattern.compile("Started application@.*\\{127\\.0\\.0\\.1:(\\d+)}");
+
+    private final Process process;
+    private final Path log;
+    private final int port;
+
+    private RelayProcess(Process process, Path log, int port) {
+        this.process = process;
+        this.log = log;
+        this.port = port;
+    }
+
+    /** Starts the relay on free 127.0.0.1 ports and waits until it serves; the log goes to {@code log}. */
+    public static RelayProcess start(String databaseUrl, Path log, Map<String, String> environment)
+            throws IOException, InterruptedException {
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-cp", System.getProperty("java.class.path"), "chat.buzz.relay.BuzzRelayApplication",
+                "server", Path.of("..", "config", "production.yml").toString());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        Map<String, String> env = builder.environment();
+        env.put("BUZZ_DATABASE_URL", databaseUrl);
+        env.put("BUZZ_DATABASE_USER", TestDatabases.USER);
+        env.put("BUZZ_AUTO_MIGRATE", "true");
+        env.put("BUZZ_HTTP_PORT", "0");
+        env.put("BUZZ_ADMIN_PORT", "0");
+        env.put("BUZZ_COMMUNITY_HOSTS", "127.0.0.1");
+        // Letters, so YAML reads the key as text and not as a number.
+        env.put("BUZZ_RELAY_SECRET_KEY", "a".repeat(63) + "7");
+        env.put("BUZZ_PUBLIC_SCHEME", "http");
+        env.put("BUZZ_ADMIN_TOKEN", "relay-process-test-operator-token-0001");
+        env.putAll(environment);
+        long logStart = Files.exists(log) ? Files.size(log) : 0;
+        Process process = builder.start();
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
+        while (Instant.now().isBefore(deadline)) {
+            Optional<Integer> port = startedPort(log, logStart);
+            if (port.isPresent()) {
+                return new RelayProcess(process, log, port.get());
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the relay exited with " + process.exitValue() + "; its log:\n"
+                        + Files.readString(log));
+            }
+            // Waiting for another process to print a line: nothing to poll but its log.
+            process.waitFor(200, TimeUnit.MILLISECONDS);
+        }
+        process.destroyForcibly();
+        throw new IllegalStateException("the relay did not start within 3 minutes; its log:\n" + Files.readString(log));
+    }
+
+    private static Optional<Integer> startedPort(Path log, long from) throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        String text = new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from),
+                StandardCharsets.UTF_8);
+        Matcher matcher = STARTED.matcher(text);
+        return matcher.find() ? Optional.of(Integer.parseInt(matcher.group(1))) : Optional.empty();
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** SIGKILL: no shutdown hook, no connection closed politely, whatever was in flight stays in flight. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the relay survived SIGKILL");
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}
