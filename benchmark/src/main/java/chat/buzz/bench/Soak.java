@@ -123,7 +123,7 @@ public final class Soak {
         boolean judged = Trends.judged(samples);
         for (Trends.Trend trend : Trends.of(samples)) {
             System.out.println(trend.line());
-            healthy &= !(judged && trend.upward());
+            healthy &= !(judged && trend.judged() && trend.upward());
         }
         if (!judged) {
             System.out.println("trends: too short to judge (under " + Trends.MIN_JUDGED_SECONDS
