@@ -145,10 +145,18 @@ class ConvergencePropertyTest {
             }
         }
 
+        /**
+         * Ends whatever session is open, then checks, unless that session began before writes that came
+         * while it was open: its end holds D as of its start plus some later changes (PROTOCOL 4.2), and a
+         * bootstrap keeps going through a policy change, so only the session after it is judged.
+         */
         private void finish(Client client) {
+            boolean continuing = client.sync.midSession;
             client.sync.session(100);
             client.interrupted = false;
-            check(client);
+            if (!continuing) {
+                check(client);
+            }
         }
 
         private void note(String what) {
