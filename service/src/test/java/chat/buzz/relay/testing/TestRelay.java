@@ -22,6 +22,7 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     private final TestRelay sharedDatabaseWith;
     private final String givenDatabaseUrl;
     private DropwizardTestSupport<BuzzRelayConfiguration> support;
+    private List<ConfigOverride> applied = List.of();
     private String databaseUrl;
 
     private TestRelay(TestRelay sharedDatabaseWith, String givenDatabaseUrl, ConfigOverride... overrides) {
@@ -65,6 +66,7 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
                 : sharedDatabaseWith == null ? TestDatabases.fresh() : sharedDatabaseWith.databaseUrl();
         List<ConfigOverride> all = new ArrayList<>(overrides);
         all.add(ConfigOverride.config("database.url", databaseUrl));
+        applied = all;
         support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
                 ResourceHelpers.resourceFilePath("test-relay.yml"), all.toArray(ConfigOverride[]::new));
         support.before();
@@ -72,8 +74,14 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
 
     public void stop() {
         if (support != null) {
-            support.after();
-            support = null;
+            try {
+                support.after();
+            } finally {
+                support = null;
+                // The overrides live in system properties; a stop that failed half-way must not hand them
+                // to the next test class's relay.
+                applied.forEach(ConfigOverride::removeFromSystemProperties);
+            }
         }
     }
 

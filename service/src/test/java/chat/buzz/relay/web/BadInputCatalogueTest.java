@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.SyncClient;
@@ -118,13 +119,13 @@ class BadInputCatalogueTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("chat.buzz.relay.web.BadInputs#oversizedHeaders")
-    void oversizedHeaders(String name, String path) {
-        Reply reply = RELAY.client().send(RELAY.client().request(path)
-                .header("X-Padding", "p".repeat(BadInputs.OVERSIZED_HEADER_BYTES))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("[]")));
-        assertThat(reply.status()).as("%s: %s", name, reply).isEqualTo(431);
-        assertThat(jsonObject(reply.body(), name).path("error").asText()).isNotBlank();
+    void oversizedHeaders(String name, String path) throws java.io.IOException {
+        // Over a plain socket, as JsonErrorsTest does: the relay answers before reading the rest of the
+        // header, and java.net.http may report the early close instead of the answer.
+        String reply = RawHttp.exchange(RELAY.baseUrl(), "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: "
+                + "p".repeat(BadInputs.OVERSIZED_HEADER_BYTES) + "\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 2\r\nConnection: close\r\n\r\n[]");
+        assertThat(RawHttp.jsonError(reply, 431).path("error").asText()).as(name).isNotBlank();
         assertStillAnswering();
     }
 

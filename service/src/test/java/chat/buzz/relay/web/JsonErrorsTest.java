@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.RawHttp;
-import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -53,30 +50,6 @@ class JsonErrorsTest {
     }
 
     private static void assertJsonError(String reply, int status) throws IOException {
-        assertThat(reply).startsWith("HTTP/1.1 " + status);
-        int split = reply.indexOf("\r\n\r\n");
-        String headers = reply.substring(0, split).toLowerCase(Locale.ROOT);
-        assertThat(headers).as(reply).contains("content-type: application/json");
-        String body = reply.substring(split + 4);
-        JsonNode json = RelayClient.JSON.readTree(dechunk(headers, body));
-        assertThat(json.path("error").asText()).as(body).isNotBlank();
-    }
-
-    /** Enough of chunked transfer coding for one small error body. */
-    private static String dechunk(String headers, String body) {
-        if (!headers.contains("transfer-encoding: chunked")) {
-            return body;
-        }
-        StringBuilder out = new StringBuilder();
-        int at = 0;
-        while (true) {
-            int lineEnd = body.indexOf("\r\n", at);
-            int size = Integer.parseInt(body.substring(at, lineEnd).trim(), 16);
-            if (size == 0) {
-                return out.toString();
-            }
-            out.append(body, lineEnd + 2, lineEnd + 2 + size);
-            at = lineEnd + 2 + size + 2;
-        }
+        assertThat(RawHttp.jsonError(reply, status).path("error").asText()).as(reply).isNotBlank();
     }
 }
