@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import org.sqlite.SQLiteConfig;
 
 /**
  * The default {@link Store}: one SQLite file in WAL mode. Each mutating call is one transaction that
@@ -52,9 +53,13 @@ public final class SqliteStore implements Store {
             if (parent != null) {
                 java.nio.file.Files.createDirectories(parent);
             }
-            Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+            SQLiteConfig config = new SQLiteConfig();
+            // A deferred transaction that reads and then writes fails with SQLITE_BUSY_SNAPSHOT when another
+            // connection (a `list`, a second client) wrote in between; taking the write lock first makes it wait.
+            config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+            config.setBusyTimeout(30_000);
+            Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
             try (Statement statement = connection.createStatement()) {
-                statement.execute("PRAGMA busy_timeout = 30000");
                 statement.execute("PRAGMA journal_mode = WAL");
                 // FULL: a committed page survives a power cut too, not only a killed process.
                 statement.execute("PRAGMA synchronous = FULL");
@@ -64,8 +69,6 @@ public final class SqliteStore implements Store {
                     }
                 }
             }
-            connection.setAutoCommit(false);
-            connection.commit();
             return new SqliteStore(connection);
         } catch (SQLException | java.io.IOException e) {
             throw new StoreFailure("cannot open the store " + file + ": " + e.getMessage(), e);
@@ -295,7 +298,6 @@ public final class SqliteStore implements Store {
                             rs.getString("event"), rs.getInt("known_only") == 1));
                 }
             }
-            connection.commit();
             return found;
         } catch (SQLException e) {
             throw failure(e);
@@ -308,7 +310,6 @@ public final class SqliteStore implements Store {
             while (rs.next()) {
                 values.add(rs.getString(1));
             }
-            connection.commit();
             return values;
         } catch (SQLException e) {
             throw failure(e);
@@ -322,9 +323,7 @@ public final class SqliteStore implements Store {
     private <T> T read(String sql, RowReader<T> reader) {
         try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
             rs.next();
-            T value = reader.read(rs);
-            connection.commit();
-            return value;
+            return reader.read(rs);
         } catch (SQLException e) {
             throw failure(e);
         }
@@ -334,13 +333,20 @@ public final class SqliteStore implements Store {
         void run() throws SQLException;
     }
 
+    /**
+     * Reads run in autocommit mode and hold no snapshot between calls; writes take the write lock at
+     * their start (BEGIN IMMEDIATE) and hold it only until their commit, so other processes' writes wait
+     * for each other instead of failing.
+     */
     private void inTransaction(Work work) {
         try {
+            connection.setAutoCommit(false);
             work.run();
-            connection.commit();
+            connection.setAutoCommit(true);
         } catch (SQLException e) {
             try {
                 connection.rollback();
+                connection.setAutoCommit(true);
             } catch (SQLException rollback) {
                 e.addSuppressed(rollback);
             }
