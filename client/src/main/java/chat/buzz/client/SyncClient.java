@@ -80,11 +80,16 @@ public final class SyncClient implements AutoCloseable {
      * to mode "current" when the relay does not offer incremental reads.
      */
     public SessionReport sync() {
+        return sync(true);
+    }
+
+    /** {@link #sync()}, with the self-check after a bootstrap left out when {@code checkAfterBootstrap} is false. */
+    public SessionReport sync(boolean checkAfterBootstrap) {
         if (!capabilities().incremental()) {
             return syncCurrent();
         }
         try {
-            return syncIncremental(true);
+            return syncIncremental(checkAfterBootstrap);
         } catch (RelayError error) {
             if ("incremental_unavailable".equals(error.code())) {
                 listener.note("the relay turned incremental reads off; reading mode \"current\" instead");

@@ -23,6 +23,10 @@ final class SyncCommand implements Callable<Integer> {
             description = "draw a progress bar on stderr while reading (default: on)")
     boolean progress;
 
+    @Option(names = "--check", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "after a bootstrap or reset, check the store against the relay's digest and repair it (default: on)")
+    boolean check;
+
     @Override
     public Integer call() {
         ProgressBar bar = new ProgressBar(connection.notes(), System.err, progress);
@@ -30,7 +34,7 @@ final class SyncCommand implements Callable<Integer> {
             if (progress && client.capabilities().incremental() && client.store().position().isEmpty()) {
                 bar.expect(client.digestRead().count());
             }
-            SessionReport report = client.sync();
+            SessionReport report = client.sync(check);
             PrintWriter out = spec.commandLine().getOut();
             out.println(summary(report));
             if (report.check() != null) {
