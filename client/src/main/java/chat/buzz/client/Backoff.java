@@ -47,6 +47,19 @@ public final class Backoff {
         return new Backoff(base, cap, maxAttempts, sleeper, another);
     }
 
+    /** Tells {@code another} about every wait too, after the listener it has. */
+    public Backoff alsoTelling(Listener another) {
+        Listener first = listener;
+        return new Backoff(base, cap, maxAttempts, sleeper, (request, delay, reason) -> {
+            first.waiting(request, delay, reason);
+            another.waiting(request, delay, reason);
+        });
+    }
+
+    public Backoff withAttempts(int another) {
+        return new Backoff(base, cap, another, sleeper, listener);
+    }
+
     public Backoff withSleeper(Sleeper another) {
         return new Backoff(base, cap, maxAttempts, another, listener);
     }

@@ -39,7 +39,7 @@ public final class SyncClient implements AutoCloseable {
         this.http = http;
         this.store = store;
         this.scope = List.copyOf(new TreeSet<>(scope));
-        this.backoff = backoff.withListener((request, delay, reason) -> listener.note((reason.status() == 0
+        this.backoff = backoff.alsoTelling((request, delay, reason) -> listener.note((reason.status() == 0
                 ? "could not reach the relay for " + request + " (" + reason.getMessage() + ")"
                 : "the relay answered " + reason.status() + " " + reason.code() + " to " + request)
                 + "; retrying in " + delay.toMillis() + " ms"));

@@ -30,6 +30,10 @@ final class ConnectionOptions {
                     + "Changing the scope starts the store afresh.")
     List<String> scope = new ArrayList<>();
 
+    @Option(names = "--attempts", paramLabel = "N", defaultValue = "8",
+            description = "attempts per request while the relay is busy or unreachable (default: ${DEFAULT-VALUE})")
+    int attempts;
+
     @Option(names = "--quiet", description = "print no notes (resets, retries, repairs) on stderr")
     boolean quiet;
 
@@ -54,6 +58,9 @@ final class ConnectionOptions {
         if (scope.size() > 100) {
             throw new UsageProblem("--scope names at most 100 channels");
         }
+        if (attempts < 1 || attempts > 100) {
+            throw new UsageProblem("--attempts must be in 1..100");
+        }
         NostrKeys keys = keys();
         SignedHttp http;
         try {
@@ -61,7 +68,7 @@ final class ConnectionOptions {
         } catch (IllegalArgumentException e) {
             throw new UsageProblem(e.getMessage());
         }
-        return new SyncClient(http, SqliteStore.open(store), scope, Backoff.standard(), listener);
+        return new SyncClient(http, SqliteStore.open(store), scope, Backoff.standard().withAttempts(attempts), listener);
     }
 
     SyncListener notes() {
