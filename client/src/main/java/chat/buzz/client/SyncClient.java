@@ -119,8 +119,8 @@ public final class SyncClient implements AutoCloseable {
             String request = filter.toString();
             identical = request.equals(lastRequest) ? identical + 1 : 0;
             if (identical >= MAX_IDENTICAL_REQUESTS) {
-                throw new ProtocolViolation("the relay keeps answering \"more\" without moving the cursor; stopped after "
-                        + (identical + 1) + " identical requests");
+                throw new ProtocolViolation("the relay keeps answering \"more\" without moving the cursor; stopped after"
+                        + " sending the same request " + identical + " times");
             }
             lastRequest = request;
             JsonNode page;
