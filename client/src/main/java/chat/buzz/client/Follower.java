@@ -25,6 +25,7 @@ public final class Follower implements AutoCloseable {
     private final SyncListener listener;
     private volatile boolean stopped;
     private volatile LiveSubscription live;
+    private volatile boolean current;
     private int subscriptions;
     private int resubscriptions;
 
@@ -38,6 +39,11 @@ public final class Follower implements AutoCloseable {
     /** How many times a {@code sync_reset} made it subscribe again. */
     public int resubscriptions() {
         return resubscriptions;
+    }
+
+    /** Whether a live subscription has delivered its initial heads and is now sending changes as they happen. */
+    public boolean live() {
+        return current;
     }
 
     /** Follows until {@link #close()}; returns normally then. */
@@ -136,6 +142,7 @@ public final class Follower implements AutoCloseable {
                                         + " ids the relay no longer has for this key");
                             }
                             initial = null;
+                            current = true;
                         }
                     }
                     case "CLOSED" -> {
@@ -146,6 +153,7 @@ public final class Follower implements AutoCloseable {
                         flush(batch);
                         if (reason.startsWith("sync_reset")) {
                             resubscriptions++;
+                            current = false;
                             listener.note("policy reset (" + reason + "): subscribing again");
                             subscription = "buzz-sync-" + (++subscriptions);
                             initial = new HashSet<>();
@@ -162,6 +170,7 @@ public final class Follower implements AutoCloseable {
             return nextCheck;
         } finally {
             live = null;
+            current = false;
         }
     }
 

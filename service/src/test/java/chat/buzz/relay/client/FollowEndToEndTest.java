@@ -129,6 +129,8 @@ class FollowEndToEndTest {
                 return null;
             });
             awaitStoreIsD(client);
+            // Damage made before the subscription's initial heads would be repaired by them, not by the check.
+            await().atMost(Duration.ofSeconds(30)).until(follower::live);
             try (SqliteStore other = SqliteStore.open(file)) {
                 other.forget(List.of(ids.get(1).toString()));
             }
