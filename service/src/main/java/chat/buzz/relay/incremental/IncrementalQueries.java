@@ -171,6 +171,25 @@ public final class IncrementalQueries {
         return heads + " UNION ALL " + memberships;
     }
 
+    /**
+     * Count and XOR digest of D(reader, scope) (PROTOCOL 4.4a): each member contributes
+     * SHA-256(d as 16 bytes || head id as 32 bytes). The digest comes back as the 256 characters of a
+     * bit string, null when D is empty; bit_xor has no bytea variant, hence the detour through bit(256).
+     */
+    DigestRow digest(List<String> scope) {
+        boolean scoped = !scope.isEmpty();
+        String sql = "SELECT count(*) AS count, CAST(bit_xor(CAST(('x' || encode(sha256(uuid_send(a.d)"
+                + " || decode(a.head_event_id, 'hex')), 'hex')) AS bit(256))) AS text) AS bits"
+                + " FROM artifact_heads a JOIN events e ON e.id = a.head_event_id JOIN channels c ON c.id = a.channel_id"
+                + " WHERE a.community_id = :community" + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
+                + " AND " + discoverableHead("a", "e", "c", scoped);
+        Query query = handle.createQuery(sql).bind("community", community).bind("reader", reader);
+        if (scoped) {
+            query.bindArray("scope", String.class, scope);
+        }
+        return query.map((rs, ctx) -> new DigestRow(rs.getLong("count"), rs.getString("bits"))).one();
+    }
+
     /** One row per requested id, in request order, repeats included. */
     public List<KnownIdRow> knownIds(List<String> ids) {
         String sql = "SELECT q.d, a.channel_id, e.json, COALESCE(" + readableHead("a", "e", "c") + ", false) AS readable,"

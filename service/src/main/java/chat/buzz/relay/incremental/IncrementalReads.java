@@ -6,6 +6,7 @@ import chat.buzz.relay.gate.Gates;
 import chat.buzz.relay.incremental.Cursor.Phase;
 import chat.buzz.relay.incremental.Cursor.Position;
 import chat.buzz.relay.incremental.IncrementalRequest.Delta;
+import chat.buzz.relay.incremental.IncrementalRequest.Digest;
 import chat.buzz.relay.incremental.IncrementalRequest.KnownIds;
 import chat.buzz.relay.ops.SyncStatistics;
 import chat.buzz.relay.query.IncrementalMode;
@@ -23,7 +24,7 @@ import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 
 /**
- * Mode "incremental" of POST /query (PROTOCOL 4.1–4.5). Order of work: gate, request and cursor
+ * Mode "incremental" of POST /query (PROTOCOL 4.1–4.5, with the digest read of 4.4a). Order of work: gate, request and cursor
  * checks (no database), the bulkhead, then one read-only snapshot with a statement budget.
  */
 public final class IncrementalReads implements IncrementalMode {
@@ -68,6 +69,8 @@ public final class IncrementalReads implements IncrementalMode {
         if (request instanceof Delta delta) {
             Optional<Cursor> since = delta.since().map(text -> boundCursor(text, caller, delta));
             answer = guarded(caller, handle -> delta(handle, caller, delta, since));
+        } else if (request instanceof Digest digest) {
+            answer = guarded(caller, handle -> digest(handle, caller, digest));
         } else {
             KnownIds known = (KnownIds) request;
             answer = guarded(caller, handle -> knownIds(handle, caller, known));
@@ -136,6 +139,18 @@ public final class IncrementalReads implements IncrementalMode {
         IncrementalQueries queries = new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
         PolicyStamp policy = queries.policyStamp();
         return new KnownIdRead(queries.knownIds(request.ids()).stream().map(KnownIdRow::entry).toList(), policy.wire());
+    }
+
+    private DigestRead digest(Handle handle, Caller caller, Digest request) {
+        IncrementalQueries queries = new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
+        PolicyStamp policy = queries.policyStamp();
+        if (request.scoped()) {
+            queries.firstTtlChannel(request.scope()).ifPresent(channel -> {
+                throw IncrementalError.ttlChannel(channel);
+            });
+        }
+        DigestRow row = queries.digest(request.scope());
+        return new DigestRead(row.count(), row.hex(), policy.wire());
     }
 
     private <T> T guarded(Caller caller, HandleCallback<T, RuntimeException> read) {

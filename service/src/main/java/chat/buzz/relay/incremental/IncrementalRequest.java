@@ -10,7 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 
-/** A parsed incremental filter: a delta read (4.1) or a known-ID read (4.3). Parsing needs no database. */
+/**
+ * A parsed incremental filter: a delta read (4.1), a known-ID read (4.3) or a digest read (4.4a).
+ * Parsing needs no database.
+ */
 public sealed interface IncrementalRequest {
     int MAX_LIMIT = 100;
     int MAX_SCOPE = 100;
@@ -26,8 +29,16 @@ public sealed interface IncrementalRequest {
     /** @param ids in request order, repeats kept: the answer has one entry per requested id */
     record KnownIds(List<String> ids) implements IncrementalRequest {}
 
+    /** @param scope as in {@link Delta} */
+    record Digest(List<String> scope) implements IncrementalRequest {
+        public boolean scoped() {
+            return !scope.isEmpty();
+        }
+    }
+
     static IncrementalRequest parse(ObjectNode filter) {
         Optional<String> since = Optional.empty();
+        boolean digest = false;
         List<String> scope = null;
         List<String> ids = null;
         Integer limit = null;
@@ -36,6 +47,12 @@ public sealed interface IncrementalRequest {
             JsonNode value = field.getValue();
             switch (field.getKey()) {
                 case "artifact" -> { }
+                case "digest" -> {
+                    if (!value.isBoolean() || !value.booleanValue()) {
+                        throw IncrementalError.invalidRequest("digest must be true, or left out");
+                    }
+                    digest = true;
+                }
                 case "since" -> {
                     if (!value.isTextual() || value.textValue().isEmpty()) {
                         throw IncrementalError.invalidRequest("since must be a cursor string from an earlier response");
@@ -64,13 +81,19 @@ public sealed interface IncrementalRequest {
                 default -> throw IncrementalError.invalidRequest("unknown key " + field.getKey());
             }
         }
+        List<String> sortedScope = scope == null ? List.of() : List.copyOf(new TreeSet<>(scope));
+        if (digest) {
+            if (since.isPresent() || limit != null || ids != null) {
+                throw IncrementalError.invalidRequest("a digest read takes no since, limit or #d; only #h");
+            }
+            return new Digest(sortedScope);
+        }
         if (ids != null) {
             if (since.isPresent() || limit != null || scope != null) {
                 throw IncrementalError.invalidRequest("a known-ID read (#d) takes no since, limit or #h");
             }
             return new KnownIds(List.copyOf(ids));
         }
-        List<String> sortedScope = scope == null ? List.of() : List.copyOf(new TreeSet<>(scope));
         return new Delta(since, sortedScope, limit == null ? MAX_LIMIT : limit);
     }
 

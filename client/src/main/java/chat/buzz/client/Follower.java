@@ -1,0 +1,218 @@
+package chat.buzz.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Keeps a store current until stopped: over WebSocket sync when the relay advertises
+ * {@code artifacts.sync} (resubscribing after {@code sync_reset}, reconnecting after a lost
+ * connection), otherwise by polling delta sessions. Runs the self-check now and then either way.
+ * Everything happens on the thread that calls {@link #run()}.
+ */
+public final class Follower implements AutoCloseable {
+    private static final int LIVE_BATCH = 200;
+
+    private final SyncClient client;
+    private final Duration pollEvery;
+    private final Duration checkEvery;
+    private final SyncListener listener;
+    private volatile boolean stopped;
+    private volatile LiveSubscription live;
+    private volatile boolean current;
+    private int subscriptions;
+    private int resubscriptions;
+
+    public Follower(SyncClient client, Duration pollEvery, Duration checkEvery) {
+        this.client = client;
+        this.pollEvery = pollEvery;
+        this.checkEvery = checkEvery;
+        this.listener = client.listener();
+    }
+
+    /** How many times a {@code sync_reset} made it subscribe again. */
+    public int resubscriptions() {
+        return resubscriptions;
+    }
+
+    /** Whether a live subscription has delivered its initial heads and is now sending changes as they happen. */
+    public boolean live() {
+        return current;
+    }
+
+    /** Follows until {@link #close()}; returns normally then. */
+    public void run() throws InterruptedException {
+        client.sync();
+        Instant nextCheck = Instant.now().plus(checkEvery);
+        int failures = 0;
+        while (!stopped) {
+            try {
+                if (client.capabilities().sync()) {
+                    nextCheck = followLive(nextCheck);
+                } else {
+                    nextCheck = poll(nextCheck);
+                }
+                failures = 0;
+            } catch (RelayError | ProtocolViolation error) {
+                if (stopped) {
+                    break;
+                }
+                failures++;
+                Duration wait = Duration.ofMillis(ThreadLocalRandom.current().nextLong(
+                        Math.min(60_000L, 1000L << Math.min(failures, 6)) + 1));
+                listener.note("following interrupted (" + error.getMessage() + "); trying again in " + wait.toMillis() + " ms");
+                Thread.sleep(wait.toMillis());
+                client.refreshCapabilities();
+            }
+        }
+    }
+
+    private Instant poll(Instant nextCheck) throws InterruptedException {
+        while (!stopped && !client.capabilities().sync()) {
+            client.sync();
+            nextCheck = checkIfDue(nextCheck);
+            sleepUnlessStopped(pollEvery);
+            client.refreshCapabilities();
+        }
+        return nextCheck;
+    }
+
+    /** One connection: AUTH, subscribe, apply, until the connection ends or the follower stops. */
+    private Instant followLive(Instant nextCheck) throws InterruptedException {
+        try (LiveSubscription connection = LiveSubscription.connect(client.http().baseUrl(), client.http().keys())) {
+            live = connection;
+            String subscription = null;
+            Set<String> initial = new HashSet<>();
+            List<Entry> batch = new ArrayList<>();
+            while (!stopped) {
+                LiveSubscription.Message message = connection.inbox().poll(250, TimeUnit.MILLISECONDS);
+                if (message == null) {
+                    flush(batch);
+                    if (subscription != null && initial == null) {
+                        nextCheck = checkIfDue(nextCheck);
+                    }
+                    continue;
+                }
+                if (message.ended()) {
+                    flush(batch);
+                    if (stopped) {
+                        return nextCheck;
+                    }
+                    throw new RelayError(0, "unreachable", "WebSocket " + message.reason(), null);
+                }
+                JsonNode frame = message.message();
+                switch (message.verb()) {
+                    case "AUTH" -> connection.authenticate(frame.path(1).asText());
+                    case "OK" -> {
+                        if (!frame.path(2).asBoolean()) {
+                            throw new RelayError(401, "auth-refused", "the relay refused AUTH: " + frame.path(3).asText(), null);
+                        }
+                        subscription = "buzz-sync-" + (++subscriptions);
+                        initial = new HashSet<>();
+                        connection.subscribe(subscription, client.scope());
+                    }
+                    case "EVENT" -> {
+                        if (!frame.path(1).asText().equals(subscription)) {
+                            continue;
+                        }
+                        Entry entry = liveEntry(frame.path(2));
+                        if (initial != null && entry.upsert()) {
+                            initial.add(entry.d());
+                        }
+                        batch.add(entry);
+                        if (initial == null) {
+                            listener.changed(entry);
+                            flush(batch);
+                        } else if (batch.size() >= LIVE_BATCH) {
+                            flush(batch);
+                        }
+                    }
+                    case "EOSE" -> {
+                        if (frame.path(1).asText().equals(subscription) && initial != null) {
+                            flush(batch);
+                            int dropped = client.store().retainOnly(initial);
+                            if (dropped > 0) {
+                                listener.note("subscription's initial heads: dropped " + dropped
+                                        + " ids the relay no longer has for this key");
+                            }
+                            initial = null;
+                            current = true;
+                        }
+                    }
+                    case "CLOSED" -> {
+                        String reason = frame.path(2).asText();
+                        if (!frame.path(1).asText().equals(subscription)) {
+                            continue;
+                        }
+                        flush(batch);
+                        if (reason.startsWith("sync_reset")) {
+                            resubscriptions++;
+                            current = false;
+                            listener.note("policy reset (" + reason + "): subscribing again");
+                            subscription = "buzz-sync-" + (++subscriptions);
+                            initial = new HashSet<>();
+                            connection.subscribe(subscription, client.scope());
+                        } else {
+                            client.refreshCapabilities();
+                            throw new RelayError(503, reason.split(":", 2)[0], "the relay closed the subscription: " + reason, null);
+                        }
+                    }
+                    case "NOTICE" -> listener.note("relay notice: " + frame.path(1).asText());
+                    default -> { }
+                }
+            }
+            return nextCheck;
+        } finally {
+            live = null;
+            current = false;
+        }
+    }
+
+    private void flush(List<Entry> batch) {
+        if (!batch.isEmpty()) {
+            client.store().applyLive(List.copyOf(batch));
+            batch.clear();
+        }
+    }
+
+    /** A head (45010) enters or changes; a relay-signed removal marker (45011) leaves. */
+    private static Entry liveEntry(JsonNode event) {
+        chat.buzz.protocol.Event parsed = chat.buzz.protocol.Event.fromJson(event);
+        String d = parsed.tag("d").orElseThrow(() -> new ProtocolViolation("a sync EVENT without d: " + event));
+        return switch (parsed.kind()) {
+            case 45010 -> new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null);
+            case 45011 -> new Entry(false, d, null, null, null, parsed.tag("reason").orElse("unavailable"));
+            default -> throw new ProtocolViolation("a sync EVENT of kind " + parsed.kind());
+        };
+    }
+
+    private Instant checkIfDue(Instant nextCheck) {
+        if (Instant.now().isBefore(nextCheck) || !client.capabilities().incremental()) {
+            return nextCheck;
+        }
+        client.check(true);
+        return Instant.now().plus(checkEvery);
+    }
+
+    private void sleepUnlessStopped(Duration duration) throws InterruptedException {
+        long until = System.nanoTime() + duration.toNanos();
+        while (!stopped && System.nanoTime() < until) {
+            Thread.sleep(Math.min(100, Math.max(1, (until - System.nanoTime()) / 1_000_000)));
+        }
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        LiveSubscription connection = live;
+        if (connection != null) {
+            connection.close();
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package chat.buzz.client;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Nip42;
+import chat.buzz.protocol.NostrKeys;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * One WebSocket connection to the relay (PROTOCOL 2.2 and 5): answers AUTH, subscribes with
+ * {@code {"artifact":"sync"}} and hands every relay message, parsed, to a queue that the follow loop
+ * drains on its own thread, so store writes never interleave.
+ */
+final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
+    /** A message from the relay, or the end of the connection ({@code message} null, {@code reason} why). */
+    record Message(JsonNode message, String reason) {
+        boolean ended() {
+            return message == null;
+        }
+
+        String verb() {
+            return message.path(0).asText();
+        }
+    }
+
+    private final String url;
+    private final NostrKeys keys;
+    private final BlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
+    private final StringBuilder partial = new StringBuilder();
+    private WebSocket socket;
+    private CompletableFuture<?> sending = CompletableFuture.completedFuture(null);
+
+    private LiveSubscription(String url, NostrKeys keys) {
+        this.url = url;
+        this.keys = keys;
+    }
+
+    static LiveSubscription connect(String baseUrl, NostrKeys keys) {
+        String url = baseUrl.replaceFirst("^http", "ws") + "/";
+        LiveSubscription subscription = new LiveSubscription(url, keys);
+        try {
+            subscription.socket = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
+                    .buildAsync(URI.create(url), subscription).join();
+        } catch (RuntimeException e) {
+            throw RelayError.unreachable("WebSocket " + url, e.getCause() == null ? e : e.getCause());
+        }
+        return subscription;
+    }
+
+    BlockingQueue<Message> inbox() {
+        return inbox;
+    }
+
+    void authenticate(String challenge) {
+        Event auth = Nip42.authEvent(keys, url, challenge, System.currentTimeMillis() / 1000);
+        send("[\"AUTH\"," + auth.toJson() + "]");
+    }
+
+    void subscribe(String id, List<String> scope) {
+        ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", "sync");
+        if (!scope.isEmpty()) {
+            ArrayNode h = filter.putArray("#h");
+            scope.forEach(h::add);
+        }
+        ArrayNode request = SignedHttp.JSON.createArrayNode().add("REQ").add(id).add(filter);
+        send(request.toString());
+    }
+
+    void unsubscribe(String id) {
+        send(SignedHttp.JSON.createArrayNode().add("CLOSE").add(id).toString());
+    }
+
+    private synchronized void send(String text) {
+        sending = sending.thenCompose(ignored -> socket.sendText(text, true));
+    }
+
+    @Override
+    public void onOpen(WebSocket webSocket) {
+        webSocket.request(1);
+    }
+
+    @Override
+    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+        partial.append(data);
+        if (last) {
+            String text = partial.toString();
+            partial.setLength(0);
+            try {
+                inbox.add(new Message(SignedHttp.JSON.readTree(text), null));
+            } catch (IOException e) {
+                inbox.add(new Message(null, "the relay sent a frame that is not JSON"));
+            }
+        }
+        webSocket.request(1);
+        return null;
+    }
+
+    @Override
+    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+        inbox.add(new Message(null, "closed by the relay (" + statusCode + (reason.isEmpty() ? "" : " " + reason) + ")"));
+        return null;
+    }
+
+    @Override
+    public void onError(WebSocket webSocket, Throwable error) {
+        inbox.add(new Message(null, "connection lost: " + error));
+    }
+
+    @Override
+    public void close() {
+        if (socket != null) {
+            socket.abort();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package chat.buzz.client;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A relay answer that is not a success, or a failure to reach the relay at all. {@link #code()} is the
+ * relay's error code ({@code incremental_capacity}, {@code NIP-98: ...}, {@code conflict: ...}) when
+ * it sent one; {@link #status()} is 0 when no HTTP answer arrived.
+ */
+public class RelayError extends RuntimeException {
+    private final int status;
+    private final String code;
+    private final Duration retryAfter;
+
+    public RelayError(int status, String code, String message, Duration retryAfter) {
+        super(message);
+        this.status = status;
+        this.code = code;
+        this.retryAfter = retryAfter;
+    }
+
+    public static RelayError unreachable(String what, Throwable cause) {
+        RelayError error = new RelayError(0, "unreachable", what + ": " + explain(cause), null);
+        error.initCause(cause);
+        return error;
+    }
+
+    /** The first message along the cause chain; a refused connection often has none but its type. */
+    private static String explain(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                return t.getMessage();
+            }
+        }
+        return cause.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase();
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public Optional<Duration> retryAfter() {
+        return Optional.ofNullable(retryAfter);
+    }
+
+    /** Whether the same request may succeed later: capacity, timeouts, rate limits, server trouble, no answer. */
+    public boolean retryable() {
+        return status == 0 || status == 429 || (status >= 500 && !"incremental_unavailable".equals(code));
+    }
+}

@@ -1,0 +1,420 @@
+package chat.buzz.client;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.NostrKeys;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Keeps a {@link Store} equal to what a key may see on one relay (PROTOCOL 4): bootstraps, follows
+ * delta sessions, runs the reset flow, confirms its own writes, and checks itself against the relay's
+ * digest (4.4a), repairing what drifted. Not thread-safe: one sync at a time per client.
+ */
+public final class SyncClient implements AutoCloseable {
+    static final int MAX_IDS = 100;
+    private static final int CURRENT_PAGE = 1000;
+    private static final int CURRENT_MAX_OFFSET = 10_000;
+    /** Identical consecutive requests allowed before the client stops instead of spinning. */
+    private static final int MAX_IDENTICAL_REQUESTS = 3;
+    private static final Pattern UUID_IN_TEXT =
+            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
+    private final SignedHttp http;
+    private final Store store;
+    private final Backoff backoff;
+    private final SyncListener listener;
+    private List<String> scope;
+    private RelayCapabilities capabilities;
+
+    public SyncClient(SignedHttp http, Store store, List<String> scope, Backoff backoff, SyncListener listener) {
+        this.http = http;
+        this.store = store;
+        this.scope = List.copyOf(new TreeSet<>(scope));
+        this.backoff = backoff.alsoTelling((request, delay, reason) -> listener.note((reason.status() == 0
+                ? "could not reach the relay for " + request + " (" + reason.getMessage() + ")"
+                : "the relay answered " + reason.status() + " " + reason.code() + " to " + request)
+                + "; retrying in " + delay.toMillis() + " ms"));
+        this.listener = listener;
+    }
+
+    public static SyncClient open(String relayUrl, NostrKeys keys, Store store, List<String> scope) {
+        return new SyncClient(new SignedHttp(relayUrl, keys), store, scope, Backoff.standard(), new SyncListener() { });
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    public List<String> scope() {
+        return scope;
+    }
+
+    public SignedHttp http() {
+        return http;
+    }
+
+    public RelayCapabilities capabilities() {
+        if (capabilities == null) {
+            capabilities = RelayCapabilities.from(backoff.run("GET / (information)", http::information));
+        }
+        return capabilities;
+    }
+
+    /** Forgets the cached information document, so the next call reads it again (a gate may have flipped). */
+    public void refreshCapabilities() {
+        capabilities = null;
+    }
+
+    /**
+     * Brings the store up to date: one delta session to its end (a bootstrap the first time), the
+     * revalidation of ids a reset left unconfirmed, and a self-check after any bootstrap. Falls back
+     * to mode "current" when the relay does not offer incremental reads.
+     */
+    public SessionReport sync() {
+        return sync(true);
+    }
+
+    /** {@link #sync()}, with the self-check after a bootstrap left out when {@code checkAfterBootstrap} is false. */
+    public SessionReport sync(boolean checkAfterBootstrap) {
+        if (!capabilities().incremental()) {
+            return syncCurrent();
+        }
+        try {
+            return syncIncremental(checkAfterBootstrap);
+        } catch (RelayError error) {
+            if ("incremental_unavailable".equals(error.code())) {
+                listener.note("the relay turned incremental reads off; reading mode \"current\" instead");
+                refreshCapabilities();
+                return syncCurrent();
+            }
+            throw error;
+        }
+    }
+
+    private SessionReport syncIncremental(boolean checkAfterBootstrap) {
+        bind();
+        Optional<Store.Position> start = store.position();
+        boolean bootstrap = start.isEmpty();
+        boolean reset = false;
+        boolean restarted = false;
+        int pages = 0;
+        int upserts = 0;
+        int removes = 0;
+        long soFar = 0;
+        String lastRequest = null;
+        int identical = 0;
+        while (true) {
+            Optional<Store.Position> position = store.position();
+            ObjectNode filter = filter();
+            position.ifPresent(p -> filter.put("since", p.cursor()));
+            String request = filter.toString();
+            identical = request.equals(lastRequest) ? identical + 1 : 0;
+            if (identical >= MAX_IDENTICAL_REQUESTS) {
+                throw new ProtocolViolation("the relay keeps answering \"more\" without moving the cursor; stopped after"
+                        + " sending the same request " + identical + " times");
+            }
+            lastRequest = request;
+            JsonNode page;
+            try {
+                page = backoff.run("a delta read", () -> http.query(filter));
+            } catch (RelayError error) {
+                if (!restarted && position.isPresent() && isLostCursor(error)) {
+                    listener.note("the relay refused the saved cursor (" + error.code() + "): starting a fresh bootstrap");
+                    store.restartSession(true);
+                    restarted = true;
+                    bootstrap = true;
+                    continue;
+                }
+                if ("incremental_ttl_channel".equals(error.code()) && dropTtlChannel(error)) {
+                    continue;
+                }
+                throw error;
+            }
+            List<Entry> entries = entries(page.path("entries"));
+            boolean more = page.path("more").asBoolean(false);
+            boolean pageReset = page.path("reset").asBoolean(false);
+            String cursor = page.path("cursor").asText(null);
+            if (cursor == null) {
+                throw new ProtocolViolation("a delta read answered without a cursor");
+            }
+            if (pageReset) {
+                listener.note("policy reset: the relay answered with a fresh bootstrap; saved ids will be revalidated");
+            }
+            store.applyPage(entries, new Store.Position(cursor, page.path("policy").asText(null), more), pageReset);
+            reset |= pageReset;
+            bootstrap |= pageReset;
+            pages++;
+            for (Entry entry : entries) {
+                if (entry.upsert()) {
+                    upserts++;
+                } else {
+                    removes++;
+                }
+            }
+            soFar += entries.size();
+            listener.page(entries.size(), soFar, more);
+            if (!more) {
+                break;
+            }
+        }
+        int revalidated = revalidateUnconfirmed();
+        CheckReport check = bootstrap && checkAfterBootstrap ? check(true) : null;
+        return new SessionReport("incremental", bootstrap, reset, pages, upserts, removes, revalidated,
+                store.ids().size(), check);
+    }
+
+    private static boolean isLostCursor(RelayError error) {
+        return "incremental_invalid_cursor".equals(error.code()) || "incremental_cursor_mismatch".equals(error.code());
+    }
+
+    /** PROTOCOL 4.5: the message names the TTL channel; drop it from the scope and its artifacts from the store. */
+    private boolean dropTtlChannel(RelayError error) {
+        Matcher matcher = UUID_IN_TEXT.matcher(error.getMessage() == null ? "" : error.getMessage());
+        if (!matcher.find() || !scope.contains(matcher.group())) {
+            return false;
+        }
+        String channel = matcher.group();
+        List<String> narrower = new ArrayList<>(scope);
+        narrower.remove(channel);
+        if (narrower.isEmpty()) {
+            throw new RelayError(error.status(), error.code(), "the only channel of the scope, " + channel
+                    + ", has a TTL: its artifacts are never synced", null);
+        }
+        int dropped = store.dropChannel(channel);
+        scope = List.copyOf(narrower);
+        listener.note("channel " + channel + " has a TTL: dropped it from the scope and " + dropped
+                + " of its artifacts from the store");
+        bind();
+        return true;
+    }
+
+    /** The store's cursor is only valid for this relay, key and scope. */
+    private void bind() {
+        Store.Binding wanted = new Store.Binding(http.baseUrl(), http.keys().publicKeyHex(), scope);
+        if (!store.binding().map(wanted::equals).orElse(false)) {
+            if (store.binding().isPresent()) {
+                listener.note("the store was synced for " + describe(store.binding().get())
+                        + "; starting a fresh bootstrap for " + describe(wanted));
+            }
+            store.rebind(wanted);
+        }
+    }
+
+    private static String describe(Store.Binding binding) {
+        return binding.relay() + " as " + binding.pubkey().substring(0, 12) + "…"
+                + (binding.scope().isEmpty() ? "" : " scope " + binding.scope());
+    }
+
+    /** PROTOCOL 4.4: ids a reset left unconfirmed go through known-ID reads. */
+    private int revalidateUnconfirmed() {
+        List<String> unconfirmed = store.unconfirmed();
+        for (int from = 0; from < unconfirmed.size(); from += MAX_IDS) {
+            List<String> batch = unconfirmed.subList(from, Math.min(unconfirmed.size(), from + MAX_IDS));
+            KnownIds answer = knownIds(batch);
+            store.applyKnownIds(answer.entries(), answer.policy());
+        }
+        return unconfirmed.size();
+    }
+
+    /** A known-ID read (PROTOCOL 4.3) of at most 100 ids, answers in request order. Does not touch the store. */
+    public KnownIds knownIds(List<String> ids) {
+        if (ids.isEmpty() || ids.size() > MAX_IDS) {
+            throw new IllegalArgumentException("a known-ID read takes 1.." + MAX_IDS + " ids");
+        }
+        ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", "incremental");
+        ArrayNode d = filter.putArray("#d");
+        ids.forEach(d::add);
+        JsonNode answer = backoff.run("a known-ID read", () -> http.query(filter));
+        List<Entry> entries = entries(answer.path("entries"));
+        if (entries.size() != ids.size()) {
+            throw new ProtocolViolation("a known-ID read of " + ids.size() + " ids answered " + entries.size() + " entries");
+        }
+        for (int i = 0; i < ids.size(); i++) {
+            if (!entries.get(i).d().equals(ids.get(i))) {
+                throw new ProtocolViolation("a known-ID read answered " + entries.get(i).d() + " where " + ids.get(i)
+                        + " was asked");
+            }
+        }
+        return new KnownIds(entries, answer.path("policy").asText(null));
+    }
+
+    public record KnownIds(List<Entry> entries, String policy) {}
+
+    /** The relay's count and digest of D for this key and scope (PROTOCOL 4.4a). */
+    public DigestAnswer digestRead() {
+        ObjectNode filter = filter().put("digest", true);
+        JsonNode answer = backoff.run("a digest read", () -> http.query(filter));
+        if (!answer.path("digest").isTextual() || !answer.path("count").canConvertToLong()) {
+            throw new ProtocolViolation("a digest read answered " + answer);
+        }
+        return new DigestAnswer(answer.get("count").asLong(), answer.get("digest").asText(),
+                answer.path("policy").asText(null));
+    }
+
+    public record DigestAnswer(long count, String digest, String policy) {}
+
+    /**
+     * Compares the store with the relay's digest of D, after catching up with a delta session (so a
+     * store that is merely behind is not taken for a damaged one). On a mismatch and with
+     * {@code repair}: known-ID reads of every id held, then, if still different, a fresh bootstrap.
+     */
+    public CheckReport check(boolean repair) {
+        DigestAnswer relay = null;
+        Digest local = null;
+        // Twice: a write landing between the catch-up and the digest read is not drift.
+        for (int attempt = 0; attempt < 2; attempt++) {
+            syncIncremental(false);
+            relay = digestRead();
+            local = store.digest();
+            if (matches(relay, local)) {
+                return new CheckReport(true, false, relay.count(), relay.digest(), local.count(), local.hex(), 0, 0, 0, false);
+            }
+        }
+        listener.note("self-check: the store differs from the relay (" + local.count() + " held, digest " + local.hex()
+                + "; relay " + relay.count() + ", digest " + relay.digest() + ")");
+        if (!repair) {
+            return new CheckReport(false, false, relay.count(), relay.digest(), local.count(), local.hex(), 0, 0, 0, false);
+        }
+        Map<String, String> before = heads();
+        revalidate(store.ids());
+        syncIncremental(false);
+        relay = digestRead();
+        local = store.digest();
+        boolean bootstrapped = false;
+        if (!matches(relay, local)) {
+            listener.note("self-check: known-ID reads were not enough; running a fresh bootstrap");
+            store.restartSession(true);
+            syncIncremental(false);
+            relay = digestRead();
+            local = store.digest();
+            bootstrapped = true;
+        }
+        Map<String, String> after = heads();
+        int restored = 0;
+        int updated = 0;
+        for (Map.Entry<String, String> head : after.entrySet()) {
+            String old = before.get(head.getKey());
+            if (old == null) {
+                restored++;
+            } else if (!old.equals(head.getValue())) {
+                updated++;
+            }
+        }
+        int removed = (int) before.keySet().stream().filter(d -> !after.containsKey(d)).count();
+        CheckReport report = new CheckReport(false, matches(relay, local), relay.count(), relay.digest(), local.count(),
+                local.hex(), restored, removed, updated, bootstrapped);
+        listener.note("self-check: " + report.describe());
+        return report;
+    }
+
+    private static boolean matches(DigestAnswer relay, Digest local) {
+        return relay.count() == local.count() && relay.digest().equals(local.hex());
+    }
+
+    private void revalidate(List<String> ids) {
+        for (int from = 0; from < ids.size(); from += MAX_IDS) {
+            KnownIds answer = knownIds(ids.subList(from, Math.min(ids.size(), from + MAX_IDS)));
+            store.applyKnownIds(answer.entries(), answer.policy());
+        }
+    }
+
+    private Map<String, String> heads() {
+        Map<String, String> heads = new HashMap<>();
+        store.list(Optional.empty()).forEach(a -> heads.put(a.d(), a.headId()));
+        return heads;
+    }
+
+    /**
+     * Publishes a signed event (PROTOCOL 3) and, once accepted, confirms it with a known-ID read of its
+     * artifact and stores the answer: the store holds the write before the next delta session.
+     */
+    public WriteOutcome write(Event event) {
+        SignedHttp.WriteReply reply = backoff.run("a write", () -> http.publish(event));
+        if (!reply.accepted()) {
+            return new WriteOutcome(reply, Optional.empty());
+        }
+        Optional<String> d = event.tag("d");
+        if (d.isEmpty() || !capabilities().incremental()) {
+            return new WriteOutcome(reply, Optional.empty());
+        }
+        KnownIds answer = knownIds(List.of(d.get()));
+        store.applyKnownIds(answer.entries(), answer.policy());
+        return new WriteOutcome(reply, Optional.of(answer.entries().get(0)));
+    }
+
+    /** @param confirmed the known-ID read's answer for the written artifact, when one was made */
+    public record WriteOutcome(SignedHttp.WriteReply reply, Optional<Entry> confirmed) {}
+
+    /** PROTOCOL 4, mode "current": the fallback; replaces the store with the heads it returns. */
+    private SessionReport syncCurrent() {
+        List<Entry> heads = new ArrayList<>();
+        int pages = 0;
+        for (int offset = 0; offset <= CURRENT_MAX_OFFSET; offset += CURRENT_PAGE) {
+            ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", "current")
+                    .put("limit", CURRENT_PAGE).put("offset", offset);
+            if (!scope.isEmpty()) {
+                ArrayNode h = filter.putArray("#h");
+                scope.forEach(h::add);
+            }
+            JsonNode answer = backoff.run("a current read", () -> http.query(filter));
+            pages++;
+            for (JsonNode event : answer) {
+                Event parsed = Event.fromJson(event);
+                parsed.tag("d").ifPresent(d -> heads.add(new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(),
+                        event.toString(), null)));
+            }
+            listener.page(answer.size(), heads.size(), answer.size() == CURRENT_PAGE);
+            if (answer.size() < CURRENT_PAGE) {
+                break;
+            }
+        }
+        store.replaceAll(heads, null);
+        return new SessionReport("current", true, false, pages, heads.size(), 0, 0, heads.size(), null);
+    }
+
+    private ObjectNode filter() {
+        ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", "incremental");
+        if (!scope.isEmpty()) {
+            ArrayNode h = filter.putArray("#h");
+            scope.forEach(h::add);
+        }
+        return filter;
+    }
+
+    static List<Entry> entries(JsonNode array) {
+        if (!array.isArray()) {
+            throw new ProtocolViolation("expected an array of entries, got " + array);
+        }
+        List<Entry> entries = new ArrayList<>(array.size());
+        array.forEach(entry -> entries.add(Entry.parse(entry)));
+        return entries;
+    }
+
+    SyncListener listener() {
+        return listener;
+    }
+
+    Backoff backoff() {
+        return backoff;
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    @Override
+    public String toString() {
+        return "SyncClient[" + http.baseUrl() + ", " + http.keys().publicKeyHex() + ", scope " + scope + "]";
+    }
+
+}

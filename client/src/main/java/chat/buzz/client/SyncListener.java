@@ -1,0 +1,13 @@
+package chat.buzz.client;
+
+/** Told what a client does, for progress bars and logs. Every method has a do-nothing default. */
+public interface SyncListener {
+    /** A page was applied; {@code entriesSoFar} counts this session's entries. */
+    default void page(int entries, long entriesSoFar, boolean more) { }
+
+    /** Something worth a line in a log: resets, repairs, fallbacks, waits. */
+    default void note(String message) { }
+
+    /** An artifact changed while following; {@code entry.upsert()} false means it left. */
+    default void changed(Entry entry) { }
+}

@@ -1,0 +1,51 @@
+package chat.buzz.client.cli;
+
+import chat.buzz.client.SqliteStore;
+import chat.buzz.client.Store;
+import chat.buzz.client.StoredArtifact;
+import chat.buzz.protocol.Event;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "list", mixinStandardHelpOptions = true,
+        description = "Lists the artifacts in the store (no network): id, channel, type and title, or JSON.")
+final class ListCommand implements Callable<Integer> {
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @Option(names = "--channel", paramLabel = "H", description = "only the artifacts of this channel")
+    String channel;
+
+    @Option(names = "--json", description = "print a JSON array of the head events")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        List<StoredArtifact> artifacts;
+        try (Store store = SqliteStore.open(connection.store)) {
+            artifacts = store.list(Optional.ofNullable(channel));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(artifacts.stream().map(StoredArtifact::eventJson)
+                    .collect(java.util.stream.Collectors.joining(",", "[", "]")));
+            return ExitCode.OK;
+        }
+        for (StoredArtifact artifact : artifacts) {
+            Event head = Event.parse(artifact.eventJson());
+            out.println(artifact.d() + "  " + artifact.h() + "  " + head.tag("type").orElse("-") + "  "
+                    + head.tag("title").orElse("") + (artifact.knownIdOnly() ? "  (known by id only)" : ""));
+        }
+        out.println(artifacts.size() + " artifacts");
+        return ExitCode.OK;
+    }
+}
