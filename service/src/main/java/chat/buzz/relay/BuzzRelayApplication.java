@@ -25,6 +25,9 @@ import chat.buzz.relay.events.EventsResource;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.Gates;
+import chat.buzz.relay.health.HealthServlet;
+import chat.buzz.relay.health.Readiness;
+import chat.buzz.relay.health.RequiredSchema;
 import chat.buzz.relay.identity.RelayIdentity;
 import chat.buzz.relay.incremental.CursorCodec;
 import chat.buzz.relay.incremental.IncrementalConfig;
@@ -70,6 +73,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.EnumSet;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -164,10 +168,18 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 new CurrentReads(jdbi, config.getCurrent()), incremental));
         environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), capabilities,
                 config.getIncremental().getOverlapSeconds()));
-        SyncFeature.register(environment, config.getSync(), jdbi, dataSource, communities, gates, identity,
+        BooleanSupplier changeFeedConnected = SyncFeature.register(environment, config.getSync(), jdbi, dataSource, communities, gates, identity,
                 config.getRelay().getPublicScheme(), clock, config.getIncremental().getOverlapSeconds());
 
+        registerProbes(environment, new Readiness(jdbi, RequiredSchema.of(config.getChangelog()), changeFeedConnected));
         registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource);
+    }
+
+    /** Unauthenticated, outside Jersey and its Host-based tenancy, so a load balancer can probe an address. */
+    private static void registerProbes(Environment environment, Readiness readiness) {
+        environment.servlets().addServlet("readiness", HealthServlet.readiness(readiness))
+                .addMapping(HealthServlet.READY_PATH);
+        environment.servlets().addServlet("liveness", HealthServlet.liveness()).addMapping(HealthServlet.LIVE_PATH);
     }
 
     /** The admin port: operator token on every route, the console, its JSON API and the runbooks' tasks. */
