@@ -46,6 +46,7 @@ import chat.buzz.relay.ops.OpsApiServlet;
 import chat.buzz.relay.ops.OpsTasks;
 import chat.buzz.relay.ops.PolicyStampAdvances;
 import chat.buzz.relay.ops.SyncStatistics;
+import chat.buzz.relay.proxy.TrustedProxies;
 import chat.buzz.relay.query.CurrentReads;
 import chat.buzz.relay.query.IncrementalMode;
 import chat.buzz.relay.query.QueryResource;
@@ -131,6 +132,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         CommunityDirectory communities = CommunityDirectory.load(jdbi, config.getCommunities());
 
         registerWebBasics(config, environment);
+        new TrustedProxies(config.getRelay().getTrustedProxies()).installOn(environment.lifecycle());
         environment.jersey().register(new TenancyFilter(communities));
         ReplayGuard replayGuard = new PostgresReplayGuard(jdbi);
         registerAuthentication(config, environment, clock, replayGuard);

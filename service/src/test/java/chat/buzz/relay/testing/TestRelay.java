@@ -18,8 +18,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@link #anotherInstance} starts a second relay on the same database, as a deployment would.
  */
 public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
+    private static final String DEFAULT_CONFIG = "test-relay.yml";
     private final List<ConfigOverride> overrides;
     private final TestRelay sharedDatabaseWith;
+    private String configResource = DEFAULT_CONFIG;
     private DropwizardTestSupport<BuzzRelayConfiguration> support;
     private String databaseUrl;
 
@@ -32,7 +34,14 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         return new TestRelay(null, overrides);
     }
 
-    /** Register after {@code first}; it then starts on the same database. */
+    /** A relay started from another test configuration under src/test/resources. */
+    public static TestRelay withConfig(String resource, ConfigOverride... overrides) {
+        TestRelay relay = new TestRelay(null, overrides);
+        relay.configResource = resource;
+        return relay;
+    }
+
+    /** Register after {@code first}; it then starts on the same database, from the same configuration file. */
     public static TestRelay anotherInstance(TestRelay first, ConfigOverride... overrides) {
         return new TestRelay(first, overrides);
     }
@@ -51,11 +60,14 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     }
 
     public void start() throws Exception {
+        if (sharedDatabaseWith != null) {
+            configResource = sharedDatabaseWith.configResource;
+        }
         databaseUrl = sharedDatabaseWith == null ? TestDatabases.fresh() : sharedDatabaseWith.databaseUrl();
         List<ConfigOverride> all = new ArrayList<>(overrides);
         all.add(ConfigOverride.config("database.url", databaseUrl));
         support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
-                ResourceHelpers.resourceFilePath("test-relay.yml"), all.toArray(ConfigOverride[]::new));
+                ResourceHelpers.resourceFilePath(configResource), all.toArray(ConfigOverride[]::new));
         support.before();
     }
 
