@@ -22,6 +22,8 @@ import chat.buzz.relay.database.EmbeddedDatabase;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventWriter;
 import chat.buzz.relay.events.EventsResource;
+import chat.buzz.relay.fleet.Fleet;
+import chat.buzz.relay.fleet.InstancesServlet;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.Gates;
@@ -148,7 +150,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         for (Gate gate : Gate.values()) {
             capabilities.register(gate.capability(), () -> gates.isEnabled(gate));
         }
-        DatabaseSyncStatistics syncStatistics = new DatabaseSyncStatistics(jdbi, instanceId(), clock, environment.metrics());
+        String instanceId = instanceId();
+        DatabaseSyncStatistics syncStatistics = new DatabaseSyncStatistics(jdbi, instanceId, clock, environment.metrics());
         syncStatistics.flushEvery(opsScheduler, config.getAdmin().getStatisticsFlush().toMilliseconds());
         environment.lifecycle().manage(new Managed() {
             @Override
@@ -174,6 +177,12 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 config.getRelay().getPublicScheme(), clock, config.getIncremental().getOverlapSeconds());
 
         registerProbes(environment, new Readiness(jdbi, RequiredSchema.of(config.getChangelog()), changeFeedConnected));
+        Fleet fleet = new Fleet(jdbi, instanceId, hostName(), gates, changeFeedConnected, environment.metrics(),
+                config.getAdmin().getHeartbeat().toJavaDuration(), config.getAdmin().getForgetInstanceAfter().toJavaDuration());
+        fleet.beatEvery(opsScheduler);
+        environment.admin().addServlet("instances", new InstancesServlet(fleet,
+                environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)))
+                .addMapping(InstancesServlet.PATH);
         registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource);
     }
 
@@ -215,13 +224,15 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
     /** Names this instance in the per-instance statistics; the random part tells restarts apart. */
     private static String instanceId() {
-        String host;
+        return hostName() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static String hostName() {
         try {
-            host = InetAddress.getLocalHost().getHostName();
+            return InetAddress.getLocalHost().getHostName();
         } catch (UnknownHostException e) {
-            host = "unknown-host";
+            return "unknown-host";
         }
-        return host + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     private static void registerWebBasics(BuzzRelayConfiguration config, Environment environment) {
