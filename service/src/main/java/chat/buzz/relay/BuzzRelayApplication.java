@@ -183,7 +183,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         environment.admin().addServlet("instances", new InstancesServlet(fleet,
                 environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)))
                 .addMapping(InstancesServlet.PATH);
-        registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource);
+        registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource, fleet);
     }
 
     /** Unauthenticated, outside Jersey and its Host-based tenancy, so a load balancer can probe an address. */
@@ -195,7 +195,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
     /** The admin port: operator token on every route, the console, its JSON API and the runbooks' tasks. */
     private static void registerOperations(BuzzRelayConfiguration config, Environment environment, Jdbi jdbi, Clock clock,
-                                           FlagService gates, IncrementalReadiness readiness, DataSourceFactory dataSource) {
+                                           FlagService gates, IncrementalReadiness readiness, DataSourceFactory dataSource,
+                                           Fleet fleet) {
         AdminConfig admin = config.getAdmin();
         OperatorTokens tokens = OperatorTokens.load(admin, System.getenv());
         environment.admin().addFilter("admin-security", new AdminSecurityFilter(tokens))
@@ -203,8 +204,10 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
         ObjectMapper json = environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
         MigrationLedger ledger = new MigrationLedger(jdbi, dataSource, config.getChangelog(), readiness);
-        IncrementalRollback rollback = new IncrementalRollback(gates, ledger,
-                Duration.ofMillis(2 * admin.getFlagRefresh().toMilliseconds()));
+        // Long enough for several heartbeats and flag rereads; a frozen instance never confirms.
+        Duration confirmationBound = Duration.ofMillis(Math.max(5 * admin.getHeartbeat().toMilliseconds(),
+                4 * admin.getFlagRefresh().toMilliseconds()));
+        IncrementalRollback rollback = new IncrementalRollback(gates, ledger, fleet, confirmationBound);
         OperatorActions actions = new OperatorActions(gates, ledger, rollback);
         BurstTimeline bursts = new BurstTimeline(jdbi, clock, admin.getBurstThreshold());
         environment.admin().addServlet("ops-api", new OpsApiServlet(gates, readiness, ledger, bursts, actions, json))

@@ -101,6 +101,47 @@ public final class Fleet {
                 .toList();
     }
 
+    /** The database's clock: heartbeats are stamped with it, so a flip is compared on the same clock. */
+    public Instant databaseNow() {
+        return jdbi.withHandle(h -> h.createQuery("SELECT clock_timestamp()").mapTo(Instant.class).one());
+    }
+
+    /**
+     * Waits until every instance in the fleet view has sent a heartbeat after {@code flippedAt} (database
+     * clock) that applies {@code value} for the gate, or until {@code bound} passes.
+     */
+    public GateConfirmation awaitGate(Gate gate, boolean value, Instant flippedAt, Duration bound) {
+        String name = gate.name().toLowerCase(Locale.ROOT);
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (true) {
+            GateConfirmation confirmation = confirmation(name, value, flippedAt);
+            if (confirmation.everyInstanceConfirmed() || System.nanoTime() >= deadline) {
+                return confirmation;
+            }
+            try {
+                Thread.sleep(Math.max(50, heartbeat.toMillis() / 2));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return confirmation;
+            }
+        }
+    }
+
+    private GateConfirmation confirmation(String gate, boolean value, Instant flippedAt) {
+        List<GateConfirmation.InstanceConfirmation> all = instances().stream().map(view -> {
+            InstanceReport report = view.report();
+            boolean after = report.lastSeen().isAfter(flippedAt);
+            boolean confirmed = !view.stale() && after && Boolean.valueOf(value).equals(report.gates().get(gate));
+            Double seconds = confirmed ? Duration.between(flippedAt, report.lastSeen()).toMillis() / 1000.0 : null;
+            return new GateConfirmation.InstanceConfirmation(report.instanceId(), report.host(), report.version(),
+                    confirmed, view.stale(), seconds);
+        }).toList();
+        boolean every = !all.isEmpty() && all.stream().allMatch(GateConfirmation.InstanceConfirmation::confirmed);
+        Double last = every ? all.stream().mapToDouble(GateConfirmation.InstanceConfirmation::secondsAfterFlip).max()
+                .orElse(0) : null;
+        return new GateConfirmation(all, every, last);
+    }
+
     public Duration heartbeat() {
         return heartbeat;
     }

@@ -64,7 +64,7 @@ class FleetViewTest {
 
     @Test
     @Order(3)
-    void aSilentInstanceIsMarkedStaleAndLaterForgotten() throws Exception {
+    void aSilentInstanceIsMarkedStaleBlocksTheSchemaRollbackUnlessForcedAndIsLaterForgotten() throws Exception {
         String second = self(SECOND).orElseThrow();
         SECOND.stop();
         try {
@@ -73,12 +73,45 @@ class FleetViewTest {
             assertThat(instances(FIRST)).filteredOn(i -> !id(i).equals(second))
                     .allMatch(i -> !i.get("stale").asBoolean());
 
+            AdminClient.Reply refused = FIRST.admin().task("rollback-incremental",
+                    Map.of("confirm", "yes", "reason", "one instance is frozen"));
+            assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+            assertThat(refused.json().get("error").asText()).as("%s", ledger()).isEqualTo("instances_unconfirmed");
+            assertThat(refused.body()).contains(second + " (stale)");
+            assertThat(tagApplied()).as("the schema was left alone").isTrue();
+
+            AdminClient.Reply forced = FIRST.admin().task("rollback-incremental",
+                    Map.of("confirm", "yes", "force", "yes", "reason", "frozen instance is being replaced"));
+            assertThat(forced.status()).as(forced.body()).isEqualTo(200);
+            assertThat(forced.json().get("schemaRolledBack").asBoolean()).isTrue();
+            JsonNode confirmation = forced.json().get("confirmation");
+            assertThat(confirmation.get("everyInstanceConfirmed").asBoolean()).isFalse();
+            assertThat(confirmation.get("instances")).anyMatch(i -> i.get("instanceId").asText().equals(second)
+                    && !i.get("confirmed").asBoolean() && i.get("stale").asBoolean())
+                    .anyMatch(i -> !i.get("instanceId").asText().equals(second) && i.get("confirmed").asBoolean());
+            assertThat(tagApplied()).isFalse();
+            String audit = FIRST.jdbi().withHandle(h -> h.createQuery(
+                    "SELECT string_agg(outcome || ' ' || detail, '; ') FROM operator_audit WHERE action = 'rollback-incremental'")
+                    .mapTo(String.class).one());
+            assertThat(audit).contains("refused: instances did not confirm the gate off")
+                    .contains("forced past unconfirmed: ").contains(second + " (stale)");
+
             FIRST.jdbi().useHandle(h -> h.execute(
                     "UPDATE relay_instances SET last_seen = last_seen - interval '2 hours' WHERE instance_id = ?", second));
             await().atMost(PATIENCE).until(() -> ids(instances(FIRST)), ids -> !ids.contains(second));
         } finally {
             SECOND.start();
         }
+    }
+
+    private static String ledger() {
+        return FIRST.jdbi().withHandle(h -> h.createQuery("SELECT string_agg(id || ':' || coalesce(tag, '-'), ' ' "
+                + "ORDER BY orderexecuted) FROM databasechangelog").mapTo(String.class).one());
+    }
+
+    private static boolean tagApplied() {
+        return FIRST.jdbi().withHandle(h -> h.createQuery(
+                "SELECT count(*) > 0 FROM databasechangelog WHERE tag = 'before-incremental'").mapTo(Boolean.class).one());
     }
 
     private static Optional<String> self(TestRelay relay) {

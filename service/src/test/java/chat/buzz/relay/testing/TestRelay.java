@@ -63,7 +63,12 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         if (sharedDatabaseWith != null) {
             configResource = sharedDatabaseWith.configResource;
         }
-        databaseUrl = sharedDatabaseWith == null ? TestDatabases.fresh() : sharedDatabaseWith.databaseUrl();
+        if (sharedDatabaseWith != null) {
+            databaseUrl = sharedDatabaseWith.databaseUrl();
+        } else if (databaseUrl == null) {
+            // A restart (stop, then start) comes back on the same database, as a real restart would.
+            databaseUrl = TestDatabases.fresh();
+        }
         List<ConfigOverride> all = new ArrayList<>(overrides);
         all.add(ConfigOverride.config("database.url", databaseUrl));
         support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
