@@ -23,9 +23,14 @@ import chat.buzz.relay.database.EmbeddedDatabase;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventWriter;
 import chat.buzz.relay.events.EventsResource;
+import chat.buzz.relay.fleet.Fleet;
+import chat.buzz.relay.fleet.InstancesServlet;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.Gates;
+import chat.buzz.relay.health.HealthServlet;
+import chat.buzz.relay.health.Readiness;
+import chat.buzz.relay.health.RequiredSchema;
 import chat.buzz.relay.identity.RelayIdentity;
 import chat.buzz.relay.incremental.CursorCodec;
 import chat.buzz.relay.incremental.IncrementalConfig;
@@ -44,6 +49,7 @@ import chat.buzz.relay.ops.OpsApiServlet;
 import chat.buzz.relay.ops.OpsTasks;
 import chat.buzz.relay.ops.PolicyStampAdvances;
 import chat.buzz.relay.ops.SyncStatistics;
+import chat.buzz.relay.proxy.TrustedProxies;
 import chat.buzz.relay.query.CurrentReads;
 import chat.buzz.relay.query.IncrementalMode;
 import chat.buzz.relay.query.QueryResource;
@@ -74,6 +80,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.EnumSet;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -135,6 +142,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         LOG.info("Relay public key {}", identity.publicKeyHex());
         CommunityDirectory communities = CommunityDirectory.load(jdbi, config.getCommunities());
 
+        new TrustedProxies(config.getRelay().getTrustedProxies()).installOn(environment.lifecycle());
         environment.jersey().register(new TenancyFilter(communities));
         ReplayGuard replayGuard = new PostgresReplayGuard(jdbi);
         registerAuthentication(config, environment, clock, replayGuard);
@@ -150,7 +158,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         for (Gate gate : Gate.values()) {
             capabilities.register(gate.capability(), () -> gates.isEnabled(gate));
         }
-        DatabaseSyncStatistics syncStatistics = new DatabaseSyncStatistics(jdbi, instanceId(), clock, environment.metrics());
+        String instanceId = instanceId();
+        DatabaseSyncStatistics syncStatistics = new DatabaseSyncStatistics(jdbi, instanceId, clock, environment.metrics());
         syncStatistics.flushEvery(opsScheduler, config.getAdmin().getStatisticsFlush().toMilliseconds());
         environment.lifecycle().manage(new Managed() {
             @Override
@@ -174,16 +183,31 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 Map.of("/events", EventsResource.outageReply(), "/query", query.outageReply()));
         environment.jersey().register(new InformationResource(config.getRelay(), identity.publicKeyHex(), capabilities,
                 config.getIncremental().getOverlapSeconds()));
-        SyncFeature.register(environment, config.getSync(), jdbi, dataSource, communities, gates, identity,
+        BooleanSupplier changeFeedConnected = SyncFeature.register(environment, config.getSync(), jdbi, dataSource,
+                communities, gates, identity,
                 config.getRelay().getPublicScheme(), clock, config.getIncremental().getOverlapSeconds(), outage);
 
-        registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource, outage);
+        registerProbes(environment, new Readiness(jdbi, RequiredSchema.of(config.getChangelog()), changeFeedConnected));
+        Fleet fleet = new Fleet(jdbi, instanceId, hostName(), gates, changeFeedConnected, environment.metrics(),
+                config.getAdmin().getHeartbeat().toJavaDuration(), config.getAdmin().getForgetInstanceAfter().toJavaDuration());
+        fleet.beatEvery(opsScheduler);
+        environment.admin().addServlet("instances", new InstancesServlet(fleet,
+                environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)))
+                .addMapping(InstancesServlet.PATH);
+        registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource, fleet, outage);
+    }
+
+    /** Unauthenticated, outside Jersey and its Host-based tenancy, so a load balancer can probe an address. */
+    private static void registerProbes(Environment environment, Readiness readiness) {
+        environment.servlets().addServlet("readiness", HealthServlet.readiness(readiness))
+                .addMapping(HealthServlet.READY_PATH);
+        environment.servlets().addServlet("liveness", HealthServlet.liveness()).addMapping(HealthServlet.LIVE_PATH);
     }
 
     /** The admin port: operator token on every route, the console, its JSON API and the runbooks' tasks. */
     private static void registerOperations(BuzzRelayConfiguration config, Environment environment, Jdbi jdbi, Clock clock,
                                            FlagService gates, IncrementalReadiness readiness, DataSourceFactory dataSource,
-                                           DatabaseOutage outage) {
+                                           Fleet fleet, DatabaseOutage outage) {
         AdminConfig admin = config.getAdmin();
         OperatorTokens tokens = OperatorTokens.load(admin, System.getenv());
         environment.admin().addFilter("admin-security", new AdminSecurityFilter(tokens))
@@ -191,8 +215,10 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
         ObjectMapper json = environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
         MigrationLedger ledger = new MigrationLedger(jdbi, dataSource, config.getChangelog(), readiness);
-        IncrementalRollback rollback = new IncrementalRollback(gates, ledger,
-                Duration.ofMillis(2 * admin.getFlagRefresh().toMilliseconds()));
+        // Long enough for several heartbeats and flag rereads; a frozen instance never confirms.
+        Duration confirmationBound = Duration.ofMillis(Math.max(5 * admin.getHeartbeat().toMilliseconds(),
+                4 * admin.getFlagRefresh().toMilliseconds()));
+        IncrementalRollback rollback = new IncrementalRollback(gates, ledger, fleet, confirmationBound);
         OperatorActions actions = new OperatorActions(gates, ledger, rollback);
         BurstTimeline bursts = new BurstTimeline(jdbi, clock, admin.getBurstThreshold());
         environment.admin().addServlet("ops-api", new OpsApiServlet(gates, readiness, ledger, bursts, actions, json, outage))
@@ -212,13 +238,15 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
     /** Names this instance in the per-instance statistics; the random part tells restarts apart. */
     private static String instanceId() {
-        String host;
+        return hostName() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static String hostName() {
         try {
-            host = InetAddress.getLocalHost().getHostName();
+            return InetAddress.getLocalHost().getHostName();
         } catch (UnknownHostException e) {
-            host = "unknown-host";
+            return "unknown-host";
         }
-        return host + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     private static void registerErrorAnswers(BuzzRelayConfiguration config, Environment environment,

@@ -23,6 +23,12 @@ public class AdminConfig {
     @NotNull
     private Duration statisticsFlush = Duration.seconds(2);
 
+    /** How often each instance writes its row in relay_instances; three missed beats mark it stale. */
+    private Duration heartbeat = Duration.seconds(5);
+
+    /** An instance silent this long is removed from the fleet view. */
+    private Duration forgetInstanceAfter = Duration.hours(1);
+
     /** Resets served in one minute (all instances together) from which a minute counts as a burst. */
     @Min(1)
     private long burstThreshold = 50;
@@ -33,6 +39,10 @@ public class AdminConfig {
     @JsonProperty public void setGenerateTokenWhenMissing(boolean value) { this.generateTokenWhenMissing = value; }
     @JsonProperty public Duration getFlagRefresh() { return flagRefresh; }
     @JsonProperty public void setFlagRefresh(Duration flagRefresh) { this.flagRefresh = flagRefresh; }
+    @JsonProperty public Duration getHeartbeat() { return heartbeat; }
+    @JsonProperty public void setHeartbeat(Duration heartbeat) { this.heartbeat = heartbeat; }
+    @JsonProperty public Duration getForgetInstanceAfter() { return forgetInstanceAfter; }
+    @JsonProperty public void setForgetInstanceAfter(Duration forgetInstanceAfter) { this.forgetInstanceAfter = forgetInstanceAfter; }
     @JsonProperty public Duration getStatisticsFlush() { return statisticsFlush; }
     @JsonProperty public void setStatisticsFlush(Duration statisticsFlush) { this.statisticsFlush = statisticsFlush; }
     @JsonProperty public long getBurstThreshold() { return burstThreshold; }

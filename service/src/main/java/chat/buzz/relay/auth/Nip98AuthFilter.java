@@ -5,6 +5,7 @@ import chat.buzz.protocol.Nip98Result;
 import chat.buzz.protocol.Nip98Verifier;
 import chat.buzz.relay.community.Community;
 import chat.buzz.relay.community.TenancyFilter;
+import chat.buzz.relay.proxy.PublicOrigin;
 import chat.buzz.relay.web.ErrorBody;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
@@ -58,7 +59,7 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
             throw unauthorized("NIP-98: replay detected");
         }
         Caller caller = new Caller(result.pubkey(), community);
-        boolean secure = "https".equals(publicScheme);
+        boolean secure = "https".equals(publicOrigin(request).scheme());
         request.setSecurityContext(new SecurityContext() {
             @Override public Principal getUserPrincipal() { return caller; }
             @Override public boolean isUserInRole(String role) { return false; }
@@ -67,12 +68,19 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
         });
     }
 
-    /** The URL the client signed: configured public scheme, the Host header as sent, the raw path and query. */
+    /**
+     * The URL the client signed: the public origin (a trusted proxy's forwarded scheme and host, else the
+     * configured scheme and the Host header as sent), the raw path and query.
+     */
     private String absoluteUrl(ContainerRequestContext request) {
         URI uri = request.getUriInfo().getRequestUri();
-        String host = request.getHeaderString(HttpHeaders.HOST);
         String query = uri.getRawQuery();
-        return publicScheme + "://" + host + uri.getRawPath() + (query == null ? "" : "?" + query);
+        return publicOrigin(request).httpUrl(uri.getRawPath() + (query == null ? "" : "?" + query));
+    }
+
+    private PublicOrigin publicOrigin(ContainerRequestContext request) {
+        return PublicOrigin.of(request.getProperty(PublicOrigin.ATTRIBUTE), request.getHeaderString(HttpHeaders.HOST),
+                publicScheme);
     }
 
     private static WebApplicationException unauthorized(String reason) {

@@ -1,5 +1,6 @@
 package chat.buzz.relay.community;
 
+import chat.buzz.relay.proxy.PublicOrigin;
 import chat.buzz.relay.web.ErrorBody;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -8,7 +9,7 @@ import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.HttpHeaders;
 import java.util.Optional;
 
-/** PROTOCOL 2.3: the Host header selects the community, before any other check. */
+/** PROTOCOL 2.3: the Host header (a trusted proxy's X-Forwarded-Host) selects the community, before any other check. */
 @PreMatching
 @Priority(100)
 public final class TenancyFilter implements ContainerRequestFilter {
@@ -21,7 +22,9 @@ public final class TenancyFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        Optional<Community> community = directory.forHostHeader(request.getHeaderString(HttpHeaders.HOST));
+        String host = PublicOrigin.of(request.getProperty(PublicOrigin.ATTRIBUTE),
+                request.getHeaderString(HttpHeaders.HOST), "http").authority();
+        Optional<Community> community = directory.forHostHeader(host);
         if (community.isEmpty()) {
             request.abortWith(ErrorBody.response(404, "unknown community"));
             return;

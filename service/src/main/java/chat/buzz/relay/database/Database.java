@@ -17,7 +17,24 @@ public final class Database {
 
     /** The configured data source; in local mode this starts the embedded PostgreSQL first. */
     public static DataSourceFactory dataSourceFactory(BuzzRelayConfiguration config) {
-        return EmbeddedDatabase.prepare(config.getEmbeddedDatabase(), config.getDataSourceFactory());
+        DataSourceFactory factory = EmbeddedDatabase.prepare(config.getEmbeddedDatabase(), config.getDataSourceFactory());
+        DatabaseUrl url = DatabaseUrl.parse(factory.getUrl());
+        factory.setUrl(url.jdbcUrl());
+        if (url.user() != null && isBlankOrUnset(factory.getUser())) {
+            factory.setUser(url.user());
+        }
+        if (url.password() != null && isBlankOrUnset(factory.getPassword())) {
+            factory.setPassword(url.password());
+        }
+        if (isBlankOrUnset(factory.getUser())) {
+            throw new IllegalArgumentException("BUZZ_DATABASE_USER (database.user) is not set, and "
+                    + DatabaseUrl.VARIABLE + " names no user");
+        }
+        return factory;
+    }
+
+    private static boolean isBlankOrUnset(String value) {
+        return value == null || value.isBlank() || UnsetVariable.isPlaceholder(value);
     }
 
     public static void migrate(DataSourceFactory factory, String changelog) throws Exception {

@@ -2,6 +2,7 @@ package chat.buzz.relay.gate;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -25,6 +26,7 @@ public final class FlagService implements Gates {
     private final Jdbi jdbi;
     private final GatesConfig defaults;
     private final GatePreconditions preconditions;
+    private volatile Instant lastRead;
     private volatile Map<Gate, FlagDao.OverrideRow> overrides = Map.of();
 
     public FlagService(Jdbi jdbi, GatesConfig defaults, GatePreconditions preconditions) {
@@ -77,6 +79,12 @@ public final class FlagService implements Gates {
             parseGate(row.gate()).ifPresent(gate -> fresh.put(gate, row));
         }
         overrides = fresh;
+        lastRead = Instant.now();
+    }
+
+    /** When this instance last reread the flags from PostgreSQL (null before the first read). */
+    public Instant lastRead() {
+        return lastRead;
     }
 
     @Override

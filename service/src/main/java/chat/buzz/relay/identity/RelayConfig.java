@@ -5,7 +5,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import java.util.List;
 
 public class RelayConfig {
     @NotBlank
@@ -16,6 +18,10 @@ public class RelayConfig {
     /** The scheme clients see; a relay behind a TLS terminator says https (NIP-98 `u` tag). */
     @Pattern(regexp = "https?")
     private String publicScheme = "http";
+
+    /** Addresses whose X-Forwarded-* headers are believed (the reverse proxies); none by default. */
+    @NotNull
+    private List<String> trustedProxies = List.of();
 
     /** Hex secret key; empty means use (or create) {@link #keyFile}. Never logged. */
     private String secretKey = "";
@@ -41,6 +47,11 @@ public class RelayConfig {
     @JsonProperty public void setDescription(String description) { this.description = description; }
     @JsonProperty public String getPublicScheme() { return publicScheme; }
     @JsonProperty public void setPublicScheme(String publicScheme) { this.publicScheme = publicScheme; }
+    @JsonProperty public List<String> getTrustedProxies() { return trustedProxies; }
+    @JsonProperty public void setTrustedProxies(List<String> trustedProxies) {
+        this.trustedProxies = trustedProxies == null ? List.of() : trustedProxies.stream()
+                .filter(java.util.Objects::nonNull).toList();
+    }
     @JsonProperty public String getSecretKey() { return secretKey; }
     @JsonProperty public void setSecretKey(String secretKey) { this.secretKey = secretKey == null ? "" : secretKey.trim(); }
     @JsonProperty public String getKeyFile() { return keyFile; }

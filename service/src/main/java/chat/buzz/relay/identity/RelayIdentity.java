@@ -1,6 +1,7 @@
 package chat.buzz.relay.identity;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.database.UnsetVariable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,12 +22,22 @@ public final class RelayIdentity {
         this.keys = keys;
     }
 
+    private static final String VARIABLE = "BUZZ_RELAY_SECRET_KEY (relay.secretKey)";
+    private static final String HOW_TO_GENERATE = "generate one with `openssl rand -hex 32` and give every instance "
+            + "of the deployment the same key";
+
     public static RelayIdentity load(RelayConfig config) {
-        if (!config.getSecretKey().isEmpty()) {
-            return new RelayIdentity(NostrKeys.fromSecretHex(config.getSecretKey()));
+        String secret = config.getSecretKey();
+        if (UnsetVariable.isPlaceholder(secret) || secret.isEmpty() && config.getKeyFile().isEmpty()) {
+            throw new IllegalStateException(VARIABLE + " is not set; " + HOW_TO_GENERATE);
         }
-        if (config.getKeyFile().isEmpty()) {
-            throw new IllegalStateException("relay.secretKey (BUZZ_RELAY_SECRET_KEY) is required when relay.keyFile is not set");
+        if (!secret.isEmpty()) {
+            try {
+                return new RelayIdentity(NostrKeys.fromSecretHex(secret));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(VARIABLE + " is not a usable secret key (" + e.getMessage() + "); "
+                        + HOW_TO_GENERATE);
+            }
         }
         return new RelayIdentity(loadOrCreate(Path.of(config.getKeyFile())));
     }

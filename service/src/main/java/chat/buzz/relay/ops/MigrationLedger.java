@@ -131,12 +131,12 @@ public final class MigrationLedger {
         jdbi.useExtension(SchemaDao.class, dao -> dao.audit(operator, action, subject, outcome, detail == null ? "" : detail));
     }
 
-    /** The SQL a rollback to the tag would run, without running it. */
+    /** The statements a rollback to the tag would run, without running them or Liquibase's bookkeeping. */
     public String rollbackSql(String tag) {
         return withLiquibase(liquibase -> {
             StringWriter sql = new StringWriter();
             liquibase.rollback(tag, new Contexts(), new LabelExpression(), sql);
-            return sql.toString();
+            return RollbackScript.ofLiquibaseOutput(sql.toString());
         });
     }
 

@@ -48,6 +48,12 @@ public final class OperatorActions {
     }
 
     public IncrementalRollback.Outcome rollback(String operator, String dryRun, String confirm, String reason) {
+        return rollback(operator, dryRun, confirm, reason, null);
+    }
+
+    public IncrementalRollback.Outcome rollback(String operator, String dryRun, String confirm, String reason,
+                                                String force) {
+        boolean forced = parseBoolean("force", force);
         boolean dry = parseBoolean("dry-run", dryRun);
         boolean confirmed = confirm != null && confirm.strip().equalsIgnoreCase("yes");
         if (confirm != null && !confirm.isBlank() && !confirmed) {
@@ -58,7 +64,7 @@ public final class OperatorActions {
         }
         IncrementalRollback.Mode mode = dry ? IncrementalRollback.Mode.DRY_RUN
                 : confirmed ? IncrementalRollback.Mode.CONFIRMED : IncrementalRollback.Mode.GATE_ONLY;
-        return rollback.run(operator, mode, requireReason(reason));
+        return rollback.run(operator, mode, requireReason(reason), forced);
     }
 
     private static String requireReason(String reason) {

@@ -69,7 +69,7 @@ public final class OpsApiServlet extends HttpServlet {
                         text(body, "reason"), text(body, "force"));
                 case "/migrations/record" -> actions.recordMigration(Operator.name(), text(body, "id"), text(body, "reason"));
                 case "/rollback" -> actions.rollback(Operator.name(), text(body, "dryRun"), text(body, "confirm"),
-                        text(body, "reason"));
+                        text(body, "reason"), text(body, "force"));
                 default -> throw new OpsRefusal(404, "not_found", "no such admin API route");
             };
         });

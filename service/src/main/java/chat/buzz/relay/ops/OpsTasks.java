@@ -24,7 +24,7 @@ public final class OpsTasks {
                 new JsonTask("record-migration", json, p -> actions.recordMigration(Operator.name(), p.apply("id"),
                         p.apply("reason"))),
                 new JsonTask("rollback-incremental", json, p -> actions.rollback(Operator.name(), p.apply("dry-run"),
-                        p.apply("confirm"), p.apply("reason"))));
+                        p.apply("confirm"), p.apply("reason"), p.apply("force"))));
     }
 
     private static final class JsonTask extends Task {

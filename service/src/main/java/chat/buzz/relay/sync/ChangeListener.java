@@ -29,6 +29,7 @@ final class ChangeListener implements Managed {
     private final SyncHub hub;
     private final CountDownLatch firstListen = new CountDownLatch(1);
     private volatile boolean running;
+    private volatile boolean listening;
     private volatile Connection connection;
     private Thread thread;
 
@@ -72,6 +73,7 @@ final class ChangeListener implements Managed {
                     hub.resetAll("sync_reset: the relay lost its change feed for a moment; subscribe again");
                 }
                 listenedBefore = true;
+                listening = true;
                 firstListen.countDown();
                 backoff = FIRST_BACKOFF_MILLIS;
                 PGConnection pg = conn.unwrap(PGConnection.class);
@@ -84,6 +86,7 @@ final class ChangeListener implements Managed {
                     }
                 }
             } catch (SQLException | RuntimeException e) {
+                listening = false;
                 if (!running) {
                     return;
                 }
@@ -102,6 +105,11 @@ final class ChangeListener implements Managed {
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
             }
         }
+    }
+
+    /** Whether LISTEN is in place now, so live updates reach this instance's WebSocket clients. */
+    boolean isListening() {
+        return listening;
     }
 
     private void deliver(String payload) {

@@ -10,6 +10,7 @@ import jakarta.servlet.DispatcherType;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.concurrent.ExecutorService;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.ee10.websocket.jakarta.server.config.JakartaWebSocketServletContainerInitializer;
@@ -19,7 +20,8 @@ import org.jdbi.v3.core.Jdbi;
 public final class SyncFeature {
     private SyncFeature() {}
 
-    public static void register(Environment environment, SyncConfig config, Jdbi jdbi, DataSourceFactory database,
+    /** @return whether this instance's change feed is connected now (readiness) */
+    public static BooleanSupplier register(Environment environment, SyncConfig config, Jdbi jdbi, DataSourceFactory database,
                                 CommunityDirectory communities, Gates gates, RelayIdentity identity,
                                 String publicScheme, Clock clock, long overlapSeconds,
                                 DatabaseOutage outage) {
@@ -32,7 +34,8 @@ public final class SyncFeature {
         SyncHub hub = new SyncHub(config, new SyncReads(jdbi, config.getStatementBudgetMillis()),
                 new RemovalEvents(identity, clock), gates, clock, overlapSeconds, workers, timers, environment.metrics(),
                 outage);
-        environment.lifecycle().manage(new ChangeListener(database, hub));
+        ChangeListener listener = new ChangeListener(database, hub);
+        environment.lifecycle().manage(listener);
 
         timers.scheduleWithFixedDelay(() -> {
             try {
@@ -47,5 +50,6 @@ public final class SyncFeature {
                 (servletContext, container) -> container.setDefaultMaxTextMessageBufferSize(config.getMaxMessageBytes()));
         environment.servlets().addFilter("sync-upgrade", new SyncUpgradeFilter(communities, hub, publicScheme))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+        return listener::isListening;
     }
 }

@@ -2,6 +2,7 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.relay.community.Community;
 import chat.buzz.relay.community.CommunityDirectory;
+import chat.buzz.relay.proxy.PublicOrigin;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -42,16 +43,17 @@ final class SyncUpgradeFilter implements Filter {
             chain.doFilter(req, res);
             return;
         }
-        String host = request.getHeader("Host");
-        Optional<Community> community = communities.forHostHeader(host);
+        PublicOrigin origin = PublicOrigin.of(request.getAttribute(PublicOrigin.ATTRIBUTE), request.getHeader("Host"),
+                publicScheme);
+        Optional<Community> community = communities.forHostHeader(origin.authority());
         if (community.isEmpty()) {
             response.setStatus(404);
             response.setContentType("application/json");
             response.getOutputStream().write("{\"error\":\"unknown community\"}".getBytes(StandardCharsets.UTF_8));
             return;
         }
-        // NIP-42: the client signs the URL it connected to, which is the one in its Host header.
-        String relayUrl = ("https".equals(publicScheme) ? "wss://" : "ws://") + host + PATH;
+        // NIP-42: the client signs the URL it connected to: its Host header, or what a trusted proxy forwarded.
+        String relayUrl = origin.webSocketUrl(PATH);
         String address = request.getRemoteAddr();
         ServerContainer container = (ServerContainer) request.getServletContext()
                 .getAttribute(ServerContainer.class.getName());

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.incremental.IncrementalSchema;
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.NginxProxy;
 import chat.buzz.relay.testing.TestDatabases;
 import chat.buzz.relay.testing.TestRelay;
 import java.io.IOException;
@@ -19,29 +20,58 @@ import java.sql.DriverManager;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
+import io.dropwizard.testing.ConfigOverride;
 import liquibase.Liquibase;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Runs every runbook's sh blocks, in file order, against a real relay on a throwaway database, the
- * way an operator would: one shell per runbook. The relay starts at "incremental off" with the schema
- * at the before-incremental tag, and the runbooks take it to "on" and back.
+ * Runs every runbook's sh blocks, in file order, against a fleet on a throwaway database, the way an
+ * operator would: one shell per runbook. Two relays share the database behind Debian's nginx running
+ * the deployment guide's site file; the public URL is nginx's, so a check that only holds on some
+ * instances fails. The fleet starts at "incremental off" with the schema at the before-incremental
+ * tag, and the runbooks take it to "on" and back.
  */
 class RunbooksTest {
     private static final Path RUNBOOKS = Path.of("..", "runbooks");
 
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create();
+    @Order(1)
+    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("relay.trustedProxies", "127.0.0.1"));
+
+    @RegisterExtension
+    @Order(2)
+    static final TestRelay SECOND = TestRelay.anotherInstance(RELAY,
+            ConfigOverride.config("relay.trustedProxies", "127.0.0.1"));
+
+    private static NginxProxy nginx;
+
+    @BeforeAll
+    static void proxyInFront() throws IOException {
+        nginx = NginxProxy.start(List.of(hostAndPort(RELAY), hostAndPort(SECOND)));
+    }
+
+    @AfterAll
+    static void stopProxy() {
+        if (nginx != null) {
+            nginx.close();
+        }
+    }
+
+    private static String hostAndPort(TestRelay relay) {
+        return relay.baseUrl().substring("http://".length());
+    }
 
     /** A fleet before the upgrade: the relay migrated everything at start, so go back to the tag. */
     @BeforeAll
@@ -120,6 +150,10 @@ class RunbooksTest {
     }
 
     private static Map<String, String> environment() throws IOException {
-        return RunbookShell.environment(RELAY);
+        Map<String, String> env = new HashMap<>(RunbookShell.environment(RELAY));
+        // The fleet: every instance's admin port, and the proxy as the one public URL.
+        env.put("BUZZ_ADMIN_URLS", RELAY.adminUrl() + " " + SECOND.adminUrl());
+        env.put("BUZZ_RELAY_URL", nginx.baseUrl());
+        return env;
     }
 }

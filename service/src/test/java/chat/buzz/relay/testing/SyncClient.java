@@ -61,6 +61,18 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
         return client;
     }
 
+    /**
+     * Connects to {@code baseUrl} as if through a proxy: {@code headers} go with the upgrade and AUTH signs
+     * {@code publicUrl}, the address the client believes it connected to.
+     */
+    public static SyncClient connectVia(String baseUrl, String publicUrl, Map<String, String> headers) {
+        SyncClient client = new SyncClient(publicUrl);
+        WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
+        headers.forEach(builder::header);
+        client.socket = builder.buildAsync(URI.create(baseUrl.replaceFirst("^http", "ws") + "/"), client).join();
+        return client;
+    }
+
     public String url() {
         return url;
     }

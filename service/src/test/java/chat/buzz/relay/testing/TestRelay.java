@@ -18,9 +18,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@link #anotherInstance} starts a second relay on the same database, as a deployment would.
  */
 public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
+    private static final String DEFAULT_CONFIG = "test-relay.yml";
     private final List<ConfigOverride> overrides;
     private final TestRelay sharedDatabaseWith;
     private final String givenDatabaseUrl;
+    private String configResource = DEFAULT_CONFIG;
     private DropwizardTestSupport<BuzzRelayConfiguration> support;
     private List<ConfigOverride> applied = List.of();
     private String databaseUrl;
@@ -43,7 +45,14 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         return new TestRelay(null, databaseUrl, overrides);
     }
 
-    /** Register after {@code first}; it then starts on the same database. */
+    /** A relay started from another test configuration under src/test/resources. */
+    public static TestRelay withConfig(String resource, ConfigOverride... overrides) {
+        TestRelay relay = new TestRelay(null, null, overrides);
+        relay.configResource = resource;
+        return relay;
+    }
+
+    /** Register after {@code first}; it then starts on the same database, from the same configuration file. */
     public static TestRelay anotherInstance(TestRelay first, ConfigOverride... overrides) {
         return new TestRelay(first, null, overrides);
     }
@@ -62,13 +71,20 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     }
 
     public void start() throws Exception {
-        databaseUrl = givenDatabaseUrl != null ? givenDatabaseUrl
-                : sharedDatabaseWith == null ? TestDatabases.fresh() : sharedDatabaseWith.databaseUrl();
+        if (sharedDatabaseWith != null) {
+            configResource = sharedDatabaseWith.configResource;
+            databaseUrl = sharedDatabaseWith.databaseUrl();
+        } else if (givenDatabaseUrl != null) {
+            databaseUrl = givenDatabaseUrl;
+        } else if (databaseUrl == null) {
+            // A restart (stop, then start) comes back on the same database, as a real restart would.
+            databaseUrl = TestDatabases.fresh();
+        }
         List<ConfigOverride> all = new ArrayList<>(overrides);
         all.add(ConfigOverride.config("database.url", databaseUrl));
         applied = all;
         support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
-                ResourceHelpers.resourceFilePath("test-relay.yml"), all.toArray(ConfigOverride[]::new));
+                ResourceHelpers.resourceFilePath(configResource), all.toArray(ConfigOverride[]::new));
         support.before();
     }
 

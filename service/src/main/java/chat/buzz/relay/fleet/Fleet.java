@@ -1,0 +1,166 @@
+package chat.buzz.relay.fleet;
+
+import chat.buzz.relay.gate.FlagService;
+import chat.buzz.relay.gate.Gate;
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every instance writes a heartbeat row into PostgreSQL; any instance's admin port shows them all.
+ * An instance silent for three heartbeats is stale; one silent for {@code forgetAfter} is removed.
+ */
+public final class Fleet {
+    private static final Logger LOG = LoggerFactory.getLogger(Fleet.class);
+    static final int MISSED_BEATS_BEFORE_STALE = 3;
+
+    private final Jdbi jdbi;
+    private final String instanceId;
+    private final String host;
+    private final String version;
+    private final Instant startedAt = Instant.now();
+    private final FlagService flags;
+    private final BooleanSupplier changeFeedConnected;
+    private final MetricRegistry metrics;
+    private final Duration heartbeat;
+    private final Duration forgetAfter;
+    private final ObjectMapper json = new ObjectMapper();
+    private volatile boolean warned;
+
+    public Fleet(Jdbi jdbi, String instanceId, String host, FlagService flags, BooleanSupplier changeFeedConnected,
+                 MetricRegistry metrics, Duration heartbeat, Duration forgetAfter) {
+        this.jdbi = jdbi;
+        this.instanceId = instanceId;
+        this.host = host;
+        this.version = versionOfThisBuild();
+        this.flags = flags;
+        this.changeFeedConnected = changeFeedConnected;
+        this.metrics = metrics;
+        this.heartbeat = heartbeat;
+        this.forgetAfter = forgetAfter;
+    }
+
+    public void beatEvery(ScheduledExecutorService scheduler) {
+        scheduler.scheduleWithFixedDelay(this::beatQuietly, 0, heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void beatQuietly() {
+        try {
+            beat();
+            warned = false;
+        } catch (RuntimeException e) {
+            // A database blip, or relay_instances rolled back: the fleet view misses a beat, nothing else.
+            if (!warned) {
+                LOG.warn("Could not write this instance's heartbeat; will retry", e);
+                warned = true;
+            }
+        }
+    }
+
+    void beat() {
+        Map<String, Boolean> gates = new LinkedHashMap<>();
+        for (Gate gate : Gate.values()) {
+            gates.put(gate.name().toLowerCase(Locale.ROOT), flags.isEnabled(gate));
+        }
+        String gatesJson;
+        try {
+            gatesJson = json.writeValueAsString(gates);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        jdbi.useExtension(FleetDao.class, dao -> {
+            dao.beat(instanceId, host, version, startedAt, flags.lastRead(), gatesJson,
+                    changeFeedConnected.getAsBoolean(), gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.active"),
+                    gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.size"), gauge("buzz.sync.connections"));
+            dao.forgetSilentFor(forgetAfter.toMillis() / 1000.0);
+        });
+    }
+
+    /** Every instance that beat within forgetAfter, with whether it is stale (missed three beats). */
+    public List<InstanceView> instances() {
+        double staleAfter = MISSED_BEATS_BEFORE_STALE * heartbeat.toMillis() / 1000.0;
+        return jdbi.withExtension(FleetDao.class, FleetDao::all).stream()
+                .map(row -> new InstanceView(new InstanceReport(row.instanceId(), row.host(), row.version(),
+                        row.startedAt(), row.lastSeen(), row.flagsReadAt(), parseGates(row.gates()),
+                        row.changeFeedConnected(), row.poolActive(), row.poolSize(), row.websocketConnections()),
+                        row.secondsSinceSeen() > staleAfter, row.secondsSinceSeen(), row.instanceId().equals(instanceId)))
+                .toList();
+    }
+
+    /** The database's clock: heartbeats are stamped with it, so a flip is compared on the same clock. */
+    public Instant databaseNow() {
+        return jdbi.withHandle(h -> h.createQuery("SELECT clock_timestamp()").mapTo(Instant.class).one());
+    }
+
+    /**
+     * Waits until every instance in the fleet view has sent a heartbeat after {@code flippedAt} (database
+     * clock) that applies {@code value} for the gate, or until {@code bound} passes.
+     */
+    public GateConfirmation awaitGate(Gate gate, boolean value, Instant flippedAt, Duration bound) {
+        String name = gate.name().toLowerCase(Locale.ROOT);
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (true) {
+            GateConfirmation confirmation = confirmation(name, value, flippedAt);
+            if (confirmation.everyInstanceConfirmed() || System.nanoTime() >= deadline) {
+                return confirmation;
+            }
+            try {
+                Thread.sleep(Math.max(50, heartbeat.toMillis() / 2));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return confirmation;
+            }
+        }
+    }
+
+    private GateConfirmation confirmation(String gate, boolean value, Instant flippedAt) {
+        List<GateConfirmation.InstanceConfirmation> all = instances().stream().map(view -> {
+            InstanceReport report = view.report();
+            boolean after = report.lastSeen().isAfter(flippedAt);
+            boolean confirmed = !view.stale() && after && Boolean.valueOf(value).equals(report.gates().get(gate));
+            Double seconds = confirmed ? Duration.between(flippedAt, report.lastSeen()).toMillis() / 1000.0 : null;
+            return new GateConfirmation.InstanceConfirmation(report.instanceId(), report.host(), report.version(),
+                    confirmed, view.stale(), seconds);
+        }).toList();
+        boolean every = !all.isEmpty() && all.stream().allMatch(GateConfirmation.InstanceConfirmation::confirmed);
+        Double last = every ? all.stream().mapToDouble(GateConfirmation.InstanceConfirmation::secondsAfterFlip).max()
+                .orElse(0) : null;
+        return new GateConfirmation(all, every, last);
+    }
+
+    public Duration heartbeat() {
+        return heartbeat;
+    }
+
+    private Map<String, Boolean> parseGates(String gates) {
+        try {
+            return json.readValue(gates, new TypeReference<>() {});
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable gates in relay_instances: " + gates, e);
+        }
+    }
+
+    private int gauge(String name) {
+        Gauge<?> gauge = metrics.getGauges().get(name);
+        return gauge != null && gauge.getValue() instanceof Number number ? number.intValue() : 0;
+    }
+
+    private static String versionOfThisBuild() {
+        String version = Fleet.class.getPackage().getImplementationVersion();
+        return version == null ? "development build" : version;
+    }
+}

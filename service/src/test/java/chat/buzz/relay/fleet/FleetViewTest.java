@@ -1,0 +1,137 @@
+package chat.buzz.relay.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Two instances on one database heartbeat; either admin port shows both, and a silent one goes stale, then away. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FleetViewTest {
+    private static final Duration PATIENCE = Duration.ofSeconds(20);
+
+    @RegisterExtension
+    @Order(1)
+    static final TestRelay FIRST = TestRelay.create(ConfigOverride.config("admin.heartbeat", "200ms"));
+    @RegisterExtension
+    @Order(2)
+    static final TestRelay SECOND = TestRelay.anotherInstance(FIRST, ConfigOverride.config("admin.heartbeat", "200ms"));
+
+    @Test
+    @Order(1)
+    void eitherAdminPortListsBothInstancesWithWhatTheyServe() {
+        List<JsonNode> instances = await().atMost(PATIENCE).until(() -> instances(FIRST),
+                all -> all.size() == 2 && all.stream().allMatch(i -> i.get("report").get("changeFeedConnected").asBoolean()));
+
+        for (JsonNode instance : instances) {
+            JsonNode report = instance.get("report");
+            assertThat(instance.get("stale").asBoolean()).isFalse();
+            assertThat(report.get("version").asText()).isNotBlank();
+            assertThat(report.get("gates").get("incremental").asBoolean()).isFalse();
+            assertThat(report.get("poolSize").asInt()).isPositive();
+            assertThat(report.get("flagsReadAt").isNull()).isFalse();
+        }
+        assertThat(instances).filteredOn(i -> i.get("self").asBoolean()).hasSize(1);
+        assertThat(ids(instances(SECOND))).containsExactlyInAnyOrderElementsOf(ids(instances));
+    }
+
+    @Test
+    @Order(2)
+    void aGateFlipShowsUpInEveryInstancesReport() {
+        AdminClient olivia = FIRST.admin();
+        assertThat(olivia.post("/api/flags", Map.of("gate", "incremental", "value", "on", "reason", "fleet test",
+                "force", true)).status()).isEqualTo(200);
+        try {
+            await().atMost(PATIENCE).until(() -> instances(FIRST), all -> all.size() == 2
+                    && all.stream().allMatch(i -> i.get("report").get("gates").get("incremental").asBoolean()));
+        } finally {
+            olivia.post("/api/flags", Map.of("gate", "incremental", "value", "clear", "reason", "fleet test over"));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aSilentInstanceIsMarkedStaleBlocksTheSchemaRollbackUnlessForcedAndIsLaterForgotten() throws Exception {
+        String second = self(SECOND).orElseThrow();
+        SECOND.stop();
+        try {
+            await().atMost(PATIENCE).until(() -> instances(FIRST).stream()
+                    .anyMatch(i -> id(i).equals(second) && i.get("stale").asBoolean()));
+            assertThat(instances(FIRST)).filteredOn(i -> !id(i).equals(second))
+                    .allMatch(i -> !i.get("stale").asBoolean());
+
+            AdminClient.Reply refused = FIRST.admin().task("rollback-incremental",
+                    Map.of("confirm", "yes", "reason", "one instance is frozen"));
+            assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+            assertThat(refused.json().get("error").asText()).as("%s", ledger()).isEqualTo("instances_unconfirmed");
+            assertThat(refused.body()).contains(second + " (stale)");
+            assertThat(tagApplied()).as("the schema was left alone").isTrue();
+
+            AdminClient.Reply forced = FIRST.admin().task("rollback-incremental",
+                    Map.of("confirm", "yes", "force", "yes", "reason", "frozen instance is being replaced"));
+            assertThat(forced.status()).as(forced.body()).isEqualTo(200);
+            assertThat(forced.json().get("schemaRolledBack").asBoolean()).isTrue();
+            JsonNode confirmation = forced.json().get("confirmation");
+            assertThat(confirmation.get("everyInstanceConfirmed").asBoolean()).isFalse();
+            assertThat(confirmation.get("instances")).anyMatch(i -> i.get("instanceId").asText().equals(second)
+                    && !i.get("confirmed").asBoolean() && i.get("stale").asBoolean())
+                    .anyMatch(i -> !i.get("instanceId").asText().equals(second) && i.get("confirmed").asBoolean());
+            assertThat(tagApplied()).isFalse();
+            String audit = FIRST.jdbi().withHandle(h -> h.createQuery(
+                    "SELECT string_agg(outcome || ' ' || detail, '; ') FROM operator_audit WHERE action = 'rollback-incremental'")
+                    .mapTo(String.class).one());
+            assertThat(audit).contains("refused: instances did not confirm the gate off")
+                    .contains("forced past unconfirmed: ").contains(second + " (stale)");
+
+            FIRST.jdbi().useHandle(h -> h.execute(
+                    "UPDATE relay_instances SET last_seen = last_seen - interval '2 hours' WHERE instance_id = ?", second));
+            await().atMost(PATIENCE).until(() -> ids(instances(FIRST)), ids -> !ids.contains(second));
+        } finally {
+            SECOND.start();
+        }
+    }
+
+    private static String ledger() {
+        return FIRST.jdbi().withHandle(h -> h.createQuery("SELECT string_agg(id || ':' || coalesce(tag, '-'), ' ' "
+                + "ORDER BY orderexecuted) FROM databasechangelog").mapTo(String.class).one());
+    }
+
+    private static boolean tagApplied() {
+        return FIRST.jdbi().withHandle(h -> h.createQuery(
+                "SELECT count(*) > 0 FROM databasechangelog WHERE tag = 'before-incremental'").mapTo(Boolean.class).one());
+    }
+
+    private static Optional<String> self(TestRelay relay) {
+        return await().atMost(PATIENCE).until(() -> instances(relay).stream().filter(i -> i.get("self").asBoolean())
+                .map(FleetViewTest::id).findFirst(), Optional::isPresent);
+    }
+
+    private static List<JsonNode> instances(TestRelay relay) {
+        AdminClient.Reply reply = relay.admin().get("/api/instances");
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        List<JsonNode> all = new ArrayList<>();
+        reply.json().get("instances").forEach(all::add);
+        return all;
+    }
+
+    private static List<String> ids(List<JsonNode> instances) {
+        return instances.stream().map(FleetViewTest::id).toList();
+    }
+
+    private static String id(JsonNode instance) {
+        return instance.get("report").get("instanceId").asText();
+    }
+}
