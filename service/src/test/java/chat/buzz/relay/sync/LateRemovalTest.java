@@ -1,6 +1,5 @@
 package chat.buzz.relay.sync;
 
-import static chat.buzz.relay.testing.Nostr.tag;
 import static chat.buzz.relay.testing.Replies.accepted;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,8 +26,6 @@ class LateRemovalTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
 
-    /** Large enough that a snapshot of a few hundred of them outgrows the socket buffers of a paused client. */
-    private static final String BULKY_CONTENT = "x".repeat(60_000);
     /** Sorts before every random id, so the snapshot delivers X before it stalls on the bulky heads. */
     private static final UUID FIRST_IN_SNAPSHOT = UUID.fromString("00000000-0000-4000-8000-000000000001");
 
@@ -39,13 +36,7 @@ class LateRemovalTest {
 
     @Test
     void aMoveHandledAfterTheReadersRemovalStillRemovesTheArtifact() {
-        UUID listed = world.channel(owner, true, false, false);
-        for (int i = 0; i < 300; i++) {
-            Event bulky = owner.sign(45010, Nostr.now(), List.of(tag("ar", "1"), tag("d", UUID.randomUUID().toString()),
-                    tag("h", listed.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "bulky")),
-                    BULKY_CONTENT);
-            accepted(relay.publish(owner, bulky));
-        }
+        UUID listed = world.bulkyListedChannel(owner, 300);
         UUID held = world.channel(owner, false, false, false);
         UUID elsewhere = world.channel(owner, false, false, false);
         world.add(owner, held, reader.publicKeyHex());

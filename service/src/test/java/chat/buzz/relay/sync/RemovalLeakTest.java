@@ -1,14 +1,9 @@
 package chat.buzz.relay.sync;
 
-import static chat.buzz.relay.testing.Nostr.tag;
-import static chat.buzz.relay.testing.Replies.accepted;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
-import chat.buzz.relay.testing.Nostr;
-import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,23 +22,14 @@ class RemovalLeakTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
 
-    /** Large enough that a snapshot of a few hundred of them outgrows the socket buffers of a paused client. */
-    private static final String BULKY_CONTENT = "x".repeat(60_000);
 
-    private final RelayClient relay = RELAY.client();
     private final NostrKeys owner = NostrKeys.generate();
     private final NostrKeys reader = NostrKeys.generate();
     private final World world = new World(RELAY::client);
 
     @Test
     void aRemovalHandledLateNeverNamesThePrivateChannelTheArtifactWasEditedIn() {
-        UUID listed = world.channel(owner, true, false, false);
-        for (int i = 0; i < 300; i++) {
-            Event bulky = owner.sign(45010, Nostr.now(), List.of(tag("ar", "1"), tag("d", UUID.randomUUID().toString()),
-                    tag("h", listed.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "bulky")),
-                    BULKY_CONTENT);
-            accepted(relay.publish(owner, bulky));
-        }
+        UUID listed = world.bulkyListedChannel(owner, 300);
         UUID secret = world.channel(owner, false, false, false);
         UUID unlisted = world.channel(owner, true, true, false);
         UUID d = world.create(owner, secret);

@@ -135,6 +135,22 @@ final class World {
         channels.get(id).members.put(member.publicKeyHex(), false);
     }
 
+    /**
+     * A listed open channel of {@code count} heads of 60 kB each, outside the model: a snapshot of it
+     * outgrows the socket buffers of a paused client, so changes made meanwhile wait until it ends.
+     */
+    UUID bulkyListedChannel(NostrKeys owner, int count) {
+        UUID listed = channel(owner, true, false, false);
+        String content = "x".repeat(60_000);
+        for (int i = 0; i < count; i++) {
+            Event bulky = owner.sign(45010, Nostr.now(), List.of(tag("ar", "1"), tag("d", UUID.randomUUID().toString()),
+                    tag("h", listed.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "bulky")),
+                    content);
+            accepted(relay.get().publish(owner, bulky));
+        }
+        return listed;
+    }
+
     UUID create(NostrKeys author, UUID channel) {
         UUID d = Nostr.newId();
         Artifact artifact = new Artifact(d);
