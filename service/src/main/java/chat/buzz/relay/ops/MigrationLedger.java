@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import liquibase.Contexts;
+import liquibase.changelog.ChangeLogHistoryServiceFactory;
 import liquibase.LabelExpression;
 import liquibase.change.Change;
 import liquibase.changelog.ChangeSet;
@@ -167,6 +168,10 @@ public final class MigrationLedger {
             throw refusal;
         } catch (Exception e) {
             throw new IllegalStateException("Liquibase failed: " + e.getMessage(), e);
+        } finally {
+            // Liquibase keeps what it read of the ledger for the whole JVM; after a rollback or a recorded
+            // changeset here, a later migration in this process must read the ledger again.
+            ChangeLogHistoryServiceFactory.getInstance().resetAll();
         }
     }
 

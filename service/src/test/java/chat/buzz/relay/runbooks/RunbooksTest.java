@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.incremental.IncrementalSchema;
-import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.NginxProxy;
 import chat.buzz.relay.testing.TestDatabases;
 import chat.buzz.relay.testing.TestRelay;
@@ -103,7 +102,7 @@ class RunbooksTest {
     }
 
     /** Puts the relay in the situation a runbook is written for, where the earlier ones did not. */
-    private static void prepare(String runbook) {
+    private static void prepare(String runbook) throws Exception {
         if (runbook.startsWith("02-")) {
             // A concurrent build that died half way leaves exactly this behind.
             RELAY.jdbi().useHandle(h -> h.execute(
@@ -130,13 +129,15 @@ class RunbooksTest {
         }
     }
 
-    private static void migrateForward() {
-        try (Connection connection = DriverManager.getConnection(RELAY.databaseUrl(), TestDatabases.USER, "")) {
-            new Liquibase(RELAY.configuration().getChangelog(), new ClassLoaderResourceAccessor(),
-                    new JdbcConnection(connection)).update("");
-        } catch (Exception e) {
-            throw new IllegalStateException("could not migrate the runbook database forward", e);
-        }
+    /** As an operator would after runbook 06: the relay's own `db migrate`, in a process of its own. */
+    private static void migrateForward() throws Exception {
+        Map<String, String> env = environment();
+        ProcessBuilder migrate = new ProcessBuilder("bash", "-c", "$BUZZ_RELAY_CMD db migrate \"$BUZZ_CONFIG\"")
+                .redirectErrorStream(true);
+        migrate.environment().putAll(env);
+        Process process = migrate.start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as("db migrate: %s", output).isZero();
     }
 
     @AfterAll

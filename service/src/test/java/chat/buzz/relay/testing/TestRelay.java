@@ -7,7 +7,9 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -24,7 +26,6 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     private final String givenDatabaseUrl;
     private String configResource = DEFAULT_CONFIG;
     private DropwizardTestSupport<BuzzRelayConfiguration> support;
-    private List<ConfigOverride> applied = List.of();
     private String databaseUrl;
 
     private TestRelay(TestRelay sharedDatabaseWith, String givenDatabaseUrl, ConfigOverride... overrides) {
@@ -52,9 +53,14 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         return relay;
     }
 
-    /** Register after {@code first}; it then starts on the same database, from the same configuration file. */
+    /**
+     * Register after {@code first}; it then starts on the same database, from the same configuration file
+     * and with the same overrides (its own come after, and win).
+     */
     public static TestRelay anotherInstance(TestRelay first, ConfigOverride... overrides) {
-        return new TestRelay(first, null, overrides);
+        List<ConfigOverride> both = new ArrayList<>(first.overrides);
+        both.addAll(List.of(overrides));
+        return new TestRelay(first, null, both.toArray(ConfigOverride[]::new));
     }
 
     @Override
@@ -82,10 +88,28 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         }
         List<ConfigOverride> all = new ArrayList<>(overrides);
         all.add(ConfigOverride.config("database.url", databaseUrl));
-        applied = all;
         support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
                 ResourceHelpers.resourceFilePath(configResource), all.toArray(ConfigOverride[]::new));
-        support.before();
+        // The overrides travel as dw.* system properties, which the relay reads only while it starts; left
+        // behind, they would configure every relay started later in this JVM.
+        Map<String, String> before = overrideProperties();
+        try {
+            support.before();
+        } finally {
+            restoreOverrideProperties(before);
+        }
+    }
+
+    private static Map<String, String> overrideProperties() {
+        Map<String, String> properties = new HashMap<>();
+        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith("dw."))
+                .forEach(name -> properties.put(name, System.getProperty(name)));
+        return properties;
+    }
+
+    private static void restoreOverrideProperties(Map<String, String> before) {
+        overrideProperties().keySet().stream().filter(name -> !before.containsKey(name)).forEach(System::clearProperty);
+        before.forEach(System::setProperty);
     }
 
     public void stop() {
@@ -94,9 +118,6 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
                 support.after();
             } finally {
                 support = null;
-                // The overrides live in system properties; a stop that failed half-way must not hand them
-                // to the next test class's relay.
-                applied.forEach(ConfigOverride::removeFromSystemProperties);
             }
         }
     }
