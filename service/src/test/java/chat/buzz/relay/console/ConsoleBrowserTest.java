@@ -11,6 +11,7 @@ import chat.buzz.relay.incremental.IncrementalSchema;
 import chat.buzz.relay.ops.FlagsTest;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.TestRelay;
+import io.dropwizard.testing.ConfigOverride;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -28,7 +29,7 @@ import org.openqa.selenium.support.ui.Select;
 
 class ConsoleBrowserTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create();
+    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
 
     private Browser browser;
 

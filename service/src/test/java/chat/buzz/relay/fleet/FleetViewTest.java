@@ -25,10 +25,12 @@ class FleetViewTest {
 
     @RegisterExtension
     @Order(1)
-    static final TestRelay FIRST = TestRelay.create(ConfigOverride.config("admin.heartbeat", "200ms"));
+    static final TestRelay FIRST = TestRelay.create(ConfigOverride.config("admin.heartbeat", "200ms"),
+            ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
     @RegisterExtension
     @Order(2)
-    static final TestRelay SECOND = TestRelay.anotherInstance(FIRST, ConfigOverride.config("admin.heartbeat", "200ms"));
+    static final TestRelay SECOND = TestRelay.anotherInstance(FIRST, ConfigOverride.config("admin.heartbeat", "200ms"),
+            ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
 
     @Test
     @Order(1)

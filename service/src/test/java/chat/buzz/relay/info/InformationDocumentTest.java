@@ -6,6 +6,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
+import io.dropwizard.testing.ConfigOverride;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** PROTOCOL 6: the NIP-11 document, without auth and open to any origin. */
 class InformationDocumentTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create();
+    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
 
     private final RelayClient client = RELAY.client();
 

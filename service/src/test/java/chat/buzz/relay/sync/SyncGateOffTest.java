@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
+import io.dropwizard.testing.ConfigOverride;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** PROTOCOL 5 and 7: with the gate off (the default) sync answers sync_unavailable and NIP-11 hides it. */
 class SyncGateOffTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create();
+    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
 
     @Test
     void reqIsClosedAsUnavailable() {

@@ -7,9 +7,7 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -26,6 +24,7 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     private final String givenDatabaseUrl;
     private String configResource = DEFAULT_CONFIG;
     private DropwizardTestSupport<BuzzRelayConfiguration> support;
+    private List<ConfigOverride> applied = List.of();
     private String databaseUrl;
 
     private TestRelay(TestRelay sharedDatabaseWith, String givenDatabaseUrl, ConfigOverride... overrides) {
@@ -53,14 +52,9 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         return relay;
     }
 
-    /**
-     * Register after {@code first}; it then starts on the same database, from the same configuration file
-     * and with the same overrides (its own come after, and win).
-     */
+    /** Register after {@code first}; it then starts on the same database, from the same configuration file. */
     public static TestRelay anotherInstance(TestRelay first, ConfigOverride... overrides) {
-        List<ConfigOverride> both = new ArrayList<>(first.overrides);
-        both.addAll(List.of(overrides));
-        return new TestRelay(first, null, both.toArray(ConfigOverride[]::new));
+        return new TestRelay(first, null, overrides);
     }
 
     @Override
@@ -88,28 +82,10 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         }
         List<ConfigOverride> all = new ArrayList<>(overrides);
         all.add(ConfigOverride.config("database.url", databaseUrl));
+        applied = all;
         support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
                 ResourceHelpers.resourceFilePath(configResource), all.toArray(ConfigOverride[]::new));
-        // The overrides travel as dw.* system properties, which the relay reads only while it starts; left
-        // behind, they would configure every relay started later in this JVM.
-        Map<String, String> before = overrideProperties();
-        try {
-            support.before();
-        } finally {
-            restoreOverrideProperties(before);
-        }
-    }
-
-    private static Map<String, String> overrideProperties() {
-        Map<String, String> properties = new HashMap<>();
-        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith("dw."))
-                .forEach(name -> properties.put(name, System.getProperty(name)));
-        return properties;
-    }
-
-    private static void restoreOverrideProperties(Map<String, String> before) {
-        overrideProperties().keySet().stream().filter(name -> !before.containsKey(name)).forEach(System::clearProperty);
-        before.forEach(System::setProperty);
+        support.before();
     }
 
     public void stop() {
@@ -118,6 +94,9 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
                 support.after();
             } finally {
                 support = null;
+                // The overrides live in system properties; a stop that failed half-way must not hand them
+                // to the next test class's relay.
+                applied.forEach(ConfigOverride::removeFromSystemProperties);
             }
         }
     }
