@@ -45,12 +45,8 @@ class LateRemovalTest {
 
         try (SyncClient subscriber = SyncClient.connect(RELAY.baseUrl())) {
             subscriber.authenticateOk(reader);
-            long waitsBefore = RELAY.counter("buzz.sync.backpressure-waits");
-            subscriber.pause();
-            subscriber.subscribe("s", World.scopeFilter(World.noScope()));
             // The snapshot is stuck on the paused client, so both changes below wait until it ends.
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> RELAY.counter("buzz.sync.backpressure-waits") > waitsBefore);
+            World.subscribeWithStalledSnapshot(RELAY, subscriber, "s");
             accepted(relay.publish(owner, Nostr.revision(owner, FIRST_IN_SNAPSHOT, elsewhere, "move", created.id(), "moved")));
             world.remove(owner, held, reader.publicKeyHex());
             subscriber.resume();
