@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.ExactSet;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.LeakOracle;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * leak oracle. Resets and pages naming an artifact twice must be zero; re-sent heads are counted.
  * Replay with -Dbuzz.steady.seed=N; -Dbuzz.steady.operations=N sets the length of each seed.
  */
+@IntegrationTest
 class SteadyConvergencePropertyTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));

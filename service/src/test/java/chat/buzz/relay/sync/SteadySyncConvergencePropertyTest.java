@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.ExactSet;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.LeakOracle;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * each subscriber's set equals D of the model exactly, every frame passed the leak oracle, and no
  * sync_reset was sent. Replay with -Dbuzz.steady.sync.seed=N; -Dbuzz.steady.sync.operations=N sets the length.
  */
+@IntegrationTest
 class SteadySyncConvergencePropertyTest {
     @RegisterExtension
     static final TestRelay A = TestRelay.create(ConfigOverride.config("gates.sync", "true"));

@@ -30,6 +30,8 @@ final class BadInputs {
 
     private BadInputs() {}
 
+    // Test parameters, never compared or hashed.
+    @SuppressWarnings("ArrayRecordComponent")
     record Row(String name, String path, byte[] body, int expectedStatus) {
         @Override
         public String toString() {
