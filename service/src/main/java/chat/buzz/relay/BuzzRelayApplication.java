@@ -114,7 +114,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         bootstrap.addBundle(new MigrationsBundle<>() {
             @Override
             public DataSourceFactory getDataSourceFactory(BuzzRelayConfiguration configuration) {
-                return Database.dataSourceFactory(configuration);
+                return Database.dataSourceFactory(configuration.getEmbeddedDatabase(), configuration.getDataSourceFactory());
             }
 
             @Override
@@ -126,7 +126,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
     @Override
     public void run(BuzzRelayConfiguration config, Environment environment) throws Exception {
-        DataSourceFactory dataSource = Database.dataSourceFactory(config);
+        DataSourceFactory dataSource = Database.dataSourceFactory(config.getEmbeddedDatabase(), config.getDataSourceFactory());
         if (config.getEmbeddedDatabase().isEnabled()) {
             environment.lifecycle().manage(EmbeddedDatabase.stoppedWithServer());
         }
