@@ -11,6 +11,8 @@ import chat.buzz.relay.gate.FlagService;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jersey.DropwizardResourceConfig;
+import io.dropwizard.jersey.jackson.JacksonFeature;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.servlets.assets.AssetServlet;
 import jakarta.servlet.DispatcherType;
@@ -19,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.concurrent.ScheduledExecutorService;
+import org.glassfish.jersey.servlet.ServletContainer;
 
 /** The admin port: operator token on every route, the console, its JSON API and the runbooks' tasks. */
 public final class OperationsFeature {
@@ -63,9 +66,12 @@ public final class OperationsFeature {
         IncrementalRollback rollback = new IncrementalRollback(gates, ledger, fleet, confirmationBound);
         OperatorActions actions = new OperatorActions(gates, ledger, rollback);
         BurstTimeline bursts = new BurstTimeline(database.jdbi(), clock, admin.getBurstThreshold());
-        environment.admin().addServlet("ops-api",
-                        new OpsApiServlet(gates, readiness, ledger, bursts, actions, json, database.outage()))
-                .addMapping("/api/*");
+        DropwizardResourceConfig api = new DropwizardResourceConfig(environment.metrics());
+        api.register(new JacksonFeature(json));
+        api.register(new OpsApiResource(gates, readiness, ledger, bursts, actions));
+        OpsApiErrors.all(database.outage()).forEach(api::register);
+        // Jersey on the admin context: behind the same security filter as every admin route.
+        environment.admin().addServlet("ops-api", new ServletContainer(api)).addMapping("/api/*");
         OpsTasks.all(actions, json).forEach(environment.admin()::addTask);
         environment.admin().addServlet("console", new AssetServlet("/console", "/console", "index.html",
                 StandardCharsets.UTF_8)).addMapping("/console/*");
