@@ -7,8 +7,10 @@ import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -16,6 +18,7 @@ import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +31,7 @@ final class OpsApiErrors {
     private OpsApiErrors() {}
 
     static List<Object> all(DatabaseOutage outage) {
-        return List.of(new Refusals(), new UnknownRoutes(), new Failures(outage), new NotCached());
+        return List.of(new Refusals(), new UnknownRoutes(), new Failures(outage), new JsonWhateverAccepted(), new NotCached());
     }
 
     private static Response answer(int status, Object body) {
@@ -44,7 +47,7 @@ final class OpsApiErrors {
 
     /**
      * An unknown route, or a GET-only route posted to (and the other way round), is the API's own 404;
-     * other methods are the 405 the admin port answers everywhere.
+     * other methods are a bare 405, as the admin port answers them everywhere.
      */
     static final class UnknownRoutes implements ExceptionMapper<WebApplicationException> {
         private static final Set<String> API_METHODS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.POST);
@@ -60,9 +63,10 @@ final class OpsApiErrors {
                 return answer(404, new OpsRefusal(404, "not_found", "no such admin API route").body());
             }
             if (e instanceof NotAllowedException) {
-                return answer(405, new ErrorBody("method not allowed"));
+                // As the servlet container answers a method it has no error page for: the status alone.
+                return Response.status(405).build();
             }
-            return answer(status, new ErrorBody(e.getResponse().getStatusInfo().getReasonPhrase().toLowerCase(java.util.Locale.ROOT)));
+            return answer(status, new ErrorBody(e.getResponse().getStatusInfo().getReasonPhrase().toLowerCase(Locale.ROOT)));
         }
     }
 
@@ -85,6 +89,15 @@ final class OpsApiErrors {
             }
             LOG.error("Admin API request failed", e);
             return answer(500, new OpsRefusal.Body("internal_error", "the request failed; see the relay's log", List.of()));
+        }
+    }
+
+    /** The API answers JSON whatever the client's Accept header says, as the servlet it replaced did. */
+    @PreMatching
+    static final class JsonWhateverAccepted implements ContainerRequestFilter {
+        @Override
+        public void filter(ContainerRequestContext request) {
+            request.getHeaders().putSingle(HttpHeaders.ACCEPT, MediaType.APPLICATION_JSON);
         }
     }
 

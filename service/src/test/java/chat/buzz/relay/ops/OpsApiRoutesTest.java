@@ -34,6 +34,15 @@ class OpsApiRoutesTest {
     }
 
     @Test
+    void answersJsonWhateverTheClientAccepts() throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/whoami"))
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA).header("Accept", "text/html").GET().build();
+        HttpResponse<String> reply = http.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(reply.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(reply.body()).get("operator").asText()).isNotBlank();
+    }
+
+    @Test
     void unknownRoutesAndTheWrongOfGetOrPostAreTheApisOwn404() throws Exception {
         for (String[] route : new String[][] {{"GET", "/api/nothing-here"}, {"POST", "/api/whoami"},
                 {"GET", "/api/rollback"}, {"POST", "/api/flags/history"}}) {
@@ -47,9 +56,9 @@ class OpsApiRoutesTest {
 
     @Test
     void otherMethodsAreNotAllowed() throws Exception {
-        HttpResponse<String> reply = send("/api/flags", "DELETE", null, null);
-        assertThat(reply.statusCode()).isEqualTo(405);
-        assertThat(JSON.readTree(reply.body()).get("error").asText()).isEqualTo("method not allowed");
+        for (String method : new String[] {"DELETE", "PUT"}) {
+            assertThat(send("/api/flags", method, null, null).statusCode()).as(method).isEqualTo(405);
+        }
     }
 
     @Test
