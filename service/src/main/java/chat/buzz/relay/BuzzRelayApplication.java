@@ -24,6 +24,7 @@ import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventWriter;
 import chat.buzz.relay.events.EventsResource;
 import chat.buzz.relay.fleet.Fleet;
+import chat.buzz.relay.fleet.TrafficCounter;
 import chat.buzz.relay.fleet.InstancesServlet;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
@@ -73,6 +74,7 @@ import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.migrations.MigrationsBundle;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.servlets.assets.AssetServlet;
+import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import jakarta.servlet.DispatcherType;
@@ -176,7 +178,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         handlers.put(Redactions.KIND, new Redactions());
         environment.jersey().register(new EventsResource(new EventWriter(jdbi, handlers, clock)));
 
-        IncrementalMode incremental = incrementalReads(config.getIncremental(), jdbi, gates, identity, syncStatistics);
+        IncrementalMode incremental = incrementalReads(config.getIncremental(), jdbi, gates, identity, syncStatistics,
+                environment.metrics());
         QueryResource query = new QueryResource(new CurrentReads(jdbi, config.getCurrent()), incremental);
         environment.jersey().register(query);
         registerErrorAnswers(config, environment, outage,
@@ -191,6 +194,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         Fleet fleet = new Fleet(jdbi, instanceId, hostName(), gates, changeFeedConnected, environment.metrics(),
                 config.getAdmin().getHeartbeat().toJavaDuration(), config.getAdmin().getForgetInstanceAfter().toJavaDuration());
         fleet.beatEvery(opsScheduler);
+        environment.servlets().addFilter("fleet-traffic", new TrafficCounter(environment.metrics()))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         environment.admin().addServlet("instances", new InstancesServlet(fleet,
                 environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)))
                 .addMapping(InstancesServlet.PATH);
@@ -229,11 +234,14 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
     }
 
     private static IncrementalMode incrementalReads(IncrementalConfig config, Jdbi jdbi, Gates gates,
-                                                    RelayIdentity identity, SyncStatistics statistics) {
+                                                    RelayIdentity identity, SyncStatistics statistics,
+                                                    MetricRegistry metrics) {
         byte[] secret = config.getCursorSecret().isEmpty()
                 ? CursorCodec.deriveSecret(identity.keys().secretKey())
                 : config.getCursorSecret().getBytes(StandardCharsets.UTF_8);
-        return new IncrementalReads(jdbi, gates, new CursorCodec(secret), new ReadCapacity(config), statistics, config);
+        ReadCapacity capacity = new ReadCapacity(config);
+        metrics.gauge(Fleet.PERMITS_IN_USE, () -> capacity::permitsInUse);
+        return new IncrementalReads(jdbi, gates, new CursorCodec(secret), capacity, statistics, config);
     }
 
     /** Names this instance in the per-instance statistics; the random part tells restarts apart. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -41,7 +42,10 @@ class FleetViewTest {
         for (JsonNode instance : instances) {
             JsonNode report = instance.get("report");
             assertThat(instance.get("stale").asBoolean()).isFalse();
-            assertThat(report.get("version").asText()).isNotBlank();
+            assertThat(report.get("version").asText()).isNotBlank().isNotEqualTo("development build");
+            assertThat(report.get("build").asText()).as("the build time Maven stamped").matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+            assertThat(report.get("websocketSubscriptions").isInt()).isTrue();
+            assertThat(report.get("incrementalPermitsUsed").isInt()).isTrue();
             assertThat(report.get("gates").get("incremental").asBoolean()).isFalse();
             assertThat(report.get("poolSize").asInt()).isPositive();
             assertThat(report.get("flagsReadAt").isNull()).isFalse();
@@ -52,6 +56,31 @@ class FleetViewTest {
 
     @Test
     @Order(2)
+    void eachHeartbeatCarriesABoundedSeriesOfTheInstancesRequests() {
+        for (int i = 0; i < 3; i++) {
+            RelayClient client = FIRST.client();
+            assertThat(client.send(client.request("/health/live").GET()).status()).isEqualTo(200);
+        }
+        await().atMost(PATIENCE).until(() -> instances(FIRST).stream().filter(i -> i.get("self").asBoolean())
+                .anyMatch(i -> sum(i.get("report").get("traffic"), "requests") >= 3));
+        for (JsonNode instance : instances(FIRST)) {
+            JsonNode traffic = instance.get("report").get("traffic");
+            assertThat(traffic.size()).isBetween(1, 120);
+            assertThat(traffic.get(0).has("unavailable")).isTrue();
+            assertThat(traffic.get(0).has("resets")).isTrue();
+        }
+    }
+
+    private static long sum(JsonNode traffic, String field) {
+        long total = 0;
+        for (JsonNode sample : traffic) {
+            total += sample.get(field).asLong();
+        }
+        return total;
+    }
+
+    @Test
+    @Order(3)
     void aGateFlipShowsUpInEveryInstancesReport() {
         AdminClient olivia = FIRST.admin();
         assertThat(olivia.post("/api/flags", Map.of("gate", "incremental", "value", "on", "reason", "fleet test",
@@ -65,7 +94,7 @@ class FleetViewTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void aSilentInstanceIsMarkedStaleBlocksTheSchemaRollbackUnlessForcedAndIsLaterForgotten() throws Exception {
         String second = self(SECOND).orElseThrow();
         SECOND.stop();
