@@ -24,6 +24,7 @@ import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventWriter;
 import chat.buzz.relay.events.EventsResource;
 import chat.buzz.relay.fleet.Fleet;
+import chat.buzz.relay.fleet.GateFlips;
 import chat.buzz.relay.fleet.TrafficCounter;
 import chat.buzz.relay.fleet.InstancesServlet;
 import chat.buzz.relay.gate.FlagService;
@@ -163,12 +164,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         String instanceId = instanceId();
         DatabaseSyncStatistics syncStatistics = new DatabaseSyncStatistics(jdbi, instanceId, clock, environment.metrics());
         syncStatistics.flushEvery(opsScheduler, config.getAdmin().getStatisticsFlush().toMilliseconds());
-        environment.lifecycle().manage(new Managed() {
-            @Override
-            public void stop() {
-                syncStatistics.flush();
-            }
-        });
+        whenStopping(environment, syncStatistics::flush);
         PolicyChangeRecorder policyChanges = PolicyChangeRecorder.all(
                 new PolicyStampAdvances(environment.metrics()), ChangeNotifications.POLICY_RECORDER);
 
@@ -194,12 +190,22 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         Fleet fleet = new Fleet(jdbi, instanceId, hostName(), gates, changeFeedConnected, environment.metrics(),
                 config.getAdmin().getHeartbeat().toJavaDuration(), config.getAdmin().getForgetInstanceAfter().toJavaDuration());
         fleet.beatEvery(opsScheduler);
+        whenStopping(environment, fleet::leave);
         environment.servlets().addFilter("fleet-traffic", new TrafficCounter(environment.metrics()))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         environment.admin().addServlet("instances", new InstancesServlet(fleet,
                 environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)))
                 .addMapping(InstancesServlet.PATH);
         registerOperations(config, environment, jdbi, clock, gates, readiness, dataSource, fleet, outage);
+    }
+
+    private static void whenStopping(Environment environment, Runnable action) {
+        environment.lifecycle().manage(new Managed() {
+            @Override
+            public void stop() {
+                action.run();
+            }
+        });
     }
 
     /** Unauthenticated, outside Jersey and its Host-based tenancy, so a load balancer can probe an address. */
@@ -220,11 +226,9 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
         ObjectMapper json = environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
         MigrationLedger ledger = new MigrationLedger(jdbi, dataSource, config.getChangelog(), readiness);
-        // Long enough for several heartbeats and flag rereads; a frozen instance never confirms.
-        Duration confirmationBound = Duration.ofMillis(Math.max(5 * admin.getHeartbeat().toMilliseconds(),
-                4 * admin.getFlagRefresh().toMilliseconds()));
-        IncrementalRollback rollback = new IncrementalRollback(gates, ledger, fleet, confirmationBound);
-        OperatorActions actions = new OperatorActions(gates, ledger, rollback);
+        GateFlips flips = new GateFlips(gates, fleet, admin.confirmationBound());
+        IncrementalRollback rollback = new IncrementalRollback(flips, ledger);
+        OperatorActions actions = new OperatorActions(flips, ledger, rollback);
         BurstTimeline bursts = new BurstTimeline(jdbi, clock, admin.getBurstThreshold());
         environment.admin().addServlet("ops-api", new OpsApiServlet(gates, readiness, ledger, bursts, actions, json, outage))
                 .addMapping("/api/*");

@@ -49,6 +49,7 @@ public final class Fleet {
     private final Duration forgetAfter;
     private final ObjectMapper json = Jackson.newObjectMapper();
     private volatile boolean warned;
+    private volatile boolean left;
 
     public Fleet(Jdbi jdbi, String instanceId, String host, FlagService flags, BooleanSupplier changeFeedConnected,
                  MetricRegistry metrics, Duration heartbeat, Duration forgetAfter) {
@@ -80,7 +81,23 @@ public final class Fleet {
         }
     }
 
+    /**
+     * A graceful stop takes this instance out of the fleet view at once: it will not serve a stale gate,
+     * so it must not hold up confirmations the way a frozen or crashed instance (silent, then stale) does.
+     */
+    public void leave() {
+        left = true;
+        try {
+            jdbi.useExtension(FleetDao.class, dao -> dao.forget(instanceId));
+        } catch (RuntimeException e) {
+            LOG.warn("Could not remove this instance from the fleet view; it goes stale instead", e);
+        }
+    }
+
     void beat() {
+        if (left) {
+            return;
+        }
         Map<String, Boolean> gates = new LinkedHashMap<>();
         for (Gate gate : Gate.values()) {
             gates.put(gate.name().toLowerCase(Locale.ROOT), flags.isEnabled(gate));

@@ -43,6 +43,12 @@ public interface FleetDao {
             """)
     int forgetSilentFor(@Bind("seconds") double seconds);
 
+    @SqlUpdate("""
+            DELETE FROM relay_instances
+            WHERE instance_id = :instanceId
+            """)
+    void forget(@Bind("instanceId") String instanceId);
+
     record Row(String instanceId, String host, String version, String build, Instant startedAt, Instant lastSeen,
                Instant flagsReadAt, String gates, boolean changeFeedConnected, int poolActive, int poolSize,
                int websocketConnections, int websocketSubscriptions, int incrementalPermitsUsed, String traffic,

@@ -95,44 +95,58 @@ class FleetViewTest {
 
     @Test
     @Order(4)
-    void aSilentInstanceIsMarkedStaleBlocksTheSchemaRollbackUnlessForcedAndIsLaterForgotten() throws Exception {
+    void aStoppedInstanceLeavesTheFleetView() throws Exception {
         String second = self(SECOND).orElseThrow();
         SECOND.stop();
         try {
-            await().atMost(PATIENCE).until(() -> instances(FIRST).stream()
-                    .anyMatch(i -> id(i).equals(second) && i.get("stale").asBoolean()));
-            assertThat(instances(FIRST)).filteredOn(i -> !id(i).equals(second))
-                    .allMatch(i -> !i.get("stale").asBoolean());
-
-            AdminClient.Reply refused = FIRST.admin().task("rollback-incremental",
-                    Map.of("confirm", "yes", "reason", "one instance is frozen"));
-            assertThat(refused.status()).as(refused.body()).isEqualTo(409);
-            assertThat(refused.json().get("error").asText()).as("%s", ledger()).isEqualTo("instances_unconfirmed");
-            assertThat(refused.body()).contains(second + " (stale)");
-            assertThat(tagApplied()).as("the schema was left alone").isTrue();
-
-            AdminClient.Reply forced = FIRST.admin().task("rollback-incremental",
-                    Map.of("confirm", "yes", "force", "yes", "reason", "frozen instance is being replaced"));
-            assertThat(forced.status()).as(forced.body()).isEqualTo(200);
-            assertThat(forced.json().get("schemaRolledBack").asBoolean()).isTrue();
-            JsonNode confirmation = forced.json().get("confirmation");
-            assertThat(confirmation.get("everyInstanceConfirmed").asBoolean()).isFalse();
-            assertThat(confirmation.get("instances")).anyMatch(i -> i.get("instanceId").asText().equals(second)
-                    && !i.get("confirmed").asBoolean() && i.get("stale").asBoolean())
-                    .anyMatch(i -> !i.get("instanceId").asText().equals(second) && i.get("confirmed").asBoolean());
-            assertThat(tagApplied()).isFalse();
-            String audit = FIRST.jdbi().withHandle(h -> h.createQuery(
-                    "SELECT string_agg(outcome || ' ' || detail, '; ') FROM operator_audit WHERE action = 'rollback-incremental'")
-                    .mapTo(String.class).one());
-            assertThat(audit).contains("refused: instances did not confirm the gate off")
-                    .contains("forced past unconfirmed: ").contains(second + " (stale)");
-
-            FIRST.jdbi().useHandle(h -> h.execute(
-                    "UPDATE relay_instances SET last_seen = last_seen - interval '2 hours' WHERE instance_id = ?", second));
             await().atMost(PATIENCE).until(() -> ids(instances(FIRST)), ids -> !ids.contains(second));
         } finally {
             SECOND.start();
         }
+    }
+
+    @Test
+    @Order(5)
+    void aSilentInstanceIsMarkedStaleBlocksTheSchemaRollbackUnlessForcedAndIsLaterForgotten() {
+        // A crashed or frozen instance does not leave: its row just stops changing.
+        String silent = "crashed-host-5ca1ab1e";
+        FIRST.jdbi().useHandle(h -> h.execute("""
+                INSERT INTO relay_instances (instance_id, host, version, started_at, last_seen, gates,
+                                             change_feed_connected, pool_active, pool_size, websocket_connections)
+                VALUES (?, 'crashed-host', '0.1.0', now() - interval '1 hour', now() - interval '1 minute',
+                        '{"incremental": true}', true, 0, 4, 0)
+                """, silent));
+        await().atMost(PATIENCE).until(() -> instances(FIRST).stream()
+                .anyMatch(i -> id(i).equals(silent) && i.get("stale").asBoolean()));
+        assertThat(instances(FIRST)).filteredOn(i -> !id(i).equals(silent))
+                .allMatch(i -> !i.get("stale").asBoolean());
+
+        AdminClient.Reply refused = FIRST.admin().task("rollback-incremental",
+                Map.of("confirm", "yes", "reason", "one instance is silent"));
+        assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+        assertThat(refused.json().get("error").asText()).as("%s", ledger()).isEqualTo("instances_unconfirmed");
+        assertThat(refused.body()).contains(silent + " (stale)");
+        assertThat(tagApplied()).as("the schema was left alone").isTrue();
+
+        AdminClient.Reply forced = FIRST.admin().task("rollback-incremental",
+                Map.of("confirm", "yes", "force", "yes", "reason", "silent instance is being replaced"));
+        assertThat(forced.status()).as(forced.body()).isEqualTo(200);
+        assertThat(forced.json().get("schemaRolledBack").asBoolean()).isTrue();
+        JsonNode confirmation = forced.json().get("confirmation");
+        assertThat(confirmation.get("everyInstanceConfirmed").asBoolean()).isFalse();
+        assertThat(confirmation.get("instances")).anyMatch(i -> i.get("instanceId").asText().equals(silent)
+                && !i.get("confirmed").asBoolean() && i.get("stale").asBoolean())
+                .anyMatch(i -> !i.get("instanceId").asText().equals(silent) && i.get("confirmed").asBoolean());
+        assertThat(tagApplied()).isFalse();
+        String audit = FIRST.jdbi().withHandle(h -> h.createQuery(
+                "SELECT string_agg(outcome || ' ' || detail, '; ') FROM operator_audit WHERE action = 'rollback-incremental'")
+                .mapTo(String.class).one());
+        assertThat(audit).contains("refused: instances did not confirm the gate off")
+                .contains("forced past unconfirmed: ").contains(silent + " (stale)");
+
+        FIRST.jdbi().useHandle(h -> h.execute(
+                "UPDATE relay_instances SET last_seen = last_seen - interval '2 hours' WHERE instance_id = ?", silent));
+        await().atMost(PATIENCE).until(() -> ids(instances(FIRST)), ids -> !ids.contains(silent));
     }
 
     private static String ledger() {
