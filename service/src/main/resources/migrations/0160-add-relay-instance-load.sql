@@ -4,7 +4,8 @@
 -- What else each heartbeat tells the fleet view: the build, the sync and incremental load, and a short
 -- bounded series of per-beat traffic for the console's sparklines (never more than the relay keeps).
 -- The rollback leaves the columns in place on purpose: rollback-incremental must not take the fleet
--- view away in the middle of the confirmations it relies on, and IF NOT EXISTS makes the rerun harmless.
+-- view away in the middle of the confirmations it relies on, and IF NOT EXISTS makes the migration
+-- forward after a rollback harmless.
 ALTER TABLE relay_instances
     ADD COLUMN IF NOT EXISTS build                    text    NOT NULL DEFAULT 'unknown',
     ADD COLUMN IF NOT EXISTS websocket_subscriptions  integer NOT NULL DEFAULT 0,
