@@ -3,6 +3,7 @@ package chat.buzz.relay;
 import chat.buzz.protocol.Nip98Verifier;
 import chat.buzz.relay.admin.AdminConfig;
 import chat.buzz.relay.admin.AdminSecurityFilter;
+import chat.buzz.relay.admin.ConsoleHeaders;
 import chat.buzz.relay.admin.OperatorTokens;
 import chat.buzz.relay.artifact.ArtifactWrites;
 import chat.buzz.relay.artifact.Redactions;
@@ -221,6 +222,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                                            Fleet fleet, DatabaseOutage outage) {
         AdminConfig admin = config.getAdmin();
         OperatorTokens tokens = OperatorTokens.load(admin, System.getenv());
+        environment.admin().addFilter("console-headers", new ConsoleHeaders())
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         environment.admin().addFilter("admin-security", new AdminSecurityFilter(tokens))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
 
