@@ -31,6 +31,7 @@ import chat.buzz.relay.fleet.InstancesServlet;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.Gates;
+import chat.buzz.relay.health.ChangeFeedHealthCheck;
 import chat.buzz.relay.health.HealthServlet;
 import chat.buzz.relay.health.Readiness;
 import chat.buzz.relay.health.RequiredSchema;
@@ -187,6 +188,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 communities, gates, identity,
                 config.getRelay().getPublicScheme(), clock, config.getIncremental().getOverlapSeconds(), outage);
 
+        environment.healthChecks().register(ChangeFeedHealthCheck.NAME, new ChangeFeedHealthCheck(changeFeedConnected));
         registerProbes(environment, new Readiness(jdbi, RequiredSchema.of(config.getChangelog()), changeFeedConnected));
         Fleet fleet = new Fleet(jdbi, instanceId, hostName(), gates, changeFeedConnected, environment.metrics(),
                 config.getAdmin().getHeartbeat().toJavaDuration(), config.getAdmin().getForgetInstanceAfter().toJavaDuration());
