@@ -14,7 +14,11 @@ function sparkline(instanceId, traffic, field, color) {
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
     class: `sparkline sparkline-${field}`, "data-total": total });
   root.append(svg("title", {}, `${instanceId}: ${total} ${field === "unavailable" ? "503s" : field} over ${values.length} heartbeats (peak ${Math.max(0, ...values)})`));
-  if (values.length) {
+  if (values.length === 1) {
+    // One beat so far (or the last one before it went silent): a dot, since a line needs two points.
+    const [x, y] = points[0].split(",");
+    root.append(svg("circle", { cx: x, cy: y, r: 2, fill: color }));
+  } else if (values.length) {
     root.append(svg("polyline", { points: points.join(" "), fill: "none", stroke: color, "stroke-width": 1.5 }));
   }
   return root;

@@ -71,6 +71,7 @@ class ConsoleFleetTest {
             WebElement unavailable = browser.driver.findElement(
                     By.cssSelector("#instance-" + GONE + " svg.sparkline-unavailable"));
             assertThat(unavailable.getAttribute("data-total")).isEqualTo("2");
+            assertThat(unavailable.findElements(By.tagName("circle"))).as("one beat is drawn as a dot").hasSize(1);
             assertThat(browser.driver.findElement(By.tagName("h1")).getText()).isEqualTo("Fleet");
             browser.screenshot("fleet");
         }
