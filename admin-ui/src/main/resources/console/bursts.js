@@ -1,15 +1,6 @@
-import { api, el, page, showMessage, table, when } from "/console/console.js";
+import { api, el, page, showMessage, svg, table, when } from "/console/console.js";
 
 const main = document.getElementById("main");
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attributes, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 // One bar per bucket for resets; capacity rejections, timeouts and refused policy changes stacked above;
 // bursts shaded red. Refused changes sit next to the resets they would have caused.
 function chart(timeline) {

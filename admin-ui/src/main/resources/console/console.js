@@ -27,25 +27,41 @@ export async function api(path, { method = "GET", body } = {}) {
 }
 
 const PAGES = [
+  ["fleet.html", "Fleet"],
   ["flags.html", "Flags"],
   ["migrations.html", "Migrations and indexes"],
   ["rollback.html", "Rollback"],
   ["bursts.html", "Reset bursts"],
 ];
 
-// Every page calls this first: no token, back to sign-in; otherwise draw the navigation.
+// The header every page shares: the page's name (the part of <title> before " · "), who is signed in,
+// and the navigation. Pages hold only their <main>, so the shell is written once, here.
+export function shell() {
+  const header = document.createElement("header");
+  const title = document.createElement("h1");
+  title.textContent = document.title.split(" · ")[0];
+  const who = document.createElement("p");
+  who.className = "who";
+  who.setAttribute("aria-live", "polite");
+  const nav = document.createElement("nav");
+  nav.setAttribute("aria-label", "Console pages");
+  header.append(title, who, nav);
+  document.body.prepend(header);
+  return header;
+}
+
+// Every signed-in page calls this first: no token, back to sign-in; otherwise draw the shell.
 export async function page() {
   if (!token()) {
     location.href = "/console/";
     return null;
   }
+  const header = shell();
   const who = await api("/api/whoami");
   if (!who.ok) {
     return null;
   }
   const current = location.pathname.split("/").pop();
-  const nav = document.querySelector("nav");
-  nav.setAttribute("aria-label", "Console pages");
   const list = document.createElement("ul");
   for (const [href, label] of PAGES) {
     const item = document.createElement("li");
@@ -63,8 +79,8 @@ export async function page() {
   button.addEventListener("click", signOut);
   out.append(button);
   list.append(out);
-  nav.replaceChildren(list);
-  document.querySelector(".who").textContent = "Signed in as " + who.json.operator;
+  header.querySelector("nav").replaceChildren(list);
+  header.querySelector(".who").textContent = "Signed in as " + who.json.operator;
   return who.json.operator;
 }
 
@@ -74,6 +90,8 @@ export function el(tag, attributes = {}, ...children) {
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") node.className = value;
+    // Through the CSSOM: the Content-Security-Policy refuses style attributes, not style properties.
+    else if (key === "style") node.style.cssText = value;
     else node.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat()) {
@@ -96,4 +114,14 @@ export function when(instant) {
 export function showMessage(container, kind, text, items = []) {
   container.replaceChildren(el("div", { class: kind, role: kind === "error" ? "alert" : "status" },
     el("p", {}, text), items.length ? el("ul", {}, items.map(i => el("li", {}, i))) : null));
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// As el(), for SVG charts.
+export function svg(tag, attributes = {}, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
 }

@@ -2,6 +2,18 @@ import { api, el, page, showMessage, table, when } from "/console/console.js";
 
 const main = document.getElementById("main");
 
+// The flip waited for every instance's heartbeat: say who applies the new value and who does not.
+function confirmationSummary(confirmation) {
+  if (!confirmation) return "no fleet view to confirm it (see Fleet)";
+  const each = confirmation.instances.map(i => i.confirmed
+    ? `${i.instanceId} confirmed after ${i.secondsAfterFlip.toFixed(1)} s`
+    : `${i.instanceId} NOT confirmed${i.stale ? " (stale)" : ""}`);
+  const verdict = confirmation.everyInstanceConfirmed
+    ? `every instance confirmed within ${confirmation.secondsToLastConfirmation.toFixed(1)} s`
+    : "NOT every instance confirmed";
+  return `${verdict}: ${each.join(", ")}`;
+}
+
 function flagCard(flag, unmet) {
   const id = flag.gate;
   const message = el("div", { id: `message-${id}`, "aria-live": "polite" });
@@ -21,7 +33,8 @@ function flagCard(flag, unmet) {
     const reply = await api("/api/flags", { method: "POST",
       body: { gate: id, value: value.value, reason: reason.value, force: force.checked } });
     if (reply.ok) {
-      await render(`${id}: ${reply.json.action} (${reply.json.oldValue ? "on" : "off"} → ${reply.json.newValue ? "on" : "off"})`);
+      await render(`${id}: ${reply.json.action} (${reply.json.oldValue ? "on" : "off"} → ${reply.json.newValue ? "on" : "off"}); `
+        + confirmationSummary(reply.json.confirmation));
     } else {
       showMessage(message, "error", reply.json?.message ?? `refused (${reply.status})`, reply.json?.missing ?? []);
       message.querySelector("div").id = `refusal-${id}`;

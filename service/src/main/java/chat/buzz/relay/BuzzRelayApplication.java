@@ -96,7 +96,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 ChannelFeature.handlers(config.getPolicyChangeLimit(), OperationsFeature.policyChanges(environment), statistics),
                 ArtifactFeature.handlers(identity, clock));
         QueryResource query = QueryFeature.register(environment, jdbi, config.getCurrent(),
-                IncrementalFeature.reads(config.getIncremental(), jdbi, gates, identity, statistics));
+                IncrementalFeature.reads(config.getIncremental(), jdbi, gates, identity, statistics,
+                        environment.metrics()));
         ErrorAnswers.register(environment, config.getServerFactory(), database.outage(),
                 Map.of("/events", EventsResource.outageReply(), "/query", query.outageReply()));
         InformationFeature.register(environment, config.getRelay(), identity.publicKeyHex(), gates,

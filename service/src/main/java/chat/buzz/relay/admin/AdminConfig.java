@@ -26,6 +26,12 @@ public class AdminConfig {
     /** How often each instance writes its row in relay_instances; three missed beats mark it stale. */
     private Duration heartbeat = Duration.seconds(5);
 
+    /**
+     * How long a gate flip (and rollback-incremental) waits for every instance to confirm the new value.
+     * Unset: long enough for five heartbeats and four flag rereads. A frozen instance never confirms.
+     */
+    private Duration gateConfirmationBound;
+
     /** An instance silent this long is removed from the fleet view. */
     private Duration forgetInstanceAfter = Duration.hours(1);
 
@@ -41,6 +47,14 @@ public class AdminConfig {
     @JsonProperty public void setFlagRefresh(Duration flagRefresh) { this.flagRefresh = flagRefresh; }
     @JsonProperty public Duration getHeartbeat() { return heartbeat; }
     @JsonProperty public void setHeartbeat(Duration heartbeat) { this.heartbeat = heartbeat; }
+    @JsonProperty public Duration getGateConfirmationBound() { return gateConfirmationBound; }
+    @JsonProperty public void setGateConfirmationBound(Duration bound) { this.gateConfirmationBound = bound; }
+
+    public java.time.Duration confirmationBound() {
+        return gateConfirmationBound != null ? gateConfirmationBound.toJavaDuration()
+                : java.time.Duration.ofMillis(Math.max(5 * heartbeat.toMilliseconds(), 4 * flagRefresh.toMilliseconds()));
+    }
+
     @JsonProperty public Duration getForgetInstanceAfter() { return forgetInstanceAfter; }
     @JsonProperty public void setForgetInstanceAfter(Duration forgetInstanceAfter) { this.forgetInstanceAfter = forgetInstanceAfter; }
     @JsonProperty public Duration getStatisticsFlush() { return statisticsFlush; }

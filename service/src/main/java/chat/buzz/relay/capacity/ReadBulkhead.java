@@ -55,6 +55,12 @@ public final class ReadBulkhead {
         }
     }
 
+    /** Permits held right now, for the fleet view. */
+    public int permitsInUse() {
+        Bulkhead.Metrics metrics = bulkhead.getMetrics();
+        return metrics.getMaxAllowedConcurrentCalls() - metrics.getAvailableConcurrentCalls();
+    }
+
     public int retryAfterSeconds() {
         return ThreadLocalRandom.current().nextInt(retryAfterMin, retryAfterMax + 1);
     }

@@ -4,6 +4,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.Utf8;
+import com.codahale.metrics.annotation.ExceptionMetered;
 import com.codahale.metrics.annotation.Timed;
 import io.dropwizard.auth.Auth;
 import jakarta.ws.rs.Consumes;
@@ -26,6 +27,7 @@ public final class EventsResource {
 
     @POST
     @Timed
+    @ExceptionMetered
     public Response publish(@Auth Caller caller, byte[] body) {
         WriteResult result = writer.write(caller, body == null ? new byte[0] : body);
         Response.ResponseBuilder response = Response.status(result.status()).entity(result.reply());

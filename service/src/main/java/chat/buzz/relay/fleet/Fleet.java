@@ -3,10 +3,12 @@ package chat.buzz.relay.fleet;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.jackson.Jackson;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -27,31 +29,39 @@ import org.slf4j.LoggerFactory;
 public final class Fleet {
     private static final Logger LOG = LoggerFactory.getLogger(Fleet.class);
     static final int MISSED_BEATS_BEFORE_STALE = 3;
+    /** The sparklines cover about this much recent time, in at most MAX_SAMPLES points. */
+    private static final Duration SPARKLINE = Duration.ofMinutes(10);
+    private static final int MAX_SAMPLES = 120;
+    public static final String SUBSCRIPTIONS = "buzz.sync.subscriptions";
+    public static final String PERMITS_IN_USE = "buzz.incremental.permits-in-use";
+    private static final String RESETS_SERVED = "ops.sync.resets-served.";
 
     private final Jdbi jdbi;
     private final String instanceId;
     private final String host;
-    private final String version;
+    private final BuildInfo build = BuildInfo.ofThisBuild();
+    private final TrafficSeries traffic;
     private final Instant startedAt = Instant.now();
     private final FlagService flags;
     private final BooleanSupplier changeFeedConnected;
     private final MetricRegistry metrics;
     private final Duration heartbeat;
     private final Duration forgetAfter;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json = Jackson.newObjectMapper();
     private volatile boolean warned;
+    private volatile boolean left;
 
     public Fleet(Jdbi jdbi, String instanceId, String host, FlagService flags, BooleanSupplier changeFeedConnected,
                  MetricRegistry metrics, Duration heartbeat, Duration forgetAfter) {
         this.jdbi = jdbi;
         this.instanceId = instanceId;
         this.host = host;
-        this.version = versionOfThisBuild();
         this.flags = flags;
         this.changeFeedConnected = changeFeedConnected;
         this.metrics = metrics;
         this.heartbeat = heartbeat;
         this.forgetAfter = forgetAfter;
+        this.traffic = new TrafficSeries((int) Math.max(1, Math.min(MAX_SAMPLES, SPARKLINE.dividedBy(heartbeat))));
     }
 
     public void beatEvery(ScheduledExecutorService scheduler) {
@@ -71,21 +81,36 @@ public final class Fleet {
         }
     }
 
+    /**
+     * A graceful stop takes this instance out of the fleet view at once: it will not serve a stale gate,
+     * so it must not hold up confirmations the way a frozen or crashed instance (silent, then stale) does.
+     */
+    public void leave() {
+        left = true;
+        try {
+            jdbi.useExtension(FleetDao.class, dao -> dao.forget(instanceId));
+        } catch (RuntimeException e) {
+            LOG.warn("Could not remove this instance from the fleet view; it goes stale instead", e);
+        }
+    }
+
     void beat() {
+        if (left) {
+            return;
+        }
         Map<String, Boolean> gates = new LinkedHashMap<>();
         for (Gate gate : Gate.values()) {
             gates.put(gate.name().toLowerCase(Locale.ROOT), flags.isEnabled(gate));
         }
-        String gatesJson;
-        try {
-            gatesJson = json.writeValueAsString(gates);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        List<TrafficSample> recent = traffic.record(Instant.now(), count(TrafficCounter.REQUESTS),
+                count(TrafficCounter.UNAVAILABLE), resetsServed());
+        FleetDao.Beat beat = new FleetDao.Beat(instanceId, host, build.version(), build.build(), startedAt,
+                flags.lastRead(), toJson(gates), changeFeedConnected.getAsBoolean(),
+                gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.active"),
+                gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.size"), gauge("buzz.sync.connections"),
+                gauge(SUBSCRIPTIONS), gauge(PERMITS_IN_USE), toJson(recent));
         jdbi.useExtension(FleetDao.class, dao -> {
-            dao.beat(instanceId, host, version, startedAt, flags.lastRead(), gatesJson,
-                    changeFeedConnected.getAsBoolean(), gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.active"),
-                    gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.size"), gauge("buzz.sync.connections"));
+            dao.beat(beat);
             dao.forgetSilentFor(forgetAfter.toMillis() / 1000.0);
         });
     }
@@ -95,8 +120,10 @@ public final class Fleet {
         double staleAfter = MISSED_BEATS_BEFORE_STALE * heartbeat.toMillis() / 1000.0;
         return jdbi.withExtension(FleetDao.class, FleetDao::all).stream()
                 .map(row -> new InstanceView(new InstanceReport(row.instanceId(), row.host(), row.version(),
-                        row.startedAt(), row.lastSeen(), row.flagsReadAt(), parseGates(row.gates()),
-                        row.changeFeedConnected(), row.poolActive(), row.poolSize(), row.websocketConnections()),
+                        row.build(), row.startedAt(), row.lastSeen(), row.flagsReadAt(),
+                        parse(row.gates(), new TypeReference<Map<String, Boolean>>() {}), row.changeFeedConnected(),
+                        row.poolActive(), row.poolSize(), row.websocketConnections(), row.websocketSubscriptions(),
+                        row.incrementalPermitsUsed(), parse(row.traffic(), new TypeReference<List<TrafficSample>>() {})),
                         row.secondsSinceSeen() > staleAfter, row.secondsSinceSeen(), row.instanceId().equals(instanceId)))
                 .toList();
     }
@@ -134,11 +161,11 @@ public final class Fleet {
             boolean confirmed = !view.stale() && after && Boolean.valueOf(value).equals(report.gates().get(gate));
             Double seconds = confirmed ? Duration.between(flippedAt, report.lastSeen()).toMillis() / 1000.0 : null;
             return new GateConfirmation.InstanceConfirmation(report.instanceId(), report.host(), report.version(),
-                    confirmed, view.stale(), seconds);
+                    report.build(), confirmed, view.stale(), seconds);
         }).toList();
         boolean every = !all.isEmpty() && all.stream().allMatch(GateConfirmation.InstanceConfirmation::confirmed);
-        Double last = every ? all.stream().mapToDouble(GateConfirmation.InstanceConfirmation::secondsAfterFlip).max()
-                .orElse(0) : null;
+        Double last = all.stream().filter(GateConfirmation.InstanceConfirmation::confirmed)
+                .map(GateConfirmation.InstanceConfirmation::secondsAfterFlip).max(Double::compare).orElse(null);
         return new GateConfirmation(all, every, last);
     }
 
@@ -146,12 +173,30 @@ public final class Fleet {
         return heartbeat;
     }
 
-    private Map<String, Boolean> parseGates(String gates) {
+    private <T> T parse(String text, TypeReference<T> type) {
         try {
-            return json.readValue(gates, new TypeReference<>() {});
+            return json.readValue(text, type);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("unreadable gates in relay_instances: " + gates, e);
+            throw new IllegalStateException("unreadable JSON in relay_instances: " + text, e);
         }
+    }
+
+    private String toJson(Object value) {
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private long count(String counter) {
+        return metrics.counter(counter).getCount();
+    }
+
+    /** Incremental resets this instance served, over every community (one meter per community). */
+    private long resetsServed() {
+        return metrics.getMeters((name, metric) -> name.startsWith(RESETS_SERVED)).values().stream()
+                .mapToLong(Meter::getCount).sum();
     }
 
     private int gauge(String name) {
@@ -159,8 +204,4 @@ public final class Fleet {
         return gauge != null && gauge.getValue() instanceof Number number ? number.intValue() : 0;
     }
 
-    private static String versionOfThisBuild() {
-        String version = Fleet.class.getPackage().getImplementationVersion();
-        return version == null ? "development build" : version;
-    }
 }

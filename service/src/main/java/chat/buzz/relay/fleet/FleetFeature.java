@@ -1,5 +1,9 @@
 package chat.buzz.relay.fleet;
 
+import io.dropwizard.lifecycle.Managed;
+import jakarta.servlet.DispatcherType;
+import java.util.EnumSet;
+
 import chat.buzz.relay.admin.AdminConfig;
 import chat.buzz.relay.gate.FlagService;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -18,6 +22,15 @@ public final class FleetFeature {
         Fleet fleet = new Fleet(jdbi, instanceId, InstanceName.hostName(), gates, changeFeedConnected,
                 environment.metrics(), admin.getHeartbeat().toJavaDuration(), admin.getForgetInstanceAfter().toJavaDuration());
         fleet.beatEvery(scheduler);
+        // A relay that stops cleanly leaves the fleet at once: only a frozen or crashed one holds flips up.
+        environment.lifecycle().manage(new Managed() {
+            @Override
+            public void stop() {
+                fleet.leave();
+            }
+        });
+        environment.servlets().addFilter("fleet-traffic", new TrafficCounter(environment.metrics()))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         environment.admin().addServlet("instances", new InstancesServlet(fleet,
                 environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)))
                 .addMapping(InstancesServlet.PATH);

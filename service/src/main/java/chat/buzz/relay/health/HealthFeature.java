@@ -9,6 +9,7 @@ public final class HealthFeature {
     private HealthFeature() {}
 
     public static void register(Environment environment, Jdbi jdbi, String changelog, BooleanSupplier changeFeedConnected) {
+        environment.healthChecks().register(ChangeFeedHealthCheck.NAME, new ChangeFeedHealthCheck(changeFeedConnected));
         Readiness readiness = new Readiness(jdbi, RequiredSchema.of(changelog), changeFeedConnected);
         environment.servlets().addServlet("readiness", HealthServlet.readiness(readiness))
                 .addMapping(HealthServlet.READY_PATH);

@@ -1,5 +1,8 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.relay.fleet.Fleet;
+import com.codahale.metrics.MetricRegistry;
+
 import chat.buzz.relay.gate.Gates;
 import chat.buzz.relay.identity.RelayIdentity;
 import java.nio.charset.StandardCharsets;
@@ -11,10 +14,12 @@ public final class IncrementalFeature {
 
     /** Cursors are signed with the configured secret, else with one derived from the relay key. */
     public static IncrementalReads reads(IncrementalConfig config, Jdbi jdbi, Gates gates, RelayIdentity identity,
-                                         SyncStatistics statistics) {
+                                         SyncStatistics statistics, MetricRegistry metrics) {
         byte[] secret = config.getCursorSecret().isEmpty()
                 ? CursorCodec.deriveSecret(identity.keys().secretKey())
                 : config.getCursorSecret().getBytes(StandardCharsets.UTF_8);
-        return new IncrementalReads(jdbi, gates, new CursorCodec(secret), new ReadCapacity(config), statistics, config);
+        ReadCapacity capacity = new ReadCapacity(config);
+        metrics.gauge(Fleet.PERMITS_IN_USE, () -> capacity::permitsInUse);
+        return new IncrementalReads(jdbi, gates, new CursorCodec(secret), capacity, statistics, config);
     }
 }

@@ -21,6 +21,10 @@ public final class ReadCapacity {
         return bulkhead.withPermit(caller, read);
     }
 
+    public int permitsInUse() {
+        return bulkhead.permitsInUse();
+    }
+
     public int retryAfterSeconds() {
         return bulkhead.retryAfterSeconds();
     }

@@ -4,6 +4,7 @@ import chat.buzz.relay.artifact.ArtifactWrites;
 import chat.buzz.relay.artifact.RemovalMarkers;
 import chat.buzz.relay.events.EventLimits;
 import chat.buzz.relay.identity.RelayConfig;
+import com.codahale.metrics.annotation.ExceptionMetered;
 import com.codahale.metrics.annotation.Timed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.OPTIONS;
@@ -37,6 +38,7 @@ public final class InformationResource {
 
     @GET
     @Timed
+    @ExceptionMetered
     @Produces(NOSTR_JSON)
     public Response information() {
         RelayInformation document = new RelayInformation(

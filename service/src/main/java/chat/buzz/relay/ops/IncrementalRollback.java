@@ -2,13 +2,10 @@ package chat.buzz.relay.ops;
 
 import chat.buzz.relay.gate.FlagAction;
 import chat.buzz.relay.gate.FlagHistoryEntry;
-import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.incremental.IncrementalSchema;
-import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.GateConfirmation;
-import java.time.Duration;
-import java.time.Instant;
+import chat.buzz.relay.fleet.GateFlips;
 import java.util.List;
 
 /**
@@ -16,27 +13,21 @@ import java.util.List;
  * confirmed) the schema back to the before-incremental tag. A dry run changes nothing at all.
  */
 public final class IncrementalRollback {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IncrementalRollback.class);
     public enum Mode { DRY_RUN, GATE_ONLY, CONFIRMED }
 
     /**
      * What happened; {@code sql} is what the schema rollback runs (or ran); {@code confirmation} says which
-     * instances confirmed the gate off before it (null when the schema was not touched).
+     * instances confirmed the gate off (null on a dry run, or when the fleet view could not be read).
      */
     public record Outcome(String tag, String mode, boolean tagPresent, FlagHistoryEntry gateChange, boolean schemaRolledBack,
                           String sql, String next, GateConfirmation confirmation) {}
 
-    private final FlagService flags;
+    private final GateFlips flips;
     private final MigrationLedger ledger;
-    private final Fleet fleet;
-    private final Duration confirmationBound;
 
-    /** @param confirmationBound how long to wait for every instance to confirm the gate off */
-    public IncrementalRollback(FlagService flags, MigrationLedger ledger, Fleet fleet, Duration confirmationBound) {
-        this.flags = flags;
+    public IncrementalRollback(GateFlips flips, MigrationLedger ledger) {
+        this.flips = flips;
         this.ledger = ledger;
-        this.fleet = fleet;
-        this.confirmationBound = confirmationBound;
     }
 
     public Outcome run(String operator, Mode mode, String reason) {
@@ -65,27 +56,25 @@ public final class IncrementalRollback {
             throw new OpsRefusal(409, "rollback_tag_missing", "the ledger has no tag " + tag
                     + "; the gate was left unchanged", List.of("tag " + tag));
         }
-        Instant flippedAt = Instant.now();
-        try {
-            flippedAt = fleet.databaseNow();
-        } catch (RuntimeException e) {
-            // Only the confirmation needs the database's clock; awaitConfirmation reports the problem.
-        }
-        FlagHistoryEntry gateOff = flags.change(operator, Gate.INCREMENTAL, FlagAction.OFF, "rollback-incremental: " + reason, false);
+        GateFlips.ConfirmedFlip gateOff = flips.flip(operator, Gate.INCREMENTAL, FlagAction.OFF,
+                "rollback-incremental: " + reason, false);
+        GateConfirmation confirmation = gateOff.confirmation();
         if (mode == Mode.GATE_ONLY) {
             ledger.audit(operator, "rollback-incremental", tag, "gate off", reason);
-            return new Outcome(tag, "gate-only", tagPresent, gateOff, false, "",
-                    "the gate is off everywhere; rerun with confirm=yes to roll the schema back to " + tag, null);
+            return new Outcome(tag, "gate-only", tagPresent, gateOff.change(), false, "",
+                    (gateOff.everyInstanceConfirmed() ? "every instance confirmed the gate off" : "not every instance "
+                            + "confirmed the gate off (see confirmation)") + "; rerun with confirm=yes to roll the "
+                            + "schema back to " + tag, confirmation);
         }
-        GateConfirmation confirmation = awaitConfirmation(flippedAt);
-        String forcedPast = confirmation == null ? " (no fleet view: waited " + confirmationBound.toSeconds() + " s)" : "";
+        long bound = flips.bound().toSeconds();
+        String forcedPast = confirmation == null ? " (no fleet view: waited " + bound + " s)" : "";
         if (confirmation != null && !confirmation.everyInstanceConfirmed()) {
             List<String> unconfirmed = confirmation.unconfirmed();
             if (!force) {
                 ledger.audit(operator, "rollback-incremental", tag, "refused: instances did not confirm the gate off",
                         String.join(", ", unconfirmed));
                 throw new OpsRefusal(409, "instances_unconfirmed", "the gate is off, but not every instance confirmed it "
-                        + "within " + confirmationBound.toSeconds() + " s; the schema was left unchanged. Check them "
+                        + "within " + bound + " s; the schema was left unchanged. Check them "
                         + "(GET /api/instances), or rerun with force=yes", unconfirmed);
             }
             forcedPast = " (forced past unconfirmed: " + String.join(", ", unconfirmed) + ")";
@@ -98,27 +87,8 @@ public final class IncrementalRollback {
             throw e;
         }
         ledger.audit(operator, "rollback-incremental", tag, "rolled back", reason + forcedPast);
-        return new Outcome(tag, "confirmed", true, gateOff, true, sql,
+        return new Outcome(tag, "confirmed", true, gateOff.change(), true, sql,
                 "the schema is at " + tag + "; relays keep accepting writes with the gate off;"
                         + " migrate forward (runbook 01) before turning the gate on again", confirmation);
-    }
-
-    /**
-     * Every instance's confirmation, or null when the fleet view cannot be read (relay_instances missing
-     * on a database that predates it): then the instances are given the whole bound to reread the flag.
-     */
-    private GateConfirmation awaitConfirmation(Instant flippedAt) {
-        try {
-            return fleet.awaitGate(Gate.INCREMENTAL, false, flippedAt, confirmationBound);
-        } catch (RuntimeException e) {
-            LOG.warn("No fleet view to confirm the gate off; waiting {} s instead", confirmationBound.toSeconds(), e);
-            try {
-                Thread.sleep(confirmationBound.toMillis());
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the gate to reach every instance", interrupted);
-            }
-            return null;
-        }
     }
 }

@@ -1,5 +1,8 @@
 package chat.buzz.relay.ops;
 
+import chat.buzz.relay.admin.ConsoleHeaders;
+import chat.buzz.relay.fleet.GateFlips;
+
 import chat.buzz.relay.admin.AdminConfig;
 import chat.buzz.relay.admin.AdminSecurityFilter;
 import chat.buzz.relay.admin.OperatorTokens;
@@ -18,7 +21,6 @@ import io.dropwizard.servlets.assets.AssetServlet;
 import jakarta.servlet.DispatcherType;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.EnumSet;
 import java.util.concurrent.ScheduledExecutorService;
 import org.glassfish.jersey.servlet.ServletContainer;
@@ -55,16 +57,16 @@ public final class OperationsFeature {
     public static void register(Environment environment, AdminConfig admin, RelayDatabase database, String changelog,
                                 Clock clock, FlagService gates, IncrementalReadiness readiness, Fleet fleet) {
         OperatorTokens tokens = OperatorTokens.load(admin, System.getenv());
+        environment.admin().addFilter("console-headers", new ConsoleHeaders())
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         environment.admin().addFilter("admin-security", new AdminSecurityFilter(tokens))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
 
         ObjectMapper json = environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
         MigrationLedger ledger = new MigrationLedger(database.jdbi(), database.settings(), changelog, readiness);
-        // Long enough for several heartbeats and flag rereads; a frozen instance never confirms.
-        Duration confirmationBound = Duration.ofMillis(Math.max(5 * admin.getHeartbeat().toMilliseconds(),
-                4 * admin.getFlagRefresh().toMilliseconds()));
-        IncrementalRollback rollback = new IncrementalRollback(gates, ledger, fleet, confirmationBound);
-        OperatorActions actions = new OperatorActions(gates, ledger, rollback);
+        GateFlips flips = new GateFlips(gates, fleet, admin.confirmationBound());
+        IncrementalRollback rollback = new IncrementalRollback(flips, ledger);
+        OperatorActions actions = new OperatorActions(flips, ledger, rollback);
         BurstTimeline bursts = new BurstTimeline(database.jdbi(), clock, admin.getBurstThreshold());
         DropwizardResourceConfig api = new DropwizardResourceConfig(environment.metrics());
         api.register(new JacksonFeature(json));

@@ -1,7 +1,7 @@
 package chat.buzz.relay.ops;
 
+import chat.buzz.relay.fleet.GateFlips;
 import chat.buzz.relay.gate.FlagAction;
-import chat.buzz.relay.gate.FlagHistoryEntry;
 import chat.buzz.relay.gate.FlagRefusedException;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
@@ -14,24 +14,25 @@ import java.util.Locale;
  * the tasks runbooks call with curl. Every refusal is an {@link OpsRefusal} (a 4xx), never a 500.
  */
 public final class OperatorActions {
-    private final FlagService flags;
+    private final GateFlips flips;
     private final MigrationLedger ledger;
     private final IncrementalRollback rollback;
 
-    public OperatorActions(FlagService flags, MigrationLedger ledger, IncrementalRollback rollback) {
-        this.flags = flags;
+    public OperatorActions(GateFlips flips, MigrationLedger ledger, IncrementalRollback rollback) {
+        this.flips = flips;
         this.ledger = ledger;
         this.rollback = rollback;
     }
 
-    public FlagHistoryEntry setFlag(String operator, String gateName, String value, String reason, String force) {
+    /** Flips the gate and waits (bounded) for every instance to confirm; the answer says who did. */
+    public GateFlips.ConfirmedFlip setFlag(String operator, String gateName, String value, String reason, String force) {
         Gate gate = FlagService.parseGate(gateName).orElseThrow(() -> new OpsRefusal(400, "unknown_gate",
                 "gate must be one of " + Arrays.stream(Gate.values()).map(FlagService::wireName).toList()));
         FlagAction action = FlagAction.parse(value).orElseThrow(() -> new OpsRefusal(400, "invalid_value",
                 "value must be on, off or clear"));
         String why = requireReason(reason);
         try {
-            return flags.change(operator, gate, action, why, parseBoolean("force", force));
+            return flips.flip(operator, gate, action, why, parseBoolean("force", force));
         } catch (FlagRefusedException e) {
             throw new OpsRefusal(409, "preconditions_unmet", "turning " + FlagService.wireName(gate)
                     + " on was refused: its preconditions are not met (force=true with a reason overrides)", e.unmet());

@@ -1,5 +1,7 @@
 package chat.buzz.relay.ops;
 
+import chat.buzz.relay.fleet.GateFlips;
+
 import chat.buzz.relay.admin.Operator;
 import chat.buzz.relay.gate.FlagHistoryEntry;
 import chat.buzz.relay.gate.FlagService;
@@ -100,7 +102,7 @@ public final class OpsApiResource {
 
     @POST
     @Path("flags")
-    public FlagHistoryEntry setFlag(@HeaderParam(HttpHeaders.CONTENT_TYPE) String type, InputStream body) throws IOException {
+    public GateFlips.ConfirmedFlip setFlag(@HeaderParam(HttpHeaders.CONTENT_TYPE) String type, InputStream body) throws IOException {
         OpsApiRequests.FlagChange change = OpsApiRequests.FlagChange.of(OpsApiRequests.read(type, body));
         return actions.setFlag(Operator.name(), change.gate(), change.value(), change.reason(), change.force());
     }

@@ -20,8 +20,8 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.InetAddressSet;
 
 /**
- * Believes X-Forwarded-* only from the configured proxy addresses (none by default). It runs in
- * Jetty before any handler, so the servlet API, WebSocket upgrades and the request log all see the
+ * Believes Forwarded (RFC 7239, preferred when present) and X-Forwarded-* only from the configured
+ * proxy addresses (none by default). It runs in Jetty before any handler, so the servlet API, WebSocket upgrades and the request log all see the
  * client's address, and NIP-98, NIP-42 and tenancy see the origin the client used.
  */
 public final class TrustedProxies implements HttpConfiguration.Customizer {
@@ -82,10 +82,13 @@ public final class TrustedProxies implements HttpConfiguration.Customizer {
             return request;
         }
         HttpFields headers = request.getHeaders();
-        PublicOrigin origin = ForwardedHeaders.origin(headers.get("X-Forwarded-Proto"),
-                headers.get("X-Forwarded-Host"), headers.get("X-Forwarded-Port"));
+        ForwardedHeader forwarded = ForwardedHeader.parse(headers.get(HttpHeader.FORWARDED));
+        PublicOrigin origin = forwarded.present() ? forwarded.origin()
+                : ForwardedHeaders.origin(headers.get("X-Forwarded-Proto"), headers.get("X-Forwarded-Host"),
+                        headers.get("X-Forwarded-Port"));
         request.setAttribute(PublicOrigin.ATTRIBUTE, origin);
-        Optional<InetAddress> client = ForwardedHeaders.client(headers.get(HttpHeader.X_FORWARDED_FOR), proxies);
+        Optional<InetAddress> client = ForwardedHeaders.client(forwarded.present() ? forwarded.forwardedFor()
+                : headers.get(HttpHeader.X_FORWARDED_FOR), proxies);
         return client.isEmpty() ? request : withRemoteAddress(request, new InetSocketAddress(client.get(), 0));
     }
 

@@ -4,6 +4,7 @@ import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.Utf8;
+import com.codahale.metrics.annotation.ExceptionMetered;
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -32,6 +33,7 @@ public final class QueryResource {
 
     @POST
     @Timed
+    @ExceptionMetered
     public Response query(@Auth Caller caller, byte[] body) {
         ObjectNode filter = singleFilter(body);
         JsonNode mode = filter.get("artifact");

@@ -66,6 +66,7 @@ final class SyncHub {
         this.authTimeouts = metrics.counter("buzz.sync.disconnected-auth-timeout");
         this.refusedUnauthenticated = metrics.counter("buzz.sync.refused-unauthenticated");
         metrics.gauge("buzz.sync.connections", () -> sessions::size);
+        metrics.gauge("buzz.sync.subscriptions", () -> () -> byCommunity.values().stream().mapToInt(Set::size).sum());
         metrics.gauge("buzz.sync.unauthenticated", () -> unauthenticated::total);
         metrics.gauge("buzz.sync.workers-busy", () -> workers::running);
         metrics.gauge("buzz.sync.tasks-waiting", () -> workers::waiting);

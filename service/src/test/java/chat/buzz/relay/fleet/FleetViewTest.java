@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.IntegrationTest;
+import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -43,7 +44,10 @@ class FleetViewTest {
         for (JsonNode instance : instances) {
             JsonNode report = instance.get("report");
             assertThat(instance.get("stale").asBoolean()).isFalse();
-            assertThat(report.get("version").asText()).isNotBlank();
+            assertThat(report.get("version").asText()).isNotBlank().isNotEqualTo("development build");
+            assertThat(report.get("build").asText()).as("the build time Maven stamped").matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+            assertThat(report.get("websocketSubscriptions").isInt()).isTrue();
+            assertThat(report.get("incrementalPermitsUsed").isInt()).isTrue();
             assertThat(report.get("gates").get("incremental").asBoolean()).isFalse();
             assertThat(report.get("poolSize").asInt()).isPositive();
             assertThat(report.get("flagsReadAt").isNull()).isFalse();
@@ -54,6 +58,31 @@ class FleetViewTest {
 
     @Test
     @Order(2)
+    void eachHeartbeatCarriesABoundedSeriesOfTheInstancesRequests() {
+        for (int i = 0; i < 3; i++) {
+            RelayClient client = FIRST.client();
+            assertThat(client.send(client.request("/health/live").GET()).status()).isEqualTo(200);
+        }
+        await().atMost(PATIENCE).until(() -> instances(FIRST).stream().filter(i -> i.get("self").asBoolean())
+                .anyMatch(i -> sum(i.get("report").get("traffic"), "requests") >= 3));
+        for (JsonNode instance : instances(FIRST)) {
+            JsonNode traffic = instance.get("report").get("traffic");
+            assertThat(traffic.size()).isBetween(1, 120);
+            assertThat(traffic.get(0).has("unavailable")).isTrue();
+            assertThat(traffic.get(0).has("resets")).isTrue();
+        }
+    }
+
+    private static long sum(JsonNode traffic, String field) {
+        long total = 0;
+        for (JsonNode sample : traffic) {
+            total += sample.get(field).asLong();
+        }
+        return total;
+    }
+
+    @Test
+    @Order(3)
     void aGateFlipShowsUpInEveryInstancesReport() {
         AdminClient olivia = FIRST.admin();
         assertThat(olivia.post("/api/flags", Map.of("gate", "incremental", "value", "on", "reason", "fleet test",
@@ -67,45 +96,59 @@ class FleetViewTest {
     }
 
     @Test
-    @Order(3)
-    void aSilentInstanceIsMarkedStaleBlocksTheSchemaRollbackUnlessForcedAndIsLaterForgotten() throws Exception {
+    @Order(4)
+    void aStoppedInstanceLeavesTheFleetView() throws Exception {
         String second = self(SECOND).orElseThrow();
         SECOND.stop();
         try {
-            await().atMost(PATIENCE).until(() -> instances(FIRST).stream()
-                    .anyMatch(i -> id(i).equals(second) && i.get("stale").asBoolean()));
-            assertThat(instances(FIRST)).filteredOn(i -> !id(i).equals(second))
-                    .allMatch(i -> !i.get("stale").asBoolean());
-
-            AdminClient.Reply refused = FIRST.admin().task("rollback-incremental",
-                    Map.of("confirm", "yes", "reason", "one instance is frozen"));
-            assertThat(refused.status()).as(refused.body()).isEqualTo(409);
-            assertThat(refused.json().get("error").asText()).as("%s", ledger()).isEqualTo("instances_unconfirmed");
-            assertThat(refused.body()).contains(second + " (stale)");
-            assertThat(tagApplied()).as("the schema was left alone").isTrue();
-
-            AdminClient.Reply forced = FIRST.admin().task("rollback-incremental",
-                    Map.of("confirm", "yes", "force", "yes", "reason", "frozen instance is being replaced"));
-            assertThat(forced.status()).as(forced.body()).isEqualTo(200);
-            assertThat(forced.json().get("schemaRolledBack").asBoolean()).isTrue();
-            JsonNode confirmation = forced.json().get("confirmation");
-            assertThat(confirmation.get("everyInstanceConfirmed").asBoolean()).isFalse();
-            assertThat(confirmation.get("instances")).anyMatch(i -> i.get("instanceId").asText().equals(second)
-                    && !i.get("confirmed").asBoolean() && i.get("stale").asBoolean())
-                    .anyMatch(i -> !i.get("instanceId").asText().equals(second) && i.get("confirmed").asBoolean());
-            assertThat(tagApplied()).isFalse();
-            String audit = FIRST.jdbi().withHandle(h -> h.createQuery(
-                    "SELECT string_agg(outcome || ' ' || detail, '; ') FROM operator_audit WHERE action = 'rollback-incremental'")
-                    .mapTo(String.class).one());
-            assertThat(audit).contains("refused: instances did not confirm the gate off")
-                    .contains("forced past unconfirmed: ").contains(second + " (stale)");
-
-            FIRST.jdbi().useHandle(h -> h.execute(
-                    "UPDATE relay_instances SET last_seen = last_seen - interval '2 hours' WHERE instance_id = ?", second));
             await().atMost(PATIENCE).until(() -> ids(instances(FIRST)), ids -> !ids.contains(second));
         } finally {
             SECOND.start();
         }
+    }
+
+    @Test
+    @Order(5)
+    void aSilentInstanceIsMarkedStaleBlocksTheSchemaRollbackUnlessForcedAndIsLaterForgotten() {
+        // A crashed or frozen instance does not leave: its row just stops changing.
+        String silent = "crashed-host-5ca1ab1e";
+        FIRST.jdbi().useHandle(h -> h.execute("""
+                INSERT INTO relay_instances (instance_id, host, version, started_at, last_seen, gates,
+                                             change_feed_connected, pool_active, pool_size, websocket_connections)
+                VALUES (?, 'crashed-host', '0.1.0', now() - interval '1 hour', now() - interval '1 minute',
+                        '{"incremental": true}', true, 0, 4, 0)
+                """, silent));
+        await().atMost(PATIENCE).until(() -> instances(FIRST).stream()
+                .anyMatch(i -> id(i).equals(silent) && i.get("stale").asBoolean()));
+        assertThat(instances(FIRST)).filteredOn(i -> !id(i).equals(silent))
+                .allMatch(i -> !i.get("stale").asBoolean());
+
+        AdminClient.Reply refused = FIRST.admin().task("rollback-incremental",
+                Map.of("confirm", "yes", "reason", "one instance is silent"));
+        assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+        assertThat(refused.json().get("error").asText()).as("%s", ledger()).isEqualTo("instances_unconfirmed");
+        assertThat(refused.body()).contains(silent + " (stale)");
+        assertThat(tagApplied()).as("the schema was left alone").isTrue();
+
+        AdminClient.Reply forced = FIRST.admin().task("rollback-incremental",
+                Map.of("confirm", "yes", "force", "yes", "reason", "silent instance is being replaced"));
+        assertThat(forced.status()).as(forced.body()).isEqualTo(200);
+        assertThat(forced.json().get("schemaRolledBack").asBoolean()).isTrue();
+        JsonNode confirmation = forced.json().get("confirmation");
+        assertThat(confirmation.get("everyInstanceConfirmed").asBoolean()).isFalse();
+        assertThat(confirmation.get("instances")).anyMatch(i -> i.get("instanceId").asText().equals(silent)
+                && !i.get("confirmed").asBoolean() && i.get("stale").asBoolean())
+                .anyMatch(i -> !i.get("instanceId").asText().equals(silent) && i.get("confirmed").asBoolean());
+        assertThat(tagApplied()).isFalse();
+        String audit = FIRST.jdbi().withHandle(h -> h.createQuery(
+                "SELECT string_agg(outcome || ' ' || detail, '; ') FROM operator_audit WHERE action = 'rollback-incremental'")
+                .mapTo(String.class).one());
+        assertThat(audit).contains("refused: instances did not confirm the gate off")
+                .contains("forced past unconfirmed: ").contains(silent + " (stale)");
+
+        FIRST.jdbi().useHandle(h -> h.execute(
+                "UPDATE relay_instances SET last_seen = last_seen - interval '2 hours' WHERE instance_id = ?", silent));
+        await().atMost(PATIENCE).until(() -> ids(instances(FIRST)), ids -> !ids.contains(silent));
     }
 
     private static String ledger() {

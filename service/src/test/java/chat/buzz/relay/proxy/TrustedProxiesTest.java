@@ -111,6 +111,18 @@ class TrustedProxiesTest {
         assertThat(awaitLogLine(DISTRUSTING_LOG, "probe=forged")).startsWith("127.0.0.1 ");
     }
 
+    @Test
+    void theStandardForwardedHeaderIsReadLikeTheXForwardedOnes() {
+        Map<String, String> rfc7239 = Map.of("Forwarded", "for=\"[2001:db8::7]:4711\";proto=https;host=\"localhost:8443\"");
+        assertThat(publish(TRUSTING, "https://localhost:8443", rfc7239).status()).isEqualTo(200);
+        assertThat(publish(DISTRUSTING, "https://localhost:8443", rfc7239).status()).isEqualTo(401);
+
+        get(TRUSTING, "/health/live?probe=rfc7239", Map.of("Forwarded", "for=198.51.100.7, for=203.0.113.21:5050",
+                "X-Forwarded-For", "192.0.2.99"));
+        assertThat(awaitLogLine(TRUSTING_LOG, "probe=rfc7239")).as("Forwarded wins over X-Forwarded-For")
+                .startsWith("203.0.113.21 ");
+    }
+
     private RelayClient.Reply publish(TestRelay relay, String signedOrigin, Map<String, String> headers) {
         Event event = createChannel(alice, newId(), "open");
         byte[] body = event.toJson().getBytes(StandardCharsets.UTF_8);

@@ -111,7 +111,7 @@ public final class NginxProxy implements AutoCloseable {
     private void awaitListening() throws IOException {
         try {
             Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> !process.isAlive() || accepts());
+                    .until(() -> !process.isAlive() || accepts(port));
         } catch (ConditionTimeoutException e) {
             close();
             throw new IllegalStateException("nginx did not listen on 127.0.0.1:" + port, e);
@@ -122,7 +122,8 @@ public final class NginxProxy implements AutoCloseable {
         }
     }
 
-    private boolean accepts() {
+    /** Whether something listens on 127.0.0.1:{@code port}: a proxy process is up. */
+    static boolean accepts(int port) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
             return true;

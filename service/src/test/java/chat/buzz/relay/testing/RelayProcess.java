@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,9 +34,20 @@ public final class RelayProcess implements AutoCloseable {
     /** Starts the relay on free 127.0.0.1 ports and waits until it serves; the log goes to {@code log}. */
     public static RelayProcess start(String databaseUrl, Path log, Map<String, String> environment)
             throws IOException, InterruptedException {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), "chat.buzz.relay.BuzzRelayApplication",
-                "server", Path.of("..", "config", "production.yml").toString());
+        return start(databaseUrl, log, environment, Map.of());
+    }
+
+    /**
+     * As {@link #start(String, Path, Map)}, with configuration overrides such as {@code admin.heartbeat}
+     * passed the way Dropwizard reads them from the command line ({@code -Ddw.admin.heartbeat=200ms}).
+     */
+    public static RelayProcess start(String databaseUrl, Path log, Map<String, String> environment,
+                                     Map<String, String> configOverrides) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-cp", System.getProperty("java.class.path")));
+        configOverrides.forEach((key, value) -> command.add("-Ddw." + key + "=" + value));
+        command.addAll(List.of("chat.buzz.relay.BuzzRelayApplication",
+                "server", Path.of("..", "config", "production.yml").toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         Map<String, String> env = builder.environment();
@@ -89,6 +101,23 @@ public final class RelayProcess implements AutoCloseable {
         return log;
     }
 
+    /** SIGSTOP: the process holds its sockets and connections but runs nothing, like a frozen VM. */
+    public void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #freeze()}. */
+    public void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
     /** SIGKILL: no shutdown hook, no connection closed politely, whatever was in flight stays in flight. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();
@@ -100,6 +129,11 @@ public final class RelayProcess implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
+            try {
+                thaw();
+            } catch (IOException e) {
+                // SIGKILL ends a stopped process too; thawing first only lets it leave no stopped zombie behind.
+            }
             kill();
         }
     }

@@ -38,6 +38,11 @@ public final class TestDatabases {
         execute(serverUrl(), "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
 
+    /** Lets new connections into the test database, or refuses them all (the open ones stay open). */
+    public static void allowConnections(String url, boolean allowed) {
+        execute(serverUrl(), "ALTER DATABASE " + databaseName(url) + " ALLOW_CONNECTIONS " + allowed);
+    }
+
     private static synchronized String serverUrl() {
         if (serverUrl == null) {
             serverUrl = switch (TestServer.choose(System.getenv(), TestDatabases::dockerAnswers)) {
