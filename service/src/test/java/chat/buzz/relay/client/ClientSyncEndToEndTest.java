@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import chat.buzz.client.CheckReport;
 import chat.buzz.client.Entry;
+import chat.buzz.client.LiveChanges;
 import chat.buzz.client.RelayError;
 import chat.buzz.client.SessionReport;
 import chat.buzz.client.SqliteStore;
@@ -180,6 +181,48 @@ class ClientSyncEndToEndTest {
             assertThat(conflict.reply().accepted()).isFalse();
             assertThat(conflict.reply().status()).isEqualTo(409);
             assertThat(conflict.reply().message()).startsWith("conflict:");
+        }
+    }
+
+    /** The head the relay holds now, as a live EVENT would carry it; the store is left alone. */
+    private static Entry headNow(SyncClient sync, UUID d) {
+        return sync.knownIds(List.of(d.toString())).entries().get(0);
+    }
+
+    /**
+     * The follower's interleaving, driven step by step: live changes wait in the socket's queue while a
+     * self-check's catch-up read installs newer state; applied afterwards they must not take the store back.
+     */
+    @Test
+    void liveChangesQueuedBeforeACatchUpNeverPutBackAnOlderHeadOrARemovedArtifact() {
+        UUID channel = writer.channel(owner, true, false, false);
+        UUID edited = writer.create(owner, channel);
+        UUID deleted = writer.create(owner, channel);
+        try (SyncClient sync = client(reader)) {
+            sync.sync();
+            LiveChanges live = new LiveChanges(sync.store());
+            writer.edit(owner, edited);
+            Entry second = headNow(sync, edited);
+            writer.edit(owner, edited);
+            Entry third = headNow(sync, edited);
+            writer.edit(owner, deleted);
+            Entry beforeDelete = headNow(sync, deleted);
+            writer.edit(owner, edited);
+            writer.delete(owner, deleted);
+            // Arrivals 1..3 are queued when the self-check starts; its catch-up reads the fourth head and the delete.
+            live.caughtUpThrough(3);
+            sync.check(true);
+            assertThat(live.offer(1, second)).isFalse();
+            assertThat(live.offer(2, third)).isFalse();
+            assertThat(live.offer(3, beforeDelete)).as("would bring back a deleted artifact").isFalse();
+            live.flush();
+            assertStoreIsD(sync, model, reader, Set.of());
+            // The same changes arriving while the catch-up ran are applied: the store refuses the older heads.
+            assertThat(live.offer(4, second)).isTrue();
+            assertThat(live.offer(5, third)).isTrue();
+            live.flush();
+            assertStoreIsD(sync, model, reader, Set.of());
+            assertThat(live.dropped()).isEqualTo(3);
         }
     }
 
