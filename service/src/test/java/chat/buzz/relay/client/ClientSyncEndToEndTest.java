@@ -14,56 +14,19 @@ import chat.buzz.client.SqliteStore;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.SyncClient;
 import chat.buzz.protocol.Event;
-import chat.buzz.protocol.NostrKeys;
-import chat.buzz.relay.testing.Model;
-import chat.buzz.relay.testing.ModelWriter;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.Replies;
-import chat.buzz.relay.testing.TestRelay;
-import io.dropwizard.testing.ConfigOverride;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The library against the real relay through the scenarios of the incremental tests: after every
  * sync the store equals D by the test model and by the relay's digest read.
  */
-class ClientSyncEndToEndTest {
-    @Order(1)
-    @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));
-
-    @Order(2)
-    @RegisterExtension
-    static final TestRelay CURRENT_ONLY = TestRelay.anotherInstance(RELAY, ConfigOverride.config("gates.incremental", "false"));
-
-    @TempDir
-    Path directory;
-
-    private final Model model = new Model();
-    private final ModelWriter writer = new ModelWriter(RELAY.client(), model);
-    private final NostrKeys owner = NostrKeys.generate();
-    private final NostrKeys reader = NostrKeys.generate();
-    private final ClientHarness.Notes notes = new ClientHarness.Notes();
-
-    /** Open channels are discovered by every reader of the community: each test leaves none behind. */
-    @AfterEach
-    void deleteChannels() {
-        writer.deleteAllChannels(owner);
-    }
-
-    private SyncClient client(NostrKeys keys, UUID... scope) {
-        return ClientHarness.open(RELAY.baseUrl(), keys, directory.resolve(keys.publicKeyHex() + scope.length + ".db"),
-                List.of(scope), notes);
-    }
-
+class ClientSyncEndToEndTest extends ClientEndToEndFixture {
     @Test
     void editsMovesDeletesRestoresAndRedactionsReachTheStore() {
         UUID open = writer.channel(owner, true, false, false);
@@ -130,7 +93,7 @@ class ClientSyncEndToEndTest {
             sync.sync();
             assertThat(sync.store().ids()).containsExactlyInAnyOrder(keep.toString(), hidden.toString());
             // Unlisting advances the policy stamp; the artifact stays readable by id, not discoverable.
-            Replies.accepted(RELAY.client().publish(owner, Nostr.editChannel(owner, toHide, tag("unlisted", "true"))));
+            Replies.accepted(relay().client().publish(owner, Nostr.editChannel(owner, toHide, tag("unlisted", "true"))));
             model.channels.get(toHide).unlisted = true;
             SessionReport report = sync.sync();
             assertThat(report.reset()).isTrue();
@@ -234,7 +197,7 @@ class ClientSyncEndToEndTest {
             ids.add(writer.create(owner, channel));
         }
         Path file = directory.resolve("corrupt.db");
-        try (SyncClient sync = ClientHarness.open(RELAY.baseUrl(), reader, file, List.of(), notes)) {
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(), notes)) {
             sync.sync();
             assertStoreIsD(sync, model, reader, Set.of());
         }
@@ -246,7 +209,7 @@ class ClientSyncEndToEndTest {
             String invented = UUID.randomUUID().toString();
             store.putRaw(new StoredArtifact(invented, copy.h(), copy.headId(), copy.eventJson(), false));
         }
-        try (SyncClient sync = ClientHarness.open(RELAY.baseUrl(), reader, file, List.of(), notes)) {
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(), notes)) {
             CheckReport report = sync.check(true);
             assertThat(report.matched()).isFalse();
             assertThat(report.repaired()).isTrue();
@@ -265,7 +228,7 @@ class ClientSyncEndToEndTest {
     void withoutIncrementalReadsTheClientFallsBackToModeCurrent() {
         UUID channel = writer.channel(owner, true, false, false);
         UUID d = writer.create(owner, channel);
-        try (SyncClient sync = ClientHarness.open(CURRENT_ONLY.baseUrl(), reader, directory.resolve("current.db"),
+        try (SyncClient sync = ClientHarness.open(currentOnly().baseUrl(), reader, directory.resolve("current.db"),
                 List.of(channel), notes)) {
             assertThat(sync.capabilities().incremental()).isFalse();
             SessionReport report = sync.sync();
@@ -283,10 +246,10 @@ class ClientSyncEndToEndTest {
         writer.create(owner, first);
         writer.create(owner, second);
         Path file = directory.resolve("rescoped.db");
-        try (SyncClient sync = ClientHarness.open(RELAY.baseUrl(), reader, file, List.of(first), notes)) {
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(first), notes)) {
             sync.sync();
         }
-        try (SyncClient sync = ClientHarness.open(RELAY.baseUrl(), reader, file, List.of(second), notes)) {
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(second), notes)) {
             assertThat(sync.sync().bootstrap()).isTrue();
             assertStoreIsD(sync, model, reader, Set.of(second));
         }
