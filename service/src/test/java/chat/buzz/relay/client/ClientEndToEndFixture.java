@@ -1,5 +1,7 @@
 package chat.buzz.relay.client;
 
+import chat.buzz.client.SqliteStore;
+import chat.buzz.client.Store;
 import chat.buzz.client.SyncClient;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.Model;
@@ -71,6 +73,14 @@ abstract class ClientEndToEndFixture {
     @AfterEach
     void deleteChannels() {
         writer.deleteAllChannels(owner);
+    }
+
+    /** Replaces the saved cursor, as a damaged file or a store copied from another key would hold it. */
+    static void saveCursor(Path file, String cursor) {
+        try (SqliteStore store = SqliteStore.open(file)) {
+            Store.Position saved = store.position().orElseThrow();
+            store.applyPage(List.of(), new Store.Position(cursor, saved.policy(), false), false);
+        }
     }
 
     /** A library client on {@link #relay()} with a store of its own for this key and scope. */

@@ -147,6 +147,72 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
         }
     }
 
+    @Test
+    void anArtifactMovedIntoATtlChannelLeavesTheStoreAndComesBackWhenMovedOut() {
+        UUID open = writer.channel(owner, true, false, false);
+        UUID ttl = writer.channel(owner, true, false, true);
+        UUID traveller = writer.create(owner, open);
+        writer.create(owner, open);
+        writer.create(owner, ttl);
+        try (SyncClient sync = client(reader)) {
+            sync.sync();
+            assertThat(sync.store().ids()).as("TTL channels are never synced").hasSize(2).contains(traveller.toString());
+            assertStoreIsD(sync, model, reader, Set.of());
+
+            writer.move(owner, traveller, ttl);
+            assertThat(sync.sync().removes()).isGreaterThanOrEqualTo(1);
+            assertThat(sync.store().get(traveller.toString())).isEmpty();
+            assertStoreIsD(sync, model, reader, Set.of());
+
+            writer.edit(owner, traveller);
+            writer.move(owner, traveller, open);
+            sync.sync();
+            assertThat(sync.store().get(traveller.toString())).map(StoredArtifact::h).contains(open.toString());
+            assertStoreIsD(sync, model, reader, Set.of());
+            assertThat(sync.check(false).matched()).isTrue();
+        }
+    }
+
+    @Test
+    void aRefusedCursorRestartsTheSessionCountsTheResetAndConverges() {
+        UUID channel = writer.channel(owner, true, false, false);
+        UUID edited = writer.create(owner, channel);
+        UUID deleted = writer.create(owner, channel);
+        Path file = directory.resolve("refused.db");
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(), notes)) {
+            sync.sync();
+        }
+        String othersCursor;
+        try (SyncClient other = client(owner)) {
+            other.sync(false);
+            othersCursor = other.store().position().orElseThrow().cursor();
+        }
+        saveCursor(file, "not-a-cursor");
+        writer.edit(owner, edited);
+        writer.delete(owner, deleted);
+        writer.create(owner, channel);
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(), notes)) {
+            SessionReport report = sync.sync();
+            assertThat(report.refusedCursor()).isEqualTo("incremental_invalid_cursor");
+            assertThat(report.bootstrap()).isTrue();
+            assertThat(report.revalidated()).as("the deleted id, which the bootstrap did not return").isEqualTo(1);
+            assertThat(report.check().matched()).isTrue();
+            assertThat(sync.resets()).isEqualTo(1);
+            assertThat(notes.lines).contains("the relay refused the saved cursor (incremental_invalid_cursor): starting a"
+                    + " fresh bootstrap");
+            assertStoreIsD(sync, model, reader, Set.of());
+        }
+        saveCursor(file, othersCursor);
+        writer.edit(owner, edited);
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(), notes)) {
+            SessionReport report = sync.sync();
+            assertThat(report.refusedCursor()).as("another reader's cursor").isEqualTo("incremental_cursor_mismatch");
+            assertThat(sync.resets()).isEqualTo(1);
+            assertStoreIsD(sync, model, reader, Set.of());
+            assertThat(sync.sync().refusedCursor()).as("the fresh cursor is accepted").isNull();
+        }
+    }
+
     /** The head the relay holds now, as a live EVENT would carry it; the store is left alone. */
     private static Entry headNow(SyncClient sync, UUID d) {
         return sync.knownIds(List.of(d.toString())).entries().get(0);

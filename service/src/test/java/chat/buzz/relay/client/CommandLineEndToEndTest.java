@@ -102,6 +102,18 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
     }
 
     @Test
+    void syncSaysWhenTheRelayRefusedTheSavedCursor() throws Exception {
+        writeKey();
+        writer.create(owner, writer.channel(owner, true, false, false));
+        assertThat(run(relay().baseUrl(), "sync", "--no-progress").exit()).isZero();
+        saveCursor(directory.resolve("me.db"), "not-a-cursor");
+        Outcome sync = run(relay().baseUrl(), "sync", "--no-progress");
+        assertThat(sync.exit()).as(sync.err()).isZero();
+        assertThat(sync.out()).startsWith("synced: the relay refused the saved cursor (incremental_invalid_cursor),"
+                + " bootstrapped again; ").contains("the store holds 1 artifacts");
+    }
+
+    @Test
     void withoutIncrementalReadsSyncFallsBackAndVerifySaysWhyItCannot() throws Exception {
         writeKey();
         UUID open = writer.channel(owner, true, false, false);
