@@ -102,6 +102,37 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
     }
 
     @Test
+    void whoamiListsTheChannelsTheKeyCanReadAsTextAndJson() throws Exception {
+        writeKey();
+        UUID open = writer.channel(owner, true, false, false);
+        UUID member = writer.channel(owner, false, false, false);
+        UUID notMember = writer.channel(owner, false, false, false);
+        writer.channel(owner, true, false, false);
+        writer.add(owner, member, reader);
+        writer.create(owner, open);
+        writer.create(owner, open);
+        writer.create(owner, member);
+        writer.create(owner, notMember);
+
+        Outcome before = run(relay().baseUrl(), "whoami");
+        assertThat(before.out()).contains("channels    0 you can read with artifacts in the store");
+        Outcome json = run(relay().baseUrl(), "whoami", "--sync", "--json");
+        assertThat(json.exit()).as(json.err()).isZero();
+        JsonNode identity = new ObjectMapper().readTree(json.out());
+        assertThat(identity.path("pubkey").asText()).isEqualTo(reader.publicKeyHex());
+        assertThat(identity.path("community").path("host").asText()).isEqualTo("127.0.0.1");
+        assertThat(identity.path("offers").toString()).isEqualTo("[\"artifacts.incremental\"]");
+        assertThat(identity.path("channels_from").asText()).isEqualTo("store");
+        List<String> channels = new ArrayList<>();
+        identity.path("channels").forEach(c -> channels.add(c.path("id").asText() + " " + c.path("artifacts").asInt()
+                + " " + c.path("discoverable").asBoolean()));
+        assertThat(channels).containsExactlyInAnyOrder(open + " 2 true", member + " 1 true");
+        Outcome text = run(relay().baseUrl(), "whoami");
+        assertThat(text.out()).contains("public key  " + reader.publicKeyHex(), "community   127.0.0.1",
+                "channels    2 you can read with artifacts in the store", "  " + open + "  2 artifacts");
+    }
+
+    @Test
     void syncSaysWhenTheRelayRefusedTheSavedCursor() throws Exception {
         writeKey();
         writer.create(owner, writer.channel(owner, true, false, false));
