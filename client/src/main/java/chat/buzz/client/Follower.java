@@ -72,6 +72,7 @@ public final class Follower implements AutoCloseable {
     }
 
     private Instant poll(Instant nextCheck) throws InterruptedException {
+        listener.following("by polling every " + pollEvery.toSeconds() + " s (the relay offers no WebSocket sync)");
         while (!stopped && !client.capabilities().sync()) {
             client.sync();
             nextCheck = checkIfDue(nextCheck);
@@ -144,6 +145,7 @@ public final class Follower implements AutoCloseable {
                             }
                             initial = null;
                             current = true;
+                            listener.following("live over WebSocket sync");
                         }
                     }
                     case "CLOSED" -> {

@@ -133,6 +133,24 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
     }
 
     @Test
+    void syncDrawsAProgressBarThroughALongBootstrapAndEndsWithASummary() throws Exception {
+        writeKey();
+        UUID open = writer.channel(owner, true, false, false);
+        for (int i = 0; i < 250; i++) {
+            writer.create(owner, open);
+        }
+        Outcome sync = run(relay().baseUrl(), "sync");
+        assertThat(sync.exit()).as(sync.err()).isZero();
+        assertThat(sync.err()).as("a bar redrawn after each page, then finished on its own line")
+                .containsPattern("\\r\\[#{1,29} +\\] (100|200)/250 artifacts\\r")
+                .contains("\r[" + "#".repeat(30) + "] 250/250 artifacts\n");
+        assertThat(sync.out()).containsPattern("^synced: bootstrap; [3-9] pages, 250 upserts, 0 removes; the store holds"
+                + " 250 artifacts\n").contains("self-check: store matches the relay: 250 artifacts");
+        Outcome quiet = run(relay().baseUrl(), "sync", "--no-progress");
+        assertThat(quiet.err()).doesNotContain("artifacts");
+    }
+
+    @Test
     void syncSaysWhenTheRelayRefusedTheSavedCursor() throws Exception {
         writeKey();
         writer.create(owner, writer.channel(owner, true, false, false));

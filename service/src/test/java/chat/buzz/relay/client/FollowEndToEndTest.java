@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.client.Follower;
 import chat.buzz.client.SqliteStore;
 import chat.buzz.client.SyncClient;
+import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
@@ -15,6 +16,7 @@ import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.Replies;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -114,6 +116,41 @@ class FollowEndToEndTest {
             follower.close();
             running.get(30, TimeUnit.SECONDS);
         }
+    }
+
+    /** {@code buzz-sync follow} as a person runs it: a separate process, its printed lines, its store file. */
+    @Test
+    void theFollowCommandPrintsEachChangeAsItArrivesAndKeepsItsStoreEqualToD() throws Exception {
+        UUID open = writer.channel(owner, true, false, false);
+        UUID edited = writer.create(owner, open);
+        UUID deleted = writer.create(owner, open);
+        Path key = Files.writeString(directory.resolve("reader.key"), Hex.encode(reader.secretKey()) + "\n");
+        Process follow = CommandLineProcess.start(directory, "follow", "--relay", RELAY.baseUrl(), "--key", key.toString(),
+                "--store", "follow.db");
+        try {
+            awaitOutput(follow, "following live over WebSocket sync; Ctrl-C to stop");
+            writer.edit(owner, edited);
+            UUID created = writer.create(owner, open);
+            writer.delete(owner, deleted);
+            awaitOutput(follow, "upsert " + edited + " in " + open + " head ");
+            awaitOutput(follow, "upsert " + created + " in " + open + " head ");
+            awaitOutput(follow, "remove " + deleted + " (deleted)");
+            try (SyncClient store = ClientHarness.open(RELAY.baseUrl(), reader, directory.resolve("follow.db"), List.of(),
+                    notes)) {
+                awaitStoreIsD(store);
+            }
+        } finally {
+            follow.destroy();
+            assertThat(follow.waitFor(30, TimeUnit.SECONDS)).as("follow stops on SIGTERM").isTrue();
+        }
+        assertThat(CommandLineProcess.errors(directory)).doesNotContain("buzz-sync: relay answered");
+    }
+
+    private void awaitOutput(Process follow, String line) {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(follow.isAlive()).as("follow still runs; stderr: %s", CommandLineProcess.errors(directory)).isTrue();
+            assertThat(CommandLineProcess.output(directory)).contains(line);
+        });
     }
 
     @Test
