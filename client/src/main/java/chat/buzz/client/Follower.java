@@ -73,11 +73,16 @@ public final class Follower implements AutoCloseable {
 
     private Instant poll(Instant nextCheck) throws InterruptedException {
         listener.following("by polling every " + pollEvery.toSeconds() + " s (the relay offers no WebSocket sync)");
-        while (!stopped && !client.capabilities().sync()) {
-            client.sync();
-            nextCheck = checkIfDue(nextCheck);
-            sleepUnlessStopped(pollEvery);
-            client.refreshCapabilities();
+        client.reportChanges(true);
+        try {
+            while (!stopped && !client.capabilities().sync()) {
+                client.sync();
+                nextCheck = checkIfDue(nextCheck);
+                sleepUnlessStopped(pollEvery);
+                client.refreshCapabilities();
+            }
+        } finally {
+            client.reportChanges(false);
         }
         return nextCheck;
     }

@@ -35,6 +35,7 @@ public final class SyncClient implements AutoCloseable {
     private List<String> scope;
     private RelayCapabilities capabilities;
     private int resets;
+    private boolean reportingChanges;
 
     public SyncClient(SignedHttp http, Store store, List<String> scope, Backoff backoff, SyncListener listener) {
         this.http = http;
@@ -61,6 +62,14 @@ public final class SyncClient implements AutoCloseable {
 
     public SignedHttp http() {
         return http;
+    }
+
+    /**
+     * While on, every entry of a delta session (not of a bootstrap or reset) also goes to
+     * {@link SyncListener#changed(Entry)}: a polling follower reports changes as they arrive.
+     */
+    void reportChanges(boolean on) {
+        reportingChanges = on;
     }
 
     /** How many sessions of this client started over: a policy reset page, or a saved cursor the relay refused. */
@@ -169,6 +178,9 @@ public final class SyncClient implements AutoCloseable {
                 }
             }
             soFar += entries.size();
+            if (reportingChanges && !pageReset && !bootstrap) {
+                entries.forEach(listener::changed);
+            }
             listener.page(entries.size(), soFar, more);
             if (!more) {
                 break;

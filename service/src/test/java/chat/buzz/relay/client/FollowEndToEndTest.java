@@ -194,9 +194,18 @@ class FollowEndToEndTest {
             });
             awaitStoreIsD(client);
             assertThat(client.capabilities().sync()).isFalse();
+            // Changes made before polling starts land in the first sync's self-check, which reports nothing.
+            await().atMost(Duration.ofSeconds(30)).until(() -> !notes.following.isEmpty());
+            assertThat(notes.following.get(0)).startsWith("by polling every 1 s");
+            assertThat(notes.changes).as("the bootstrap is not reported as changes").isEmpty();
             writer.edit(owner, d);
-            writer.create(owner, open);
+            UUID created = writer.create(owner, open);
             awaitStoreIsD(client);
+            writer.delete(owner, created);
+            awaitStoreIsD(client);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(notes.changes)
+                    .extracting(change -> (change.upsert() ? "upsert " : "remove ") + change.d())
+                    .contains("upsert " + d, "upsert " + created, "remove " + created));
         }
     }
 }
