@@ -25,4 +25,35 @@ public record Entry(boolean upsert, String d, String h, String headId, String ev
             default -> throw new ProtocolViolation("an entry with op \"" + op + "\": " + entry);
         };
     }
+
+    /**
+     * A change that arrived over WebSocket sync (PROTOCOL 5): a head (45010) enters or changes; a
+     * relay-signed removal marker (45011) leaves.
+     */
+    public static Entry fromSyncEvent(JsonNode event) {
+        chat.buzz.protocol.Event parsed = chat.buzz.protocol.Event.fromJson(event);
+        String d = parsed.tag("d").orElseThrow(() -> new ProtocolViolation("a sync EVENT without d: " + event));
+        return switch (parsed.kind()) {
+            case 45010 -> new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null);
+            case 45011 -> new Entry(false, d, null, null, null, parsed.tag("reason").orElse("unavailable"));
+            default -> throw new ProtocolViolation("a sync EVENT of kind " + parsed.kind());
+        };
+    }
+
+    /** The head's {@code prev} tag: the revision it replaced (absent on a create). */
+    public String prev() {
+        if (!upsert) {
+            return null;
+        }
+        try {
+            for (JsonNode tag : SignedHttp.JSON.readTree(eventJson).path("tags")) {
+                if ("prev".equals(tag.path(0).asText()) && tag.path(1).isTextual()) {
+                    return tag.path(1).asText();
+                }
+            }
+            return null;
+        } catch (java.io.IOException e) {
+            throw new ProtocolViolation("a head that is not JSON: " + eventJson);
+        }
+    }
 }

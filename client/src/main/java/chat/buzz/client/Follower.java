@@ -3,9 +3,7 @@ package chat.buzz.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -74,11 +72,17 @@ public final class Follower implements AutoCloseable {
     }
 
     private Instant poll(Instant nextCheck) throws InterruptedException {
-        while (!stopped && !client.capabilities().sync()) {
-            client.sync();
-            nextCheck = checkIfDue(nextCheck);
-            sleepUnlessStopped(pollEvery);
-            client.refreshCapabilities();
+        listener.following("by polling every " + pollEvery.toSeconds() + " s (the relay offers no WebSocket sync)");
+        client.reportChanges(true);
+        try {
+            while (!stopped && !client.capabilities().sync()) {
+                client.sync();
+                nextCheck = checkIfDue(nextCheck);
+                sleepUnlessStopped(pollEvery);
+                client.refreshCapabilities();
+            }
+        } finally {
+            client.reportChanges(false);
         }
         return nextCheck;
     }
@@ -89,18 +93,19 @@ public final class Follower implements AutoCloseable {
             live = connection;
             String subscription = null;
             Set<String> initial = new HashSet<>();
-            List<Entry> batch = new ArrayList<>();
+            LiveChanges batch = new LiveChanges(client.store());
             while (!stopped) {
                 LiveSubscription.Message message = connection.inbox().poll(250, TimeUnit.MILLISECONDS);
                 if (message == null) {
-                    flush(batch);
-                    if (subscription != null && initial == null) {
-                        nextCheck = checkIfDue(nextCheck);
+                    batch.flush();
+                    if (subscription != null && initial == null && checkDue(nextCheck)) {
+                        batch.caughtUpThrough(connection.lastArrival());
+                        nextCheck = check();
                     }
                     continue;
                 }
                 if (message.ended()) {
-                    flush(batch);
+                    batch.flush();
                     if (stopped) {
                         return nextCheck;
                     }
@@ -121,21 +126,23 @@ public final class Follower implements AutoCloseable {
                         if (!frame.path(1).asText().equals(subscription)) {
                             continue;
                         }
-                        Entry entry = liveEntry(frame.path(2));
+                        Entry entry = Entry.fromSyncEvent(frame.path(2));
                         if (initial != null && entry.upsert()) {
                             initial.add(entry.d());
                         }
-                        batch.add(entry);
+                        if (!batch.offer(message.arrival(), entry)) {
+                            continue;
+                        }
                         if (initial == null) {
                             listener.changed(entry);
-                            flush(batch);
-                        } else if (batch.size() >= LIVE_BATCH) {
-                            flush(batch);
+                            batch.flush();
+                        } else if (batch.pending() >= LIVE_BATCH) {
+                            batch.flush();
                         }
                     }
                     case "EOSE" -> {
                         if (frame.path(1).asText().equals(subscription) && initial != null) {
-                            flush(batch);
+                            batch.flush();
                             int dropped = client.store().retainOnly(initial);
                             if (dropped > 0) {
                                 listener.note("subscription's initial heads: dropped " + dropped
@@ -143,6 +150,7 @@ public final class Follower implements AutoCloseable {
                             }
                             initial = null;
                             current = true;
+                            listener.following("live over WebSocket sync");
                         }
                     }
                     case "CLOSED" -> {
@@ -150,7 +158,7 @@ public final class Follower implements AutoCloseable {
                         if (!frame.path(1).asText().equals(subscription)) {
                             continue;
                         }
-                        flush(batch);
+                        batch.flush();
                         if (reason.startsWith("sync_reset")) {
                             resubscriptions++;
                             current = false;
@@ -174,28 +182,16 @@ public final class Follower implements AutoCloseable {
         }
     }
 
-    private void flush(List<Entry> batch) {
-        if (!batch.isEmpty()) {
-            client.store().applyLive(List.copyOf(batch));
-            batch.clear();
-        }
-    }
-
-    /** A head (45010) enters or changes; a relay-signed removal marker (45011) leaves. */
-    private static Entry liveEntry(JsonNode event) {
-        chat.buzz.protocol.Event parsed = chat.buzz.protocol.Event.fromJson(event);
-        String d = parsed.tag("d").orElseThrow(() -> new ProtocolViolation("a sync EVENT without d: " + event));
-        return switch (parsed.kind()) {
-            case 45010 -> new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null);
-            case 45011 -> new Entry(false, d, null, null, null, parsed.tag("reason").orElse("unavailable"));
-            default -> throw new ProtocolViolation("a sync EVENT of kind " + parsed.kind());
-        };
-    }
-
     private Instant checkIfDue(Instant nextCheck) {
-        if (Instant.now().isBefore(nextCheck) || !client.capabilities().incremental()) {
-            return nextCheck;
-        }
+        return checkDue(nextCheck) ? check() : nextCheck;
+    }
+
+    private boolean checkDue(Instant nextCheck) {
+        return !Instant.now().isBefore(nextCheck) && client.capabilities().incremental();
+    }
+
+    /** The self-check; the next one's time. */
+    private Instant check() {
         client.check(true);
         return Instant.now().plus(checkEvery);
     }

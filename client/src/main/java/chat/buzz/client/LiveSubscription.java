@@ -16,6 +16,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One WebSocket connection to the relay (PROTOCOL 2.2 and 5): answers AUTH, subscribes with
@@ -23,8 +24,11 @@ import java.util.concurrent.LinkedBlockingQueue;
  * drains on its own thread, so store writes never interleave.
  */
 final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
-    /** A message from the relay, or the end of the connection ({@code message} null, {@code reason} why). */
-    record Message(JsonNode message, String reason) {
+    /**
+     * A message from the relay, or the end of the connection ({@code message} null, {@code reason} why),
+     * numbered in order of arrival.
+     */
+    record Message(long arrival, JsonNode message, String reason) {
         boolean ended() {
             return message == null;
         }
@@ -38,6 +42,7 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
     private final NostrKeys keys;
     private final BlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
     private final StringBuilder partial = new StringBuilder();
+    private final AtomicLong arrivals = new AtomicLong();
     private WebSocket socket;
     private CompletableFuture<?> sending = CompletableFuture.completedFuture(null);
 
@@ -60,6 +65,15 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
 
     BlockingQueue<Message> inbox() {
         return inbox;
+    }
+
+    /** The arrival number of the latest message; every message in the inbox has this number or a lower one. */
+    long lastArrival() {
+        return arrivals.get();
+    }
+
+    private void arrived(JsonNode message, String reason) {
+        inbox.add(new Message(arrivals.incrementAndGet(), message, reason));
     }
 
     void authenticate(String challenge) {
@@ -97,9 +111,9 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
             String text = partial.toString();
             partial.setLength(0);
             try {
-                inbox.add(new Message(SignedHttp.JSON.readTree(text), null));
+                arrived(SignedHttp.JSON.readTree(text), null);
             } catch (IOException e) {
-                inbox.add(new Message(null, "the relay sent a frame that is not JSON"));
+                arrived(null, "the relay sent a frame that is not JSON");
             }
         }
         webSocket.request(1);
@@ -108,13 +122,13 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
 
     @Override
     public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-        inbox.add(new Message(null, "closed by the relay (" + statusCode + (reason.isEmpty() ? "" : " " + reason) + ")"));
+        arrived(null, "closed by the relay (" + statusCode + (reason.isEmpty() ? "" : " " + reason) + ")");
         return null;
     }
 
     @Override
     public void onError(WebSocket webSocket, Throwable error) {
-        inbox.add(new Message(null, "connection lost: " + error));
+        arrived(null, "connection lost: " + error);
     }
 
     @Override

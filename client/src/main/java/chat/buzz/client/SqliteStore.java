@@ -39,6 +39,10 @@ public final class SqliteStore implements Store {
                 policy TEXT,
                 more   INTEGER NOT NULL DEFAULT 0);
             INSERT OR IGNORE INTO sync_state (id) VALUES (1);
+            CREATE TABLE IF NOT EXISTS superseded (
+                d  TEXT NOT NULL,
+                id TEXT NOT NULL,
+                PRIMARY KEY (d, id));
             """;
 
     private final Connection connection;
@@ -86,6 +90,7 @@ public final class SqliteStore implements Store {
     public synchronized void rebind(Binding binding) {
         inTransaction(() -> {
             execute("DELETE FROM artifacts");
+            execute("DELETE FROM superseded");
             try (PreparedStatement update = connection.prepareStatement(
                     "UPDATE sync_state SET relay = ?, pubkey = ?, scope = ?, cursor = NULL, policy = NULL, more = 0 WHERE id = 1")) {
                 update.setString(1, binding.relay());
@@ -133,26 +138,72 @@ public final class SqliteStore implements Store {
         });
     }
 
+    /**
+     * Revisions of an artifact form one chain (PROTOCOL 3.2: each accepted head names the one it replaced
+     * as {@code prev}, and only one edit wins on a head). The store remembers the ids it knows to be
+     * behind its head, so an upsert of one of them, or of the successor of one of them, is older than
+     * the head it holds and never replaces it, whatever order the reads and live changes arrive in.
+     */
     private void upsertAll(List<Entry> entries, String knownOnlyOnUpdate) throws SQLException {
         boolean fromDelta = knownOnlyOnUpdate.equals("known_only = 0");
         try (PreparedStatement upsert = connection.prepareStatement("""
                 INSERT INTO artifacts (d, h, head, event, known_only, unconfirmed) VALUES (?, ?, ?, ?, ?, 0)
                 ON CONFLICT (d) DO UPDATE SET h = excluded.h, head = excluded.head, event = excluded.event,
                     %s, unconfirmed = 0""".formatted(knownOnlyOnUpdate));
+             PreparedStatement keepHead = connection.prepareStatement("""
+                UPDATE artifacts SET %s, unconfirmed = 0 WHERE d = ?""".formatted(knownOnlyOnUpdate));
+             PreparedStatement held = connection.prepareStatement("SELECT head FROM artifacts WHERE d = ?");
+             PreparedStatement behind = connection.prepareStatement(
+                     "SELECT count(*) FROM superseded WHERE d = ? AND id IN (?, ?)");
+             PreparedStatement supersede = connection.prepareStatement(
+                     "INSERT OR IGNORE INTO superseded (d, id) VALUES (?, ?)");
              PreparedStatement remove = connection.prepareStatement("DELETE FROM artifacts WHERE d = ?")) {
             for (Entry entry : entries) {
-                if (entry.upsert()) {
-                    upsert.setString(1, entry.d());
-                    upsert.setString(2, entry.h());
-                    upsert.setString(3, entry.headId());
-                    upsert.setString(4, entry.eventJson());
-                    upsert.setInt(5, fromDelta ? 0 : 1);
-                    upsert.executeUpdate();
-                } else {
+                if (!entry.upsert()) {
                     remove.setString(1, entry.d());
                     remove.executeUpdate();
+                    continue;
                 }
+                String current = single(held, entry.d());
+                if (current != null && !current.equals(entry.headId())) {
+                    String prev = entry.prev();
+                    behind.setString(1, entry.d());
+                    behind.setString(2, entry.headId());
+                    behind.setString(3, prev == null ? entry.headId() : prev);
+                    boolean older = Integer.parseInt(single(behind)) > 0;
+                    markSuperseded(supersede, entry.d(), older ? entry.headId() : current);
+                    if (older) {
+                        keepHead.setString(1, entry.d());
+                        keepHead.executeUpdate();
+                        continue;
+                    }
+                    markSuperseded(supersede, entry.d(), prev);
+                }
+                upsert.setString(1, entry.d());
+                upsert.setString(2, entry.h());
+                upsert.setString(3, entry.headId());
+                upsert.setString(4, entry.eventJson());
+                upsert.setInt(5, fromDelta ? 0 : 1);
+                upsert.executeUpdate();
             }
+        }
+    }
+
+    private static void markSuperseded(PreparedStatement supersede, String d, String id) throws SQLException {
+        if (id != null) {
+            supersede.setString(1, d);
+            supersede.setString(2, id);
+            supersede.executeUpdate();
+        }
+    }
+
+    /** The first column of the first row, or null; {@code parameters} fill the statement's first placeholders. */
+    private static String single(PreparedStatement query, String... parameters) throws SQLException {
+        for (int i = 0; i < parameters.length; i++) {
+            query.setString(i + 1, parameters[i]);
+        }
+        try (ResultSet rs = query.executeQuery()) {
+            return rs.next() ? rs.getString(1) : null;
         }
     }
 

@@ -34,6 +34,8 @@ public final class SyncClient implements AutoCloseable {
     private final SyncListener listener;
     private List<String> scope;
     private RelayCapabilities capabilities;
+    private int resets;
+    private boolean reportingChanges;
 
     public SyncClient(SignedHttp http, Store store, List<String> scope, Backoff backoff, SyncListener listener) {
         this.http = http;
@@ -60,6 +62,19 @@ public final class SyncClient implements AutoCloseable {
 
     public SignedHttp http() {
         return http;
+    }
+
+    /**
+     * While on, every entry of a delta session (not of a bootstrap or reset) also goes to
+     * {@link SyncListener#changed(Entry)}: a polling follower reports changes as they arrive.
+     */
+    void reportChanges(boolean on) {
+        reportingChanges = on;
+    }
+
+    /** How many sessions of this client started over: a policy reset page, or a saved cursor the relay refused. */
+    public int resets() {
+        return resets;
     }
 
     public RelayCapabilities capabilities() {
@@ -105,7 +120,7 @@ public final class SyncClient implements AutoCloseable {
         Optional<Store.Position> start = store.position();
         boolean bootstrap = start.isEmpty();
         boolean reset = false;
-        boolean restarted = false;
+        String refusedCursor = null;
         int pages = 0;
         int upserts = 0;
         int removes = 0;
@@ -127,10 +142,11 @@ public final class SyncClient implements AutoCloseable {
             try {
                 page = backoff.run("a delta read", () -> http.query(filter));
             } catch (RelayError error) {
-                if (!restarted && position.isPresent() && isLostCursor(error)) {
+                if (refusedCursor == null && position.isPresent() && isLostCursor(error)) {
                     listener.note("the relay refused the saved cursor (" + error.code() + "): starting a fresh bootstrap");
                     store.restartSession(true);
-                    restarted = true;
+                    refusedCursor = error.code();
+                    resets++;
                     bootstrap = true;
                     continue;
                 }
@@ -147,6 +163,7 @@ public final class SyncClient implements AutoCloseable {
                 throw new ProtocolViolation("a delta read answered without a cursor");
             }
             if (pageReset) {
+                resets++;
                 listener.note("policy reset: the relay answered with a fresh bootstrap; saved ids will be revalidated");
             }
             store.applyPage(entries, new Store.Position(cursor, page.path("policy").asText(null), more), pageReset);
@@ -161,6 +178,9 @@ public final class SyncClient implements AutoCloseable {
                 }
             }
             soFar += entries.size();
+            if (reportingChanges && !pageReset && !bootstrap) {
+                entries.forEach(listener::changed);
+            }
             listener.page(entries.size(), soFar, more);
             if (!more) {
                 break;
@@ -168,7 +188,7 @@ public final class SyncClient implements AutoCloseable {
         }
         int revalidated = revalidateUnconfirmed();
         CheckReport check = bootstrap && checkAfterBootstrap ? check(true) : null;
-        return new SessionReport("incremental", bootstrap, reset, pages, upserts, removes, revalidated,
+        return new SessionReport("incremental", bootstrap, reset, refusedCursor, pages, upserts, removes, revalidated,
                 store.ids().size(), check);
     }
 
@@ -378,7 +398,7 @@ public final class SyncClient implements AutoCloseable {
             }
         }
         store.replaceAll(heads, null);
-        return new SessionReport("current", true, false, pages, heads.size(), 0, 0, heads.size(), null);
+        return new SessionReport("current", true, false, null, pages, heads.size(), 0, 0, heads.size(), null);
     }
 
     private ObjectNode filter() {

@@ -8,6 +8,12 @@ public interface SyncListener {
     /** Something worth a line in a log: resets, repairs, fallbacks, waits. */
     default void note(String message) { }
 
+    /**
+     * A follower is current and stays so {@code how}: after a subscription's initial heads, or when
+     * it starts polling. Changes after this are reported to {@link #changed(Entry)}.
+     */
+    default void following(String how) { }
+
     /** An artifact changed while following; {@code entry.upsert()} false means it left. */
     default void changed(Entry entry) { }
 }

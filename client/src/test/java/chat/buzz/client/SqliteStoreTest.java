@@ -23,6 +23,13 @@ class SqliteStoreTest {
         return new Entry(true, d, H, id, "{\"id\":\"" + id + "\"}", null);
     }
 
+    /** A revision of {@code d} that replaced {@code prev}, as the relay's chain of heads has it. */
+    private static Entry revision(String d, char head, char prev) {
+        String id = String.valueOf(head).repeat(64);
+        return new Entry(true, d, H, id, "{\"id\":\"" + id + "\",\"tags\":[[\"d\",\"" + d + "\"],[\"prev\",\""
+                + String.valueOf(prev).repeat(64) + "\"]]}", null);
+    }
+
     private static Entry remove(String d) {
         return new Entry(false, d, null, null, null, "deleted");
     }
@@ -123,6 +130,24 @@ class SqliteStoreTest {
             store.applyPage(List.of(upsert(A, 'a')), new Store.Position("c", "p", false), false);
             assertThat(store.list(Optional.of(H))).hasSize(1);
             assertThat(store.list(Optional.of(A))).isEmpty();
+        }
+    }
+
+    @Test
+    void aHeadOlderThanTheOneHeldNeverReplacesIt() {
+        try (SqliteStore store = open()) {
+            store.applyPage(List.of(upsert(A, '1')), new Store.Position("c1", "p1", false), false);
+            // Revisions 1 <- 2 <- 3 <- 4: a catch-up installs 4; 2 and 3 arrive late over the socket.
+            store.applyKnownIds(List.of(revision(A, '4', '3')), "p1");
+            store.applyLive(List.of(revision(A, '2', '1')));
+            assertThat(store.get(A)).as("2 follows 1, which 4 replaced").map(StoredArtifact::headId).contains("4".repeat(64));
+            store.applyLive(List.of(revision(A, '3', '2')));
+            assertThat(store.get(A)).as("3 is the prev of 4").map(StoredArtifact::headId).contains("4".repeat(64));
+            store.applyLive(List.of(revision(A, '5', '4')));
+            assertThat(store.get(A)).as("5 follows the head").map(StoredArtifact::headId).contains("5".repeat(64));
+            store.applyPage(List.of(revision(A, '4', '3')), new Store.Position("c2", "p1", false), false);
+            assertThat(store.get(A)).as("a delta repeating 4 does not undo 5").map(StoredArtifact::headId)
+                    .contains("5".repeat(64));
         }
     }
 }

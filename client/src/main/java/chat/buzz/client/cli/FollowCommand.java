@@ -43,6 +43,12 @@ final class FollowCommand implements Callable<Integer> {
             }
 
             @Override
+            public void following(String how) {
+                out.println("following " + how + "; Ctrl-C to stop");
+                out.flush();
+            }
+
+            @Override
             public void changed(Entry entry) {
                 out.println(entry.upsert() ? "upsert " + entry.d() + " in " + entry.h() + " head " + entry.headId()
                         : "remove " + entry.d() + " (" + entry.reason() + ")");

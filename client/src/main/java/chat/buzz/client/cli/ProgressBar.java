@@ -1,7 +1,7 @@
 package chat.buzz.client.cli;
 
 import chat.buzz.client.SyncListener;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 
 /**
  * Progress of a long sync on stderr, redrawn in place: a bar when the total is known (a bootstrap
@@ -11,13 +11,13 @@ final class ProgressBar implements SyncListener {
     private static final int WIDTH = 30;
 
     private final SyncListener notes;
-    private final PrintStream out;
+    private final PrintWriter out;
     private final boolean enabled;
     private long total = -1;
     private int pages;
     private boolean drawn;
 
-    ProgressBar(SyncListener notes, PrintStream out, boolean enabled) {
+    ProgressBar(SyncListener notes, PrintWriter out, boolean enabled) {
         this.notes = notes;
         this.out = out;
         this.enabled = enabled;

@@ -29,7 +29,7 @@ final class SyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ProgressBar bar = new ProgressBar(connection.notes(), System.err, progress);
+        ProgressBar bar = new ProgressBar(connection.notes(), spec.commandLine().getErr(), progress);
         try (SyncClient client = connection.open(bar)) {
             if (progress && client.capabilities().incremental() && client.store().position().isEmpty()) {
                 bar.expect(client.digestRead().count());
@@ -49,7 +49,10 @@ final class SyncCommand implements Callable<Integer> {
 
     static String summary(SessionReport report) {
         String kind = report.mode().equals("current") ? "read mode current (the relay offers no incremental reads)"
-                : report.reset() ? "policy reset, bootstrapped again" : report.bootstrap() ? "bootstrap" : "delta";
+                : report.reset() ? "policy reset, bootstrapped again"
+                : report.refusedCursor() != null ? "the relay refused the saved cursor (" + report.refusedCursor()
+                        + "), bootstrapped again"
+                : report.bootstrap() ? "bootstrap" : "delta";
         return "synced: " + kind + "; " + report.pages() + " pages, " + report.upserts() + " upserts, "
                 + report.removes() + " removes" + (report.revalidated() > 0 ? ", " + report.revalidated()
                 + " ids revalidated" : "") + "; the store holds " + report.held() + " artifacts";

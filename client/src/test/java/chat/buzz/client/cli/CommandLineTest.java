@@ -46,6 +46,13 @@ class CommandLineTest {
     }
 
     @Test
+    void whoamiHelpNamesItsOptionsAndWhereTheChannelsComeFrom() {
+        Outcome outcome = run("whoami", "--help");
+        assertThat(outcome.out()).contains("--json", "print one JSON object instead of text", "--sync",
+                "empty channels are not listed");
+    }
+
+    @Test
     void theTopLevelHelpListsEveryCommandAndTheExitCodes() {
         Outcome outcome = run("--help");
         assertThat(outcome.exit()).isZero();

@@ -3,6 +3,7 @@ package chat.buzz.relay.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.client.Backoff;
+import chat.buzz.client.Entry;
 import chat.buzz.client.SignedHttp;
 import chat.buzz.client.SqliteStore;
 import chat.buzz.client.StoredArtifact;
@@ -22,9 +23,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Opens library clients on a test relay and compares their stores with the model and the relay's digest. */
 final class ClientHarness {
-    /** Every note a client made, for assertions about resets and repairs. */
+    /** Every note a client made, for assertions about resets and repairs, and what a follower reported. */
     static final class Notes implements SyncListener {
         final List<String> lines = new CopyOnWriteArrayList<>();
+        final List<String> following = new CopyOnWriteArrayList<>();
+        final List<Entry> changes = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void following(String how) {
+            following.add(how);
+        }
+
+        @Override
+        public void changed(Entry entry) {
+            changes.add(entry);
+        }
 
         @Override
         public void note(String message) {

@@ -7,64 +7,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import chat.buzz.client.CheckReport;
 import chat.buzz.client.Entry;
+import chat.buzz.client.LiveChanges;
 import chat.buzz.client.RelayError;
 import chat.buzz.client.SessionReport;
 import chat.buzz.client.SqliteStore;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.SyncClient;
 import chat.buzz.protocol.Event;
-import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.Model;
-import chat.buzz.relay.testing.ModelWriter;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.Replies;
-import chat.buzz.relay.testing.TestRelay;
-import io.dropwizard.testing.ConfigOverride;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The library against the real relay through the scenarios of the incremental tests: after every
  * sync the store equals D by the test model and by the relay's digest read.
  */
 @IntegrationTest
-class ClientSyncEndToEndTest {
-    @Order(1)
-    @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));
-
-    @Order(2)
-    @RegisterExtension
-    static final TestRelay CURRENT_ONLY = TestRelay.anotherInstance(RELAY, ConfigOverride.config("gates.incremental", "false"));
-
-    @TempDir
-    Path directory;
-
-    private final Model model = new Model();
-    private final ModelWriter writer = new ModelWriter(RELAY.client(), model);
-    private final NostrKeys owner = NostrKeys.generate();
-    private final NostrKeys reader = NostrKeys.generate();
-    private final ClientHarness.Notes notes = new ClientHarness.Notes();
-
-    /** Open channels are discovered by every reader of the community: each test leaves none behind. */
-    @AfterEach
-    void deleteChannels() {
-        writer.deleteAllChannels(owner);
-    }
-
-    private SyncClient client(NostrKeys keys, UUID... scope) {
-        return ClientHarness.open(RELAY.baseUrl(), keys, directory.resolve(keys.publicKeyHex() + scope.length + ".db"),
-                List.of(scope), notes);
-    }
-
+class ClientSyncEndToEndTest extends ClientEndToEndFixture {
     @Test
     void editsMovesDeletesRestoresAndRedactionsReachTheStore() {
         UUID open = writer.channel(owner, true, false, false);
@@ -131,7 +95,7 @@ class ClientSyncEndToEndTest {
             sync.sync();
             assertThat(sync.store().ids()).containsExactlyInAnyOrder(keep.toString(), hidden.toString());
             // Unlisting advances the policy stamp; the artifact stays readable by id, not discoverable.
-            Replies.accepted(RELAY.client().publish(owner, Nostr.editChannel(owner, toHide, tag("unlisted", "true"))));
+            Replies.accepted(relay().client().publish(owner, Nostr.editChannel(owner, toHide, tag("unlisted", "true"))));
             model.channels.get(toHide).unlisted = true;
             SessionReport report = sync.sync();
             assertThat(report.reset()).isTrue();
@@ -186,6 +150,114 @@ class ClientSyncEndToEndTest {
     }
 
     @Test
+    void anArtifactMovedIntoATtlChannelLeavesTheStoreAndComesBackWhenMovedOut() {
+        UUID open = writer.channel(owner, true, false, false);
+        UUID ttl = writer.channel(owner, true, false, true);
+        UUID traveller = writer.create(owner, open);
+        writer.create(owner, open);
+        writer.create(owner, ttl);
+        try (SyncClient sync = client(reader)) {
+            sync.sync();
+            assertThat(sync.store().ids()).as("TTL channels are never synced").hasSize(2).contains(traveller.toString());
+            assertStoreIsD(sync, model, reader, Set.of());
+
+            writer.move(owner, traveller, ttl);
+            assertThat(sync.sync().removes()).isGreaterThanOrEqualTo(1);
+            assertThat(sync.store().get(traveller.toString())).isEmpty();
+            assertStoreIsD(sync, model, reader, Set.of());
+
+            writer.edit(owner, traveller);
+            writer.move(owner, traveller, open);
+            sync.sync();
+            assertThat(sync.store().get(traveller.toString())).map(StoredArtifact::h).contains(open.toString());
+            assertStoreIsD(sync, model, reader, Set.of());
+            assertThat(sync.check(false).matched()).isTrue();
+        }
+    }
+
+    @Test
+    void aRefusedCursorRestartsTheSessionCountsTheResetAndConverges() {
+        UUID channel = writer.channel(owner, true, false, false);
+        UUID edited = writer.create(owner, channel);
+        UUID deleted = writer.create(owner, channel);
+        Path file = directory.resolve("refused.db");
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(), notes)) {
+            sync.sync();
+        }
+        String othersCursor;
+        try (SyncClient other = client(owner)) {
+            other.sync(false);
+            othersCursor = other.store().position().orElseThrow().cursor();
+        }
+        saveCursor(file, "not-a-cursor");
+        writer.edit(owner, edited);
+        writer.delete(owner, deleted);
+        writer.create(owner, channel);
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(), notes)) {
+            SessionReport report = sync.sync();
+            assertThat(report.refusedCursor()).isEqualTo("incremental_invalid_cursor");
+            assertThat(report.bootstrap()).isTrue();
+            assertThat(report.revalidated()).as("the deleted id, which the bootstrap did not return").isEqualTo(1);
+            assertThat(report.check().matched()).isTrue();
+            assertThat(sync.resets()).isEqualTo(1);
+            assertThat(notes.lines).contains("the relay refused the saved cursor (incremental_invalid_cursor): starting a"
+                    + " fresh bootstrap");
+            assertStoreIsD(sync, model, reader, Set.of());
+        }
+        saveCursor(file, othersCursor);
+        writer.edit(owner, edited);
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(), notes)) {
+            SessionReport report = sync.sync();
+            assertThat(report.refusedCursor()).as("another reader's cursor").isEqualTo("incremental_cursor_mismatch");
+            assertThat(sync.resets()).isEqualTo(1);
+            assertStoreIsD(sync, model, reader, Set.of());
+            assertThat(sync.sync().refusedCursor()).as("the fresh cursor is accepted").isNull();
+        }
+    }
+
+    /** The head the relay holds now, as a live EVENT would carry it; the store is left alone. */
+    private static Entry headNow(SyncClient sync, UUID d) {
+        return sync.knownIds(List.of(d.toString())).entries().get(0);
+    }
+
+    /**
+     * The follower's interleaving, driven step by step: live changes wait in the socket's queue while a
+     * self-check's catch-up read installs newer state; applied afterwards they must not take the store back.
+     */
+    @Test
+    void liveChangesQueuedBeforeACatchUpNeverPutBackAnOlderHeadOrARemovedArtifact() {
+        UUID channel = writer.channel(owner, true, false, false);
+        UUID edited = writer.create(owner, channel);
+        UUID deleted = writer.create(owner, channel);
+        try (SyncClient sync = client(reader)) {
+            sync.sync();
+            LiveChanges live = new LiveChanges(sync.store());
+            writer.edit(owner, edited);
+            Entry second = headNow(sync, edited);
+            writer.edit(owner, edited);
+            Entry third = headNow(sync, edited);
+            writer.edit(owner, deleted);
+            Entry beforeDelete = headNow(sync, deleted);
+            writer.edit(owner, edited);
+            writer.delete(owner, deleted);
+            // Arrivals 1..3 are queued when the self-check starts; its catch-up reads the fourth head and the delete.
+            live.caughtUpThrough(3);
+            sync.check(true);
+            assertThat(live.offer(1, second)).isFalse();
+            assertThat(live.offer(2, third)).isFalse();
+            assertThat(live.offer(3, beforeDelete)).as("would bring back a deleted artifact").isFalse();
+            live.flush();
+            assertStoreIsD(sync, model, reader, Set.of());
+            // The same changes arriving while the catch-up ran are applied: the store refuses the older heads.
+            assertThat(live.offer(4, second)).isTrue();
+            assertThat(live.offer(5, third)).isTrue();
+            live.flush();
+            assertStoreIsD(sync, model, reader, Set.of());
+            assertThat(live.dropped()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void theSelfCheckDetectsDroppedAddedAndAlteredEntriesAndRepairsThem() {
         UUID channel = writer.channel(owner, true, false, false);
         List<UUID> ids = new java.util.ArrayList<>();
@@ -193,7 +265,7 @@ class ClientSyncEndToEndTest {
             ids.add(writer.create(owner, channel));
         }
         Path file = directory.resolve("corrupt.db");
-        try (SyncClient sync = ClientHarness.open(RELAY.baseUrl(), reader, file, List.of(), notes)) {
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(), notes)) {
             sync.sync();
             assertStoreIsD(sync, model, reader, Set.of());
         }
@@ -205,7 +277,7 @@ class ClientSyncEndToEndTest {
             String invented = UUID.randomUUID().toString();
             store.putRaw(new StoredArtifact(invented, copy.h(), copy.headId(), copy.eventJson(), false));
         }
-        try (SyncClient sync = ClientHarness.open(RELAY.baseUrl(), reader, file, List.of(), notes)) {
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(), notes)) {
             CheckReport report = sync.check(true);
             assertThat(report.matched()).isFalse();
             assertThat(report.repaired()).isTrue();
@@ -224,7 +296,7 @@ class ClientSyncEndToEndTest {
     void withoutIncrementalReadsTheClientFallsBackToModeCurrent() {
         UUID channel = writer.channel(owner, true, false, false);
         UUID d = writer.create(owner, channel);
-        try (SyncClient sync = ClientHarness.open(CURRENT_ONLY.baseUrl(), reader, directory.resolve("current.db"),
+        try (SyncClient sync = ClientHarness.open(currentOnly().baseUrl(), reader, directory.resolve("current.db"),
                 List.of(channel), notes)) {
             assertThat(sync.capabilities().incremental()).isFalse();
             SessionReport report = sync.sync();
@@ -242,10 +314,10 @@ class ClientSyncEndToEndTest {
         writer.create(owner, first);
         writer.create(owner, second);
         Path file = directory.resolve("rescoped.db");
-        try (SyncClient sync = ClientHarness.open(RELAY.baseUrl(), reader, file, List.of(first), notes)) {
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(first), notes)) {
             sync.sync();
         }
-        try (SyncClient sync = ClientHarness.open(RELAY.baseUrl(), reader, file, List.of(second), notes)) {
+        try (SyncClient sync = ClientHarness.open(relay().baseUrl(), reader, file, List.of(second), notes)) {
             assertThat(sync.sync().bootstrap()).isTrue();
             assertStoreIsD(sync, model, reader, Set.of(second));
         }

@@ -5,54 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.client.cli.BuzzSync;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Hex;
-import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.Model;
-import chat.buzz.relay.testing.ModelWriter;
-import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dropwizard.testing.ConfigOverride;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Every buzz-sync command against the real relay, with the messages and exit codes a person sees. */
 @IntegrationTest
-class CommandLineEndToEndTest {
-    @Order(1)
-    @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));
-
-    @Order(2)
-    @RegisterExtension
-    static final TestRelay CURRENT_ONLY = TestRelay.anotherInstance(RELAY, ConfigOverride.config("gates.incremental", "false"));
-
-    @TempDir
-    Path directory;
-
-    private final Model model = new Model();
-    private final ModelWriter writer = new ModelWriter(RELAY.client(), model);
-    private final NostrKeys owner = NostrKeys.generate();
-    private final NostrKeys me = NostrKeys.generate();
-
+class CommandLineEndToEndTest extends ClientEndToEndFixture {
     record Outcome(int exit, String out, String err) {}
-
-    @AfterEach
-    void deleteChannels() {
-        writer.deleteAllChannels(owner);
-    }
 
     private Outcome run(String relay, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
@@ -69,7 +38,7 @@ class CommandLineEndToEndTest {
     }
 
     private void writeKey() throws Exception {
-        Files.writeString(directory.resolve("me.key"), Hex.encode(me.secretKey()) + "\n");
+        Files.writeString(directory.resolve("me.key"), Hex.encode(reader.secretKey()) + "\n");
     }
 
     @Test
@@ -82,56 +51,117 @@ class CommandLineEndToEndTest {
         UUID other = writer.channel(owner, true, false, false);
         UUID existing = writer.create(owner, open);
 
-        Outcome whoami = run(RELAY.baseUrl(), "whoami");
+        Outcome whoami = run(relay().baseUrl(), "whoami");
         assertThat(whoami.exit()).as(whoami.err()).isZero();
         assertThat(whoami.out()).contains("public key  " + pubkey.group(1), "community   127.0.0.1", "offers      incremental reads");
 
-        Outcome sync = run(RELAY.baseUrl(), "sync", "--no-progress");
+        Outcome sync = run(relay().baseUrl(), "sync", "--no-progress");
         assertThat(sync.exit()).as(sync.err()).isZero();
         assertThat(sync.out()).contains("synced: bootstrap; 1 pages, 1 upserts, 0 removes; the store holds 1 artifacts",
                 "self-check: store matches the relay: 1 artifacts");
 
-        Outcome created = run(RELAY.baseUrl(), "write", "--channel", open.toString(), "--type", "task.basic", "--title", "first");
+        Outcome created = run(relay().baseUrl(), "write", "--channel", open.toString(), "--type", "task.basic", "--title", "first");
         assertThat(created.exit()).as(created.err()).isZero();
         Matcher id = Pattern.compile("create accepted: artifact ([0-9a-f-]{36}), head ([0-9a-f]{64})").matcher(created.out());
         assertThat(id.find()).as(created.out()).isTrue();
         assertThat(created.out()).contains("confirmed by a known-ID read; the store holds it");
         String d = id.group(1);
 
-        Outcome edited = run(RELAY.baseUrl(), "write", "--id", d, "--title", "second");
+        Outcome edited = run(relay().baseUrl(), "write", "--id", d, "--title", "second");
         assertThat(edited.exit()).as(edited.err()).isZero();
         assertThat(edited.out()).startsWith("update accepted: artifact " + d);
-        Outcome stale = run(RELAY.baseUrl(), "write", "--id", d, "--title", "third", "--prev", id.group(2));
+        Outcome stale = run(relay().baseUrl(), "write", "--id", d, "--title", "third", "--prev", id.group(2));
         assertThat(stale.exit()).isEqualTo(7);
         assertThat(stale.err()).contains("buzz-sync: the relay did not accept the update: conflict:",
                 "run sync, look again, and retry");
-        Outcome moved = run(RELAY.baseUrl(), "write", "--id", d, "--op", "move", "--channel", other.toString());
+        Outcome moved = run(relay().baseUrl(), "write", "--id", d, "--op", "move", "--channel", other.toString());
         assertThat(moved.exit()).as(moved.err()).isZero();
 
-        Outcome get = run(RELAY.baseUrl(), "get", d);
+        Outcome get = run(relay().baseUrl(), "get", d);
         assertThat(get.exit()).isZero();
         Event head = Event.parse(get.out().trim());
         assertThat(head.tag("title")).contains("second");
         assertThat(head.tag("h")).contains(other.toString());
         assertThat(head.hasValidSignature()).isTrue();
 
-        Outcome list = run(RELAY.baseUrl(), "list", "--channel", open.toString());
+        Outcome list = run(relay().baseUrl(), "list", "--channel", open.toString());
         assertThat(list.out()).contains(existing.toString()).doesNotContain(d).contains("1 artifacts");
-        JsonNode json = new ObjectMapper().readTree(run(RELAY.baseUrl(), "list", "--json").out());
+        JsonNode json = new ObjectMapper().readTree(run(relay().baseUrl(), "list", "--json").out());
         assertThat(json).hasSize(2);
 
-        Outcome deleted = run(RELAY.baseUrl(), "write", "--id", d, "--op", "delete");
+        Outcome deleted = run(relay().baseUrl(), "write", "--id", d, "--op", "delete");
         assertThat(deleted.exit()).as(deleted.err()).isZero();
         assertThat(deleted.out()).contains("the relay now reports it as removed (deleted)");
-        Outcome gone = run(RELAY.baseUrl(), "get", d, "--refresh");
+        Outcome gone = run(relay().baseUrl(), "get", d, "--refresh");
         assertThat(gone.exit()).isEqualTo(8);
         assertThat(gone.err()).contains("the relay has no artifact " + d + " you may read (deleted)");
 
-        Outcome verify = run(RELAY.baseUrl(), "verify");
+        Outcome verify = run(relay().baseUrl(), "verify");
         assertThat(verify.exit()).as(verify.err()).isZero();
         assertThat(verify.out()).startsWith("store matches the relay: 1 artifacts");
-        Outcome delta = run(RELAY.baseUrl(), "sync", "--no-progress");
+        Outcome delta = run(relay().baseUrl(), "sync", "--no-progress");
         assertThat(delta.out()).startsWith("synced: delta;");
+    }
+
+    @Test
+    void whoamiListsTheChannelsTheKeyCanReadAsTextAndJson() throws Exception {
+        writeKey();
+        UUID open = writer.channel(owner, true, false, false);
+        UUID member = writer.channel(owner, false, false, false);
+        UUID notMember = writer.channel(owner, false, false, false);
+        writer.channel(owner, true, false, false);
+        writer.add(owner, member, reader);
+        writer.create(owner, open);
+        writer.create(owner, open);
+        writer.create(owner, member);
+        writer.create(owner, notMember);
+
+        Outcome before = run(relay().baseUrl(), "whoami");
+        assertThat(before.out()).contains("channels    0 you can read with artifacts in the store");
+        Outcome json = run(relay().baseUrl(), "whoami", "--sync", "--json");
+        assertThat(json.exit()).as(json.err()).isZero();
+        JsonNode identity = new ObjectMapper().readTree(json.out());
+        assertThat(identity.path("pubkey").asText()).isEqualTo(reader.publicKeyHex());
+        assertThat(identity.path("community").path("host").asText()).isEqualTo("127.0.0.1");
+        assertThat(identity.path("offers").toString()).isEqualTo("[\"artifacts.incremental\"]");
+        assertThat(identity.path("channels_from").asText()).isEqualTo("store");
+        List<String> channels = new ArrayList<>();
+        identity.path("channels").forEach(c -> channels.add(c.path("id").asText() + " " + c.path("artifacts").asInt()
+                + " " + c.path("discoverable").asBoolean()));
+        assertThat(channels).containsExactlyInAnyOrder(open + " 2 true", member + " 1 true");
+        Outcome text = run(relay().baseUrl(), "whoami");
+        assertThat(text.out()).contains("public key  " + reader.publicKeyHex(), "community   127.0.0.1",
+                "channels    2 you can read with artifacts in the store", "  " + open + "  2 artifacts");
+    }
+
+    @Test
+    void syncDrawsAProgressBarThroughALongBootstrapAndEndsWithASummary() throws Exception {
+        writeKey();
+        UUID open = writer.channel(owner, true, false, false);
+        for (int i = 0; i < 250; i++) {
+            writer.create(owner, open);
+        }
+        Outcome sync = run(relay().baseUrl(), "sync");
+        assertThat(sync.exit()).as(sync.err()).isZero();
+        assertThat(sync.err()).as("a bar redrawn after each page, then finished on its own line")
+                .containsPattern("\\r\\[#{1,29} +\\] (100|200)/250 artifacts\\r")
+                .contains("\r[" + "#".repeat(30) + "] 250/250 artifacts\n");
+        assertThat(sync.out()).containsPattern("^synced: bootstrap; [3-9] pages, 250 upserts, 0 removes; the store holds"
+                + " 250 artifacts\n").contains("self-check: store matches the relay: 250 artifacts");
+        Outcome quiet = run(relay().baseUrl(), "sync", "--no-progress");
+        assertThat(quiet.err()).doesNotContain("artifacts");
+    }
+
+    @Test
+    void syncSaysWhenTheRelayRefusedTheSavedCursor() throws Exception {
+        writeKey();
+        writer.create(owner, writer.channel(owner, true, false, false));
+        assertThat(run(relay().baseUrl(), "sync", "--no-progress").exit()).isZero();
+        saveCursor(directory.resolve("me.db"), "not-a-cursor");
+        Outcome sync = run(relay().baseUrl(), "sync", "--no-progress");
+        assertThat(sync.exit()).as(sync.err()).isZero();
+        assertThat(sync.out()).startsWith("synced: the relay refused the saved cursor (incremental_invalid_cursor),"
+                + " bootstrapped again; ").contains("the store holds 1 artifacts");
     }
 
     @Test
@@ -139,11 +169,11 @@ class CommandLineEndToEndTest {
         writeKey();
         UUID open = writer.channel(owner, true, false, false);
         writer.create(owner, open);
-        Outcome sync = run(CURRENT_ONLY.baseUrl(), "sync", "--no-progress", "--scope", open.toString());
+        Outcome sync = run(currentOnly().baseUrl(), "sync", "--no-progress", "--scope", open.toString());
         assertThat(sync.exit()).as(sync.err()).isZero();
         assertThat(sync.out()).startsWith("synced: read mode current (the relay offers no incremental reads)")
                 .contains("the store holds 1 artifacts");
-        Outcome verify = run(CURRENT_ONLY.baseUrl(), "verify", "--scope", open.toString());
+        Outcome verify = run(currentOnly().baseUrl(), "verify", "--scope", open.toString());
         assertThat(verify.exit()).isEqualTo(4);
         assertThat(verify.err()).isEqualTo("buzz-sync: relay answered 503 incremental_unavailable: this relay offers no"
                 + " incremental reads, so no digest to check against (incremental reads are off on this relay;"
@@ -154,7 +184,7 @@ class CommandLineEndToEndTest {
     void aScopeOfOnlyATtlChannelIsRefusedWithTheChannelNamed() throws Exception {
         writeKey();
         UUID ttl = writer.channel(owner, true, false, true);
-        Outcome sync = run(RELAY.baseUrl(), "sync", "--no-progress", "--scope", ttl.toString());
+        Outcome sync = run(relay().baseUrl(), "sync", "--no-progress", "--scope", ttl.toString());
         assertThat(sync.exit()).isEqualTo(3);
         assertThat(sync.err()).contains("buzz-sync: relay answered 422 incremental_ttl_channel: the only channel of the"
                 + " scope, " + ttl + ", has a TTL", "(channels with a TTL are never synced: remove it from --scope)");

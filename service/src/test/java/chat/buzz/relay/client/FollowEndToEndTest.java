@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.client.Follower;
 import chat.buzz.client.SqliteStore;
 import chat.buzz.client.SyncClient;
+import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Model;
@@ -16,6 +17,7 @@ import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.Replies;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -118,6 +120,41 @@ class FollowEndToEndTest {
         }
     }
 
+    /** {@code buzz-sync follow} as a person runs it: a separate process, its printed lines, its store file. */
+    @Test
+    void theFollowCommandPrintsEachChangeAsItArrivesAndKeepsItsStoreEqualToD() throws Exception {
+        UUID open = writer.channel(owner, true, false, false);
+        UUID edited = writer.create(owner, open);
+        UUID deleted = writer.create(owner, open);
+        Path key = Files.writeString(directory.resolve("reader.key"), Hex.encode(reader.secretKey()) + "\n");
+        Process follow = CommandLineProcess.start(directory, "follow", "--relay", RELAY.baseUrl(), "--key", key.toString(),
+                "--store", "follow.db");
+        try {
+            awaitOutput(follow, "following live over WebSocket sync; Ctrl-C to stop");
+            writer.edit(owner, edited);
+            UUID created = writer.create(owner, open);
+            writer.delete(owner, deleted);
+            awaitOutput(follow, "upsert " + edited + " in " + open + " head ");
+            awaitOutput(follow, "upsert " + created + " in " + open + " head ");
+            awaitOutput(follow, "remove " + deleted + " (deleted)");
+            try (SyncClient store = ClientHarness.open(RELAY.baseUrl(), reader, directory.resolve("follow.db"), List.of(),
+                    notes)) {
+                awaitStoreIsD(store);
+            }
+        } finally {
+            follow.destroy();
+            assertThat(follow.waitFor(30, TimeUnit.SECONDS)).as("follow stops on SIGTERM").isTrue();
+        }
+        assertThat(CommandLineProcess.errors(directory)).doesNotContain("buzz-sync: relay answered");
+    }
+
+    private void awaitOutput(Process follow, String line) {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(follow.isAlive()).as("follow still runs; stderr: %s", CommandLineProcess.errors(directory)).isTrue();
+            assertThat(CommandLineProcess.output(directory)).contains(line);
+        });
+    }
+
     @Test
     void thePeriodicSelfCheckRepairsAStoreDamagedWhileFollowing() throws Exception {
         writer = new ModelWriter(ISOLATED.client(), model);
@@ -159,9 +196,18 @@ class FollowEndToEndTest {
             });
             awaitStoreIsD(client);
             assertThat(client.capabilities().sync()).isFalse();
+            // Changes made before polling starts land in the first sync's self-check, which reports nothing.
+            await().atMost(Duration.ofSeconds(30)).until(() -> !notes.following.isEmpty());
+            assertThat(notes.following.get(0)).startsWith("by polling every 1 s");
+            assertThat(notes.changes).as("the bootstrap is not reported as changes").isEmpty();
             writer.edit(owner, d);
-            writer.create(owner, open);
+            UUID created = writer.create(owner, open);
             awaitStoreIsD(client);
+            writer.delete(owner, created);
+            awaitStoreIsD(client);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(notes.changes)
+                    .extracting(change -> (change.upsert() ? "upsert " : "remove ") + change.d())
+                    .contains("upsert " + d, "upsert " + created, "remove " + created));
         }
     }
 }
