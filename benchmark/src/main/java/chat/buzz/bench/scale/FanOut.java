@@ -27,6 +27,7 @@ final class FanOut {
     private final Timings latencies = new Timings();
     private final AtomicLong frames = new AtomicLong();
     private final AtomicLong closed = new AtomicLong();
+    private final AtomicLong notReady = new AtomicLong();
 
     FanOut(SignedCalls calls) {
         this.calls = calls;
@@ -42,10 +43,11 @@ final class FanOut {
                 sockets.add(calls.http().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
                         .buildAsync(URI.create(url), listener).join());
                 // One at a time: the relay limits unauthenticated connections per address.
-                listener.subscribed.orTimeout(120, TimeUnit.SECONDS).join();
-            }
-            for (WebSocket socket : sockets) {
-                socket.request(Long.MAX_VALUE);
+                try {
+                    listener.subscribed.get(60, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    notReady.incrementAndGet();
+                }
             }
             int writes = (int) (writesPerSecond * seconds);
             long interval = (long) (1e9 / writesPerSecond);
@@ -79,6 +81,7 @@ final class FanOut {
             out.put("p50_ms", Timings.round(latencies.medianMillis()));
             out.put("p99_ms", Timings.round(latencies.p99Millis()));
             out.put("closed_by_relay", closed.get());
+            out.put("no_eose_within_60_s", notReady.get());
             out.put("head", head);
             return out;
         } finally {
@@ -110,9 +113,7 @@ final class FanOut {
                 partial.setLength(0);
                 handle(socket, text, now);
             }
-            if (!subscribed.isDone()) {
-                socket.request(1);
-            }
+            socket.request(1);
             return null;
         }
 
