@@ -19,6 +19,10 @@ final class Timings {
         entries[count++] = callEntries;
     }
 
+    int count() {
+        return count;
+    }
+
     double medianMillis() {
         return percentile(0.50);
     }
