@@ -43,11 +43,10 @@ final class SoakSubscribers implements AutoCloseable {
         }
     }
 
-    private final class Listener implements WebSocket.Listener {
+    private final class Listener extends WholeMessages {
         private final NostrKeys keys;
         private final String url;
         private final UUID channel;
-        private final StringBuilder partial = new StringBuilder();
         private int subscription;
         final CompletableFuture<Void> authenticated = new CompletableFuture<>();
 
@@ -58,18 +57,7 @@ final class SoakSubscribers implements AutoCloseable {
         }
 
         @Override
-        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                String text = partial.toString();
-                partial.setLength(0);
-                handle(socket, text);
-            }
-            socket.request(1);
-            return null;
-        }
-
-        private void handle(WebSocket socket, String text) {
+        protected void onMessage(WebSocket socket, String text, long receivedNanos) {
             try {
                 JsonNode message = JSON.readTree(text);
                 switch (message.path(0).asText()) {

@@ -1,5 +1,6 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.bench.WholeMessages;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
@@ -91,11 +92,10 @@ final class FanOut {
         }
     }
 
-    private final class Listener implements WebSocket.Listener {
+    private final class Listener extends WholeMessages {
         private final NostrKeys keys;
         private final String url;
         private final UUID channel;
-        private final StringBuilder partial = new StringBuilder();
         final CompletableFuture<Void> subscribed = new CompletableFuture<>();
 
         Listener(NostrKeys keys, String url, UUID channel) {
@@ -105,19 +105,7 @@ final class FanOut {
         }
 
         @Override
-        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
-            long now = System.nanoTime();
-            partial.append(data);
-            if (last) {
-                String text = partial.toString();
-                partial.setLength(0);
-                handle(socket, text, now);
-            }
-            socket.request(1);
-            return null;
-        }
-
-        private void handle(WebSocket socket, String text, long now) {
+        protected void onMessage(WebSocket socket, String text, long now) {
             try {
                 JsonNode message = SignedCalls.JSON.readTree(text);
                 switch (message.path(0).asText()) {
