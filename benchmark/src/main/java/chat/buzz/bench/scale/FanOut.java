@@ -1,8 +1,7 @@
 package chat.buzz.bench.scale;
 
-import chat.buzz.bench.WholeMessages;
+import chat.buzz.bench.ChannelListener;
 import chat.buzz.protocol.Event;
-import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
@@ -92,16 +91,11 @@ final class FanOut {
         }
     }
 
-    private final class Listener extends WholeMessages {
-        private final NostrKeys keys;
-        private final String url;
-        private final UUID channel;
+    private final class Listener extends ChannelListener {
         final CompletableFuture<Void> subscribed = new CompletableFuture<>();
 
         Listener(NostrKeys keys, String url, UUID channel) {
-            this.keys = keys;
-            this.url = url;
-            this.channel = channel;
+            super(keys, url, channel);
         }
 
         @Override
@@ -109,14 +103,12 @@ final class FanOut {
             try {
                 JsonNode message = SignedCalls.JSON.readTree(text);
                 switch (message.path(0).asText()) {
-                    case "AUTH" -> socket.sendText("[\"AUTH\"," + Nip42.authEvent(keys, url, message.path(1).asText(),
-                            System.currentTimeMillis() / 1000).toJson() + "]", true);
+                    case "AUTH" -> answerAuth(socket, message.path(1).asText());
                     case "OK" -> {
                         if (!message.path(2).asBoolean()) {
                             subscribed.completeExceptionally(new IllegalStateException("AUTH refused: " + text));
                         }
-                        socket.sendText("[\"REQ\",\"fan\",{\"artifact\":\"sync\",\"#h\":[\"" + channel
-                            + "\"]}]", true);
+                        subscribe(socket, "fan");
                     }
                     case "EOSE" -> subscribed.complete(null);
                     case "EVENT" -> {
