@@ -15,7 +15,9 @@ heap=${3:-512m}
 if [ ! -f service/target/buzz-relay.jar ] || [ ! -d benchmark/target/classes ]; then
   mvn -q -B -DskipTests package
 fi
-mvn -q -B -pl benchmark -am dependency:build-classpath -Dmdep.outputFile=target/soak-classpath.txt >/dev/null
+# Within one reactor build (compile): the project's own modules are never installed, so
+# dependency:build-classpath alone could not resolve them.
+mvn -q -B -pl benchmark -am compile dependency:build-classpath -Dmdep.outputFile=target/soak-classpath.txt >/dev/null
 classpath="benchmark/target/classes:$(cat benchmark/target/soak-classpath.txt)"
 
 . scripts/local-relay.sh

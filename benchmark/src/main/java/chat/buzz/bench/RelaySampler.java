@@ -13,7 +13,7 @@ import java.util.Iterator;
 import java.util.Map;
 
 /** Reads the relay's heap, threads, pool and connections from its admin /metrics, and its RSS from /proc. */
-final class RelaySampler {
+public final class RelaySampler {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http;
@@ -21,14 +21,14 @@ final class RelaySampler {
     private final String token;
     private final long pid;
 
-    RelaySampler(HttpClient http, String adminUrl, String token, long pid) {
+    public RelaySampler(HttpClient http, String adminUrl, String token, long pid) {
         this.http = http;
         this.adminUrl = adminUrl;
         this.token = token;
         this.pid = pid;
     }
 
-    Sample sample(long atSeconds) throws IOException, InterruptedException {
+    public Sample sample(long atSeconds) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(adminUrl + "/metrics"))
                 .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {

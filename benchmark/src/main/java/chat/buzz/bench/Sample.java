@@ -1,7 +1,7 @@
 package chat.buzz.bench;
 
 /** One look at the relay process, every 10 s: what the issue asks to watch for growth. */
-record Sample(long atSeconds, long heapUsedBytes, long oldGenUsedBytes, long nonHeapUsedBytes, long rssBytes, long threads,
+public record Sample(long atSeconds, long heapUsedBytes, long oldGenUsedBytes, long nonHeapUsedBytes, long rssBytes, long threads,
               long poolActive, long poolSize, long syncConnections) {
 
     static String header() {

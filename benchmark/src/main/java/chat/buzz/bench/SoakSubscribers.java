@@ -1,6 +1,5 @@
 package chat.buzz.bench;
 
-import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -43,38 +42,20 @@ final class SoakSubscribers implements AutoCloseable {
         }
     }
 
-    private final class Listener implements WebSocket.Listener {
-        private final NostrKeys keys;
-        private final String url;
-        private final UUID channel;
-        private final StringBuilder partial = new StringBuilder();
+    private final class Listener extends ChannelListener {
         private int subscription;
         final CompletableFuture<Void> authenticated = new CompletableFuture<>();
 
         Listener(NostrKeys keys, String url, UUID channel) {
-            this.keys = keys;
-            this.url = url;
-            this.channel = channel;
+            super(keys, url, channel);
         }
 
         @Override
-        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                String text = partial.toString();
-                partial.setLength(0);
-                handle(socket, text);
-            }
-            socket.request(1);
-            return null;
-        }
-
-        private void handle(WebSocket socket, String text) {
+        protected void onMessage(WebSocket socket, String text, long receivedNanos) {
             try {
                 JsonNode message = JSON.readTree(text);
                 switch (message.path(0).asText()) {
-                    case "AUTH" -> socket.sendText("[\"AUTH\"," + Nip42.authEvent(keys, url, message.path(1).asText(),
-                            System.currentTimeMillis() / 1000).toJson() + "]", true);
+                    case "AUTH" -> answerAuth(socket, message.path(1).asText());
                     case "OK" -> {
                         authenticated.complete(null);
                         subscribe(socket);
@@ -97,8 +78,7 @@ final class SoakSubscribers implements AutoCloseable {
 
         private void subscribe(WebSocket socket) {
             subscription++;
-            socket.sendText("[\"REQ\",\"s" + subscription + "\",{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}]",
-                    true);
+            subscribe(socket, "s" + subscription);
         }
 
         @Override

@@ -1,0 +1,53 @@
+package chat.buzz.bench.scale;
+
+import chat.buzz.protocol.Bip340;
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Sha256;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * JMH: the cost of one BIP-340 verification, and of checking a whole revision event (id hash and
+ * signature), so the relay's accepted revisions per second can be read against it.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class Bip340Verification {
+    private byte[] publicKey;
+    private byte[] message;
+    private byte[] signature;
+    private Event revision;
+
+    @Setup
+    public void sign() {
+        NostrKeys keys = NostrKeys.generate();
+        publicKey = chat.buzz.protocol.Hex.decode(keys.publicKeyHex(), 32);
+        message = Sha256.digest("benchmark".getBytes(StandardCharsets.UTF_8));
+        signature = Bip340.sign(keys.secretKey(), message);
+        revision = keys.sign(45010, System.currentTimeMillis() / 1000, List.of(List.of("ar", "1"),
+                List.of("d", UUID.randomUUID().toString()), List.of("h", UUID.randomUUID().toString()),
+                List.of("type", "task.v1"), List.of("op", "create"), List.of("title", "benchmark")),
+                "x".repeat(4_400));
+    }
+
+    @Benchmark
+    public boolean verifySignature() {
+        return Bip340.verify(publicKey, message, signature);
+    }
+
+    @Benchmark
+    public boolean verifyRevisionEvent() {
+        return revision.hasValidId() && revision.hasValidSignature();
+    }
+}

@@ -1,0 +1,105 @@
+package chat.buzz.bench.scale;
+
+import chat.buzz.protocol.NostrKeys;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The reads of PROTOCOL 4 as a syncing client makes them, signed and timed. */
+final class Reads {
+    private final SignedCalls calls;
+
+    Reads(SignedCalls calls) {
+        this.calls = calls;
+    }
+
+    /** A whole session: pages until {@code more} is false. */
+    record Session(long nanos, int pages, long entries, long distinct, long bytes, long refusals, String cursor) {
+        double millis() {
+            return nanos / 1e6;
+        }
+    }
+
+    Session session(NostrKeys reader, String since) {
+        AtomicLong refusals = new AtomicLong();
+        Set<String> seen = new HashSet<>();
+        long begin = System.nanoTime();
+        int pages = 0;
+        long entries = 0;
+        long bytes = 0;
+        String cursor = since;
+        boolean more = true;
+        while (more) {
+            String sinceKey = cursor == null ? "" : ",\"since\":\"" + cursor + "\"";
+            SignedCalls.Reply reply = calls.postHonouringRetryAfter(reader, "/query",
+                    SignedCalls.query("{\"artifact\":\"incremental\",\"limit\":100" + sinceKey + "}"), refusals)
+                    .expectOk("incremental read");
+            JsonNode page = reply.json();
+            pages++;
+            bytes += reply.body().length;
+            for (JsonNode entry : page.path("entries")) {
+                entries++;
+                seen.add(entry.path("d").asText());
+            }
+            cursor = page.path("cursor").asText();
+            more = page.path("more").asBoolean();
+        }
+        return new Session(System.nanoTime() - begin, pages, entries, seen.size(), bytes, refusals.get(), cursor);
+    }
+
+    /** One delta page: its time, entries, and the next cursor. */
+    record Delta(long nanos, int entries, String cursor, boolean more) {}
+
+    Delta delta(NostrKeys reader, String since) {
+        SignedCalls.Reply reply = calls.post(reader, "/query", SignedCalls.query(
+                "{\"artifact\":\"incremental\",\"limit\":100,\"since\":\"" + since + "\"}")).expectOk("delta read");
+        JsonNode page = reply.json();
+        return new Delta(reply.nanos(), page.path("entries").size(), page.path("cursor").asText(),
+                page.path("more").asBoolean());
+    }
+
+    SignedCalls.Reply knownIds(NostrKeys reader, List<String> ids) {
+        return calls.post(reader, "/query", SignedCalls.query("{\"artifact\":\"incremental\",\"#d\":"
+                + json(ids) + "}")).expectOk("known-ID read");
+    }
+
+    /** The baseline: a signed read that finds nothing (one unknown id in mode current). */
+    SignedCalls.Reply trivial(NostrKeys reader) {
+        return calls.post(reader, "/query", SignedCalls.query("{\"artifact\":\"current\",\"#d\":[\""
+                + java.util.UUID.randomUUID() + "\"],\"limit\":1}")).expectOk("trivial read");
+    }
+
+    /** The naive reload: mode current, pages of 1,000 by offset (the protocol caps offset at 10,000). */
+    Session currentReload(NostrKeys reader) {
+        long begin = System.nanoTime();
+        int pages = 0;
+        long entries = 0;
+        long bytes = 0;
+        for (int offset = 0; offset <= 10_000; offset += 1_000) {
+            SignedCalls.Reply reply = calls.post(reader, "/query", SignedCalls.query(
+                    "{\"artifact\":\"current\",\"limit\":1000,\"offset\":" + offset + "}")).expectOk("current read");
+            int size = reply.json().size();
+            pages++;
+            entries += size;
+            bytes += reply.body().length;
+            if (size < 1_000) {
+                break;
+            }
+        }
+        return new Session(System.nanoTime() - begin, pages, entries, entries, bytes, 0, null);
+    }
+
+    SignedCalls.Reply digest(NostrKeys reader) {
+        return calls.post(reader, "/query", SignedCalls.query("{\"artifact\":\"incremental\",\"digest\":true}"));
+    }
+
+    static String json(Object value) {
+        try {
+            return SignedCalls.JSON.writeValueAsString(value);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
