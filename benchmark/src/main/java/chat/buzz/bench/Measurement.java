@@ -3,6 +3,8 @@ package chat.buzz.bench;
 import java.util.Arrays;
 
 /** Requests completed in a timed window, with their latencies. */
+// A holder of samples, never compared or hashed: the array is the data, not a value.
+@SuppressWarnings("ArrayRecordComponent")
 record Measurement(String scenario, int threads, double seconds, long ok, long failed, long[] latenciesNanos) {
 
     double throughput() {

@@ -31,6 +31,8 @@ public final class InstanceCurve {
     private static final int READERS = 4;
     private static final int WARM_UP_SECONDS = 10;
 
+    // The curve's points are maps for the JSON report; their numbers are boxed doubles and longs.
+    @SuppressWarnings("FormatString")
     public static void main(String[] args) throws Exception {
         String jdbcUrl = args[0];
         int artifacts = Integer.parseInt(args[1]);

@@ -32,6 +32,8 @@ final class SignedCalls {
         return baseUrl;
     }
 
+    // An answer as read, never compared or hashed.
+    @SuppressWarnings("ArrayRecordComponent")
     record Reply(int status, byte[] body, long nanos, long retryAfterSeconds) {
         JsonNode json() {
             try {
