@@ -125,14 +125,25 @@ public final class IncrementalReads implements IncrementalMode {
         return walk.more() ? walk : walk.orUpTo(queries.bootstrapHorizon(request.scope(), step.after(), EXAMINE));
     }
 
+    /**
+     * Keys first: after no change that one index range is the whole page. A page judges at most
+     * {@code fetch} candidates; when more were found, it continues after the last one it judged, so no
+     * second query looks for its horizon.
+     */
     private static PageWalk deltaPage(IncrementalQueries queries, Delta request, SessionStep step,
                                       ReadSnapshot snapshot) {
         DeltaWindow window = new DeltaWindow(step.after(), step.priorSnapshot(), snapshot.snapshot().xmax());
         // Room for the repeats a page drops: an artifact can be a candidate of both sources.
         int fetch = 2 * request.limit() + 1;
-        PageWalk walk = PageWalk.of(queries.delta(request.scope(), window, step.floor(), fetch, EXAMINE),
-                request.limit(), fetch);
-        return walk.more() ? walk : walk.orUpTo(queries.deltaHorizon(request.scope(), window, EXAMINE));
+        List<Position> candidates = queries.deltaCandidates(request.scope(), window, fetch + 1);
+        if (candidates.isEmpty()) {
+            return PageWalk.of(List.of(), request.limit(), fetch);
+        }
+        List<Position> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
+        PageWalk walk = PageWalk.of(queries.delta(request.scope(), judged, step.floor(), fetch), request.limit(),
+                fetch);
+        return walk.more() || candidates.size() == judged.size() ? walk
+                : walk.orUpTo(Optional.of(judged.get(judged.size() - 1)));
     }
 
     private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {
