@@ -42,11 +42,23 @@ public final class IncrementalQueries {
         this.reader = reader;
     }
 
-    /** This transaction's start time and snapshot bounds; the first statement, so it fixes the snapshot. */
+    /**
+     * This transaction's start time, snapshot bounds and the community's policy stamp, in one round
+     * trip; the first statement, so it fixes the snapshot the stamp is read in. database_epoch() is
+     * migration 0110's.
+     */
+    private static final String SNAPSHOT = """
+            SELECT CAST(extract(epoch FROM now()) * 1000000 AS bigint) AS now_micros,
+                   CAST(pg_current_snapshot() AS text) AS snapshot,
+                   CAST(extract(epoch FROM artifact_policy_modified_at) * 1000000 AS bigint) AS policy_micros,
+                   database_epoch() AS epoch
+            FROM communities WHERE id = :community
+            """;
+
     ReadSnapshot snapshot() {
-        return handle.createQuery("SELECT " + MICROS.formatted("now()") + " AS now_micros,"
-                        + " CAST(pg_current_snapshot() AS text) AS snapshot")
-                .map((rs, ctx) -> new ReadSnapshot(rs.getLong("now_micros"), TxSnapshot.parse(rs.getString("snapshot"))))
+        return handle.createQuery(SNAPSHOT).bind("community", community)
+                .map((rs, ctx) -> new ReadSnapshot(rs.getLong("now_micros"), TxSnapshot.parse(rs.getString("snapshot")),
+                        new PolicyStamp(rs.getLong("policy_micros"), rs.getLong("epoch"))))
                 .one();
     }
 

@@ -21,7 +21,6 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
-import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 
 /**
  * Mode "incremental" of POST /query (PROTOCOL 4.1–4.5, with the digest read of 4.4a). Order of work: gate, request and cursor
@@ -92,7 +91,7 @@ public final class IncrementalReads implements IncrementalMode {
     private DeltaPage delta(Handle handle, Caller caller, Delta request, Optional<Cursor> since) {
         IncrementalQueries queries = new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
         ReadSnapshot snapshot = queries.snapshot();
-        PolicyStamp policy = queries.policyStamp();
+        PolicyStamp policy = snapshot.policy();
         if (request.scoped()) {
             queries.firstTtlChannel(request.scope()).ifPresent(channel -> {
                 throw IncrementalError.ttlChannel(channel);
@@ -175,9 +174,11 @@ public final class IncrementalReads implements IncrementalMode {
     /** One snapshot for the whole page, so the policy stamp and the rows it answers agree. */
     private <T> T inSnapshot(long community, HandleCallback<T, RuntimeException> read) {
         try {
-            return jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, handle -> {
-                handle.execute("SET TRANSACTION READ ONLY");
-                handle.execute("SET LOCAL statement_timeout = " + statementBudgetMillis);
+            return jdbi.inTransaction(handle -> {
+                // One round trip before the first query, instead of a session isolation change before the
+                // transaction and its reset after it, and a statement each for read-only and the budget.
+                handle.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
+                        + " SET LOCAL statement_timeout = " + statementBudgetMillis);
                 return read.withHandle(handle);
             });
         } catch (JdbiException e) {
