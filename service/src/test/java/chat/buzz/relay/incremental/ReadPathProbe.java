@@ -187,7 +187,7 @@ public final class ReadPathProbe {
             System.out.printf("current reload (limit 1000 + offset): median %.1f ms%n", median(this::currentReload, 5));
             String finalCursor = cursor;
             double quiet = median(() -> delta(finalCursor));
-            System.out.printf("no-change delta, nothing in the overlap: median %.2f ms (%.2f x trivial)%n", quiet,
+            System.out.printf("no-change delta right after the bootstrap (the seeded writes still in the overlap): median %.2f ms (%.2f x trivial)%n", quiet,
                     quiet / trivial);
             jdbi.useHandle(h -> h.createUpdate(TOUCH_HEADS).bind("community", community).bind("count", 1000).execute());
             String afterBurst = deltaCursor(finalCursor);
