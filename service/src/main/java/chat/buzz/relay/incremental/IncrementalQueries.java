@@ -42,11 +42,23 @@ public final class IncrementalQueries {
         this.reader = reader;
     }
 
-    /** This transaction's start time and snapshot bounds; the first statement, so it fixes the snapshot. */
+    /**
+     * This transaction's start time, snapshot bounds and the community's policy stamp, in one round
+     * trip; the first statement, so it fixes the snapshot the stamp is read in. database_epoch() is
+     * migration 0110's.
+     */
+    private static final String SNAPSHOT = """
+            SELECT CAST(extract(epoch FROM now()) * 1000000 AS bigint) AS now_micros,
+                   CAST(pg_current_snapshot() AS text) AS snapshot,
+                   CAST(extract(epoch FROM artifact_policy_modified_at) * 1000000 AS bigint) AS policy_micros,
+                   database_epoch() AS epoch
+            FROM communities WHERE id = :community
+            """;
+
     ReadSnapshot snapshot() {
-        return handle.createQuery("SELECT " + MICROS.formatted("now()") + " AS now_micros,"
-                        + " CAST(pg_current_snapshot() AS text) AS snapshot")
-                .map((rs, ctx) -> new ReadSnapshot(rs.getLong("now_micros"), TxSnapshot.parse(rs.getString("snapshot"))))
+        return handle.createQuery(SNAPSHOT).bind("community", community)
+                .map((rs, ctx) -> new ReadSnapshot(rs.getLong("now_micros"), TxSnapshot.parse(rs.getString("snapshot")),
+                        new PolicyStamp(rs.getLong("policy_micros"), rs.getLong("epoch"))))
                 .one();
     }
 
@@ -106,41 +118,66 @@ public final class IncrementalQueries {
     }
 
     /**
-     * The position of the {@code examine}-th delta candidate after {@code after}, if there are that
-     * many: a delta page judges no candidate past it (see {@link #bootstrapHorizon}).
+     * The next {@code examine} delta candidates after {@code after}, in change order. Only keys come
+     * back; after no change this is the whole of a delta page's work.
      */
-    Optional<Position> deltaHorizon(List<String> scope, DeltaWindow window, int examine) {
+    List<Position> deltaCandidates(List<String> scope, DeltaWindow window, int examine) {
         String sql = "SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d FROM ("
-                + deltaCandidates(scope) + ") k ORDER BY k.ts, k.source, k.d OFFSET :examine - 1 LIMIT 1";
+                + deltaCandidates(scope) + ") k ORDER BY k.ts, k.source, k.d LIMIT :examine";
         return windowed(sql, scope, window).bind("examine", examine)
                 .map((rs, ctx) -> new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)))
-                .findOne();
+                .list();
     }
 
     /**
-     * Delta: the next {@code examine} candidates after {@code after}, each judged against the artifact's
-     * current head in change order, keeping the first {@code fetch} that produce an entry. A candidate in D(reader, scope)
-     * is an upsert; one outside it is a remove only when the reader could have held the artifact after
-     * the session's floor, and otherwise produces nothing, so nothing is named to a reader who never
-     * could have seen it. Candidates are not filtered by access first, so a page examines a bounded
-     * number of rows however sparse the reader's view (see {@link #deltaHorizon}).
+     * Each candidate judged against its artifact's current head, in the candidates' order, keeping the
+     * first {@code fetch} that produce an entry. The heads are looked up one key at a time (a lateral
+     * join on the primary key), never by hashing a table for a page of keys: OFFSET 0 keeps the planner
+     * from flattening the lateral subquery into a join it would plan as a hash join.
      */
-    List<ChangeRow> delta(List<String> scope, DeltaWindow window, long floor, int fetch, int examine) {
+    private static final String JUDGE_CANDIDATES = """
+            SELECT k.micros, k.source, k.d, h.channel_id, CASE WHEN h.discoverable THEN h.json END AS json,
+                   h.discoverable, h.reason
+            FROM unnest(CAST(:micros AS bigint[]), CAST(:sources AS integer[]), CAST(:ds AS uuid[]))
+                 WITH ORDINALITY AS k(micros, source, d, ord)
+            CROSS JOIN LATERAL (
+                SELECT a.channel_id, e.json, j.discoverable, r.reason
+                FROM artifact_heads a
+                JOIN events e ON e.id = a.head_event_id
+                JOIN channels c ON c.id = a.channel_id
+                CROSS JOIN LATERAL (SELECT <discoverable> AS discoverable) j
+                LEFT JOIN LATERAL (SELECT * FROM channels m WHERE m.id = <lastMovedFrom> AND m.id <> a.channel_id) mc ON true
+                CROSS JOIN LATERAL (SELECT CASE WHEN NOT j.discoverable AND <couldHaveHeld>
+                                                THEN <removeReason> END AS reason) r
+                WHERE a.community_id = :community AND a.d = k.d
+                OFFSET 0) h
+            WHERE h.discoverable OR h.reason IS NOT NULL
+            ORDER BY k.ord
+            LIMIT :fetch
+            """;
+
+    /**
+     * Delta: the candidates (see {@link #deltaCandidates}) judged. A candidate in D(reader, scope) is an
+     * upsert; one outside it is a remove only when the reader could have held the artifact after the
+     * session's floor, and otherwise produces nothing, so nothing is named to a reader who never could
+     * have seen it. Candidates are not filtered by access first, so a page examines a bounded number of
+     * rows however sparse the reader's view.
+     */
+    List<ChangeRow> delta(List<String> scope, List<Position> candidates, long floor, int fetch) {
         boolean scoped = !scope.isEmpty();
-        String sql = "SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d, a.channel_id,"
-                + " CASE WHEN j.discoverable THEN e.json END AS json, j.discoverable, r.reason"
-                + " FROM (" + deltaCandidates(scope) + " ORDER BY ts, source, d LIMIT :examine) k"
-                + " JOIN artifact_heads a ON a.community_id = :community AND a.d = k.d"
-                + " JOIN events e ON e.id = a.head_event_id"
-                + " JOIN channels c ON c.id = a.channel_id"
-                + " CROSS JOIN LATERAL (SELECT " + discoverableHead("a", "e", "c", scoped) + " AS discoverable) j"
-                + " LEFT JOIN channels mc ON mc.id = " + lastMovedFrom("a") + " AND mc.id <> a.channel_id"
-                + " CROSS JOIN LATERAL (SELECT CASE WHEN NOT j.discoverable AND " + couldHaveHeld("a", scoped)
-                + " THEN " + removeReason("a", "c", "mc") + " END AS reason) r"
-                + " WHERE j.discoverable OR r.reason IS NOT NULL"
-                + " ORDER BY k.ts, k.source, k.d LIMIT :fetch";
-        return windowed(sql, scope, window).bind("floor", floor).bind("fetch", fetch).bind("examine", examine)
-                .registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
+        Query query = handle.createQuery(JUDGE_CANDIDATES)
+                .define("discoverable", discoverableHead("a", "e", "c", scoped))
+                .define("lastMovedFrom", lastMovedFrom("a"))
+                .define("couldHaveHeld", couldHaveHeld("a", scoped))
+                .define("removeReason", removeReason("a", "c", "mc"))
+                .bind("community", community).bind("reader", reader).bind("floor", floor).bind("fetch", fetch)
+                .bindArray("micros", Long.class, candidates.stream().map(Position::micros).toList())
+                .bindArray("sources", Integer.class, candidates.stream().map(Position::source).toList())
+                .bindArray("ds", String.class, candidates.stream().map(c -> c.d().toString()).toList());
+        if (scoped) {
+            query.bindArray("scope", String.class, scope);
+        }
+        return query.registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
     }
 
     /**
@@ -190,16 +227,29 @@ public final class IncrementalQueries {
         return query.map((rs, ctx) -> new DigestRow(rs.getLong("count"), rs.getString("bits"))).one();
     }
 
-    /** One row per requested id, in request order, repeats included. */
+    /**
+     * One row per requested id, in request order, repeats included; an unknown id has no head (all
+     * columns null) and is a remove. Each id is one primary-key lookup (a lateral join), however many
+     * heads the community has.
+     */
+    private static final String KNOWN_IDS = """
+            SELECT q.d, h.channel_id, h.json, COALESCE(h.readable, false) AS readable,
+                   COALESCE(h.reason, 'unavailable') AS reason
+            FROM unnest(CAST(:ids AS uuid[])) WITH ORDINALITY AS q(d, ord)
+            LEFT JOIN LATERAL (
+                SELECT a.channel_id, e.json, <readable> AS readable, <removeReason> AS reason
+                FROM artifact_heads a
+                JOIN events e ON e.id = a.head_event_id
+                JOIN channels c ON c.id = a.channel_id
+                WHERE a.community_id = :community AND a.d = q.d) h ON true
+            ORDER BY q.ord
+            """;
+
     public List<KnownIdRow> knownIds(List<String> ids) {
-        String sql = "SELECT q.d, a.channel_id, e.json, COALESCE(" + readableHead("a", "e", "c") + ", false) AS readable,"
-                + " " + removeReason("a", "c", null) + " AS reason"
-                + " FROM unnest(CAST(:ids AS uuid[])) WITH ORDINALITY AS q(d, ord)"
-                + " LEFT JOIN artifact_heads a ON a.community_id = :community AND a.d = q.d"
-                + " LEFT JOIN events e ON e.id = a.head_event_id"
-                + " LEFT JOIN channels c ON c.id = a.channel_id"
-                + " ORDER BY q.ord";
-        return handle.createQuery(sql).bind("community", community).bind("reader", reader)
+        return handle.createQuery(KNOWN_IDS)
+                .define("readable", readableHead("a", "e", "c"))
+                .define("removeReason", removeReason("a", "c", null))
+                .bind("community", community).bind("reader", reader)
                 .bindArray("ids", String.class, ids)
                 .registerRowMapper(ConstructorMapper.factory(KnownIdRow.class))
                 .mapTo(KnownIdRow.class).list();

@@ -20,7 +20,6 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
-import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 
 /**
  * Mode "incremental" of POST /query (PROTOCOL 4.1–4.5, with the digest read of 4.4a). Order of work: gate, request and cursor
@@ -91,7 +90,7 @@ public final class IncrementalReads implements IncrementalMode {
     private DeltaPage delta(Handle handle, Caller caller, Delta request, Optional<Cursor> since) {
         IncrementalQueries queries = new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
         ReadSnapshot snapshot = queries.snapshot();
-        PolicyStamp policy = queries.policyStamp();
+        PolicyStamp policy = snapshot.policy();
         if (request.scoped()) {
             queries.firstTtlChannel(request.scope()).ifPresent(channel -> {
                 throw IncrementalError.ttlChannel(channel);
@@ -124,14 +123,25 @@ public final class IncrementalReads implements IncrementalMode {
         return walk.more() ? walk : walk.orUpTo(queries.bootstrapHorizon(request.scope(), step.after(), EXAMINE));
     }
 
+    /**
+     * Keys first: after no change that one index range is the whole page. A page judges at most
+     * {@code fetch} candidates; when more were found, it continues after the last one it judged, so no
+     * second query looks for its horizon.
+     */
     private static PageWalk deltaPage(IncrementalQueries queries, Delta request, SessionStep step,
                                       ReadSnapshot snapshot) {
         DeltaWindow window = new DeltaWindow(step.after(), step.priorSnapshot(), snapshot.snapshot().xmax());
         // Room for the repeats a page drops: an artifact can be a candidate of both sources.
         int fetch = 2 * request.limit() + 1;
-        PageWalk walk = PageWalk.of(queries.delta(request.scope(), window, step.floor(), fetch, EXAMINE),
-                request.limit(), fetch);
-        return walk.more() ? walk : walk.orUpTo(queries.deltaHorizon(request.scope(), window, EXAMINE));
+        List<Position> candidates = queries.deltaCandidates(request.scope(), window, fetch + 1);
+        if (candidates.isEmpty()) {
+            return PageWalk.of(List.of(), request.limit(), fetch);
+        }
+        List<Position> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
+        PageWalk walk = PageWalk.of(queries.delta(request.scope(), judged, step.floor(), fetch), request.limit(),
+                fetch);
+        return walk.more() || candidates.size() == judged.size() ? walk
+                : walk.orUpTo(Optional.of(judged.get(judged.size() - 1)));
     }
 
     private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {
@@ -163,9 +173,11 @@ public final class IncrementalReads implements IncrementalMode {
     /** One snapshot for the whole page, so the policy stamp and the rows it answers agree. */
     private <T> T inSnapshot(long community, HandleCallback<T, RuntimeException> read) {
         try {
-            return jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, handle -> {
-                handle.execute("SET TRANSACTION READ ONLY");
-                handle.execute("SET LOCAL statement_timeout = " + statementBudgetMillis);
+            return jdbi.inTransaction(handle -> {
+                // One round trip before the first query, instead of a session isolation change before the
+                // transaction and its reset after it, and a statement each for read-only and the budget.
+                handle.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
+                        + " SET LOCAL statement_timeout = " + statementBudgetMillis);
                 return read.withHandle(handle);
             });
         } catch (JdbiException e) {

@@ -5,5 +5,6 @@ package chat.buzz.relay.incremental;
  *
  * @param nowMicros database time at the start of the transaction: at or before its snapshot
  * @param snapshot  the snapshot itself, as a later session will need it
+ * @param policy    the community's policy stamp as this snapshot sees it
  */
-record ReadSnapshot(long nowMicros, TxSnapshot snapshot) {}
+record ReadSnapshot(long nowMicros, TxSnapshot snapshot, PolicyStamp policy) {}

@@ -145,6 +145,29 @@ class SignedHttpTest {
     }
 
     @Test
+    void aHeaderUsedOnOneInstanceIsRefusedByAnotherOnTheSameDatabase() throws Exception {
+        TestRelay second = TestRelay.anotherInstance(RELAY);
+        second.start();
+        try {
+            String used = sign(alice, 27235, "POST", url("/query"), QUERY, 0, List.of());
+            assertThat(post(used, QUERY).status()).isEqualTo(200);
+            // Both headers name the first instance's URL and are sent to the second with that Host, so
+            // the fresh one passes every check there and only the guard can tell the used one apart.
+            String fresh = sign(alice, 27235, "POST", url("/query"), QUERY, 0, List.of());
+            assertThat(sendTo(second, fresh)).startsWith("HTTP/1.1 200");
+            assertThat(sendTo(second, used)).startsWith("HTTP/1.1 401").contains("NIP-98: replay detected");
+        } finally {
+            second.stop();
+        }
+    }
+
+    private static String sendTo(TestRelay relay, String header) throws Exception {
+        String host = RELAY.baseUrl().substring("http://".length());
+        return RawHttp.exchange(relay.baseUrl(), "POST /query HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: "
+                + header + "\r\nContent-Length: " + QUERY.length() + "\r\nConnection: close\r\n\r\n" + QUERY);
+    }
+
+    @Test
     void aHeaderFromTheFutureIsRememberedForTheWholeWindowAfterItsCreatedAt() {
         Event future = authEvent(alice, 27235, "POST", url("/query"), QUERY, 60, List.of());
         assertThat(post(header(future), QUERY).status()).isEqualTo(200);
