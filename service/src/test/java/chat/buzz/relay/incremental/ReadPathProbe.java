@@ -313,8 +313,13 @@ public final class ReadPathProbe {
     }
 
     private static double median(Supplier<Double> sample, int repeats) {
+        // Three warm-up samples, thrown away: the first reads of a statement plan and fill caches.
+        double warmUp = 0;
         for (int i = 0; i < 3; i++) {
-            sample.get();
+            warmUp += sample.get();
+        }
+        if (Double.isNaN(warmUp)) {
+            throw new IllegalStateException("a warm-up sample was not a number");
         }
         List<Double> samples = new ArrayList<>();
         for (int i = 0; i < repeats; i++) {
