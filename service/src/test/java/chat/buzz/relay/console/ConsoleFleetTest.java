@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.relay.admin.ConsoleHeaders;
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.net.URI;
@@ -24,6 +25,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
  * The console's Fleet page over two live instances and one whose heartbeat stopped, in headless Chromium;
  * and the security headers every console answer carries.
  */
+@IntegrationTest
 class ConsoleFleetTest {
     private static final String GONE = "gone-host-0badbeef";
 

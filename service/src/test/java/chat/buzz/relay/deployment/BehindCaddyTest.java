@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.CaddyProxy;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * deploy/caddy/Caddyfile (Debian's caddy, plain HTTP on a free port) in front of two relays trusting
  * its address: signed HTTP and a NIP-42 WebSocket through it, as BehindNginxTest does for nginx.
  */
+@IntegrationTest
 class BehindCaddyTest {
     @RegisterExtension
     @Order(1)

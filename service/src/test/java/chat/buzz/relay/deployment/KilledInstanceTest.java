@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.NginxProxy;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayProcess;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * A client signs each attempt afresh, as the protocol asks: a retry nginx sent after the dead instance
  * had already seen the Authorization header is refused as a replay and signed again.
  */
+@IntegrationTest
 class KilledInstanceTest {
     private static final int WRITERS = 4;
 

@@ -2,6 +2,7 @@ package chat.buzz.relay.deployment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import chat.buzz.relay.testing.IntegrationTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * deploy/systemd's unit passes {@code systemd-analyze verify} (Debian's systemd package, which .ci/run
  * installs) as the instance buzz-relay@a: no unknown keys, no bad values, an executable ExecStart.
  */
+@IntegrationTest
 class SystemdUnitTest {
     private static final Path UNIT = Path.of("..", "deploy", "systemd", "buzz-relay@.service");
 

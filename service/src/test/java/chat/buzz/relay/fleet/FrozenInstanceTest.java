@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayProcess;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * it unconfirmed and the schema rollback refuses until forced, which the audit records.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@IntegrationTest
 class FrozenInstanceTest {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final Map<String, String> FAST_FLEET = Map.of("admin.heartbeat", "200ms",

@@ -3,6 +3,7 @@ package chat.buzz.relay.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The admin API's routing answers as the console and the runbooks expect: JSON, never cached, its own 404. */
+@IntegrationTest
 class OpsApiRoutesTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
 import java.io.ByteArrayInputStream;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Large POST /query answers are gzipped for a client that asks, and only then. */
+@IntegrationTest
 class CompressionTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();
