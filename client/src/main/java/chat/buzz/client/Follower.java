@@ -1,5 +1,6 @@
 package chat.buzz.client;
 
+import chat.buzz.protocol.Kinds;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
@@ -181,13 +182,13 @@ public final class Follower implements AutoCloseable {
         }
     }
 
-    /** A head (45010) enters or changes; a relay-signed removal marker (45011) leaves. */
+    /** A head (an artifact revision) enters or changes; a relay-signed removal marker leaves. */
     private static Entry liveEntry(JsonNode event) {
         chat.buzz.protocol.Event parsed = chat.buzz.protocol.Event.fromJson(event);
         String d = parsed.tag("d").orElseThrow(() -> new ProtocolViolation("a sync EVENT without d: " + event));
         return switch (parsed.kind()) {
-            case 45010 -> new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null);
-            case 45011 -> new Entry(false, d, null, null, null, parsed.tag("reason").orElse("unavailable"));
+            case Kinds.ARTIFACT_REVISION -> new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null);
+            case Kinds.REMOVAL_MARKER -> new Entry(false, d, null, null, null, parsed.tag("reason").orElse("unavailable"));
             default -> throw new ProtocolViolation("a sync EVENT of kind " + parsed.kind());
         };
     }

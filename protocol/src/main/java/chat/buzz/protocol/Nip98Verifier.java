@@ -28,7 +28,7 @@ public final class Nip98Verifier {
 
     public Nip98Result verify(String authorizationHeaderValue, String method, String absoluteUrl, byte[] bodyOrNull) {
         Event event = decode(authorizationHeaderValue);
-        if (event.kind() != Nip98.KIND) {
+        if (event.kind() != Kinds.HTTP_AUTH) {
             throw new Nip98Exception("wrong kind");
         }
         if (!event.hasValidId()) {

@@ -1,5 +1,6 @@
 package chat.buzz.relay;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip98Verifier;
 import chat.buzz.relay.admin.AdminConfig;
 import chat.buzz.relay.admin.AdminSecurityFilter;
@@ -172,8 +173,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
         Map<Integer, EventHandler> handlers = new HashMap<>(new ChannelWrites(policyChanges,
                 new PolicyChangeLimit(config.getPolicyChangeLimit(), syncStatistics)).handlers());
-        handlers.put(ArtifactWrites.REVISION_KIND, new ArtifactWrites(new RemovalMarkers(identity, clock)));
-        handlers.put(Redactions.KIND, new Redactions());
+        handlers.put(Kinds.ARTIFACT_REVISION, new ArtifactWrites(new RemovalMarkers(identity, clock)));
+        handlers.put(Kinds.REDACTION, new Redactions());
         environment.jersey().register(new EventsResource(new EventWriter(jdbi, handlers, clock)));
 
         IncrementalMode incremental = incrementalReads(config.getIncremental(), jdbi, gates, identity, syncStatistics);

@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
-/** The relay-visible part of a kind-45010 revision (PROTOCOL 3.2), validated. */
+/** The relay-visible part of a artifact revision ({@link chat.buzz.protocol.Kinds#ARTIFACT_REVISION}) (PROTOCOL 3.2), validated. */
 record RevisionTags(UUID d, UUID channel, String type, Optional<String> title, Op op, Optional<String> prev) {
     static final int MAX_TYPE_BYTES = 128;
     static final int MAX_TITLE_BYTES = 512;

@@ -1,7 +1,6 @@
 package chat.buzz.relay.info;
 
-import chat.buzz.relay.artifact.ArtifactWrites;
-import chat.buzz.relay.artifact.RemovalMarkers;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.relay.events.EventLimits;
 import chat.buzz.relay.identity.RelayConfig;
 import com.codahale.metrics.annotation.Timed;
@@ -45,7 +44,7 @@ public final class InformationResource {
                 capabilities.active(),
                 new RelayInformation.Limitation(config.getMaxBodyBytes(), EventLimits.MAX_TAGS,
                         EventLimits.MAX_CONTENT_BYTES, true),
-                new RelayInformation.Artifacts(ArtifactWrites.REVISION_KIND, RemovalMarkers.KIND, "/query",
+                new RelayInformation.Artifacts(Kinds.ARTIFACT_REVISION, Kinds.REMOVAL_MARKER, "/query",
                         List.of("current", "incremental"),
                         new RelayInformation.Incremental(PAGE_SIZE, overlapSeconds, MAX_IDS, MAX_SCOPE)));
         return cors(Response.ok(document, NOSTR_JSON)).build();

@@ -1,5 +1,6 @@
 package chat.buzz.relay.artifact;
 
+import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.createChannel;
 import static chat.buzz.relay.testing.Nostr.membership;
 import static chat.buzz.relay.testing.Nostr.newId;
@@ -102,8 +103,8 @@ class ArtifactWritesTest {
         accepted(client.publish(alice, moved));
 
         String markerJson = RELAY.jdbi().withHandle(h -> h.createQuery(
-                "SELECT e.json FROM artifact_revisions r JOIN events e ON e.id = r.event_id WHERE r.d = :d AND r.kind = 45011")
-                .bind("d", d).mapTo(String.class).one());
+                "SELECT e.json FROM artifact_revisions r JOIN events e ON e.id = r.event_id WHERE r.d = :d AND r.kind = :kind")
+                .bind("d", d).bind("kind", Kinds.REMOVAL_MARKER).mapTo(String.class).one());
         Event marker = Event.parse(markerJson);
         assertThat(marker.pubkey()).isEqualTo(RELAY_PUBKEY);
         assertThat(marker.hasValidSignature()).isTrue();
@@ -213,7 +214,7 @@ class ArtifactWritesTest {
         UUID d = newId();
         Event created = revision(alice, d, channel, "create", null, "task");
         accepted(client.publish(alice, created));
-        Event retyped = sign(alice, 45010, List.of(tag("ar", "1"), tag("d", d.toString()), tag("h", channel.toString()),
+        Event retyped = sign(alice, Kinds.ARTIFACT_REVISION, List.of(tag("ar", "1"), tag("d", d.toString()), tag("h", channel.toString()),
                 tag("type", "note.v1"), tag("op", "update"), tag("title", "t"), tag("prev", created.id())), "");
         rejected(client.publish(alice, retyped), 400, "invalid: type never changes");
     }
@@ -222,13 +223,13 @@ class ArtifactWritesTest {
     void privateChannelsTakeWritesFromActiveMembersOnly() {
         UUID channel = channel(alice, "private");
         rejected(client.publish(bob, revision(bob, newId(), channel, "create", null, "t")), 403, "blocked: channel not found or not writable");
-        accepted(client.publish(alice, membership(alice, 9000, channel, bob.publicKeyHex(), null)));
+        accepted(client.publish(alice, membership(alice, Kinds.ADD_MEMBER, channel, bob.publicKeyHex(), null)));
         accepted(client.publish(bob, revision(bob, newId(), channel, "create", null, "t")));
     }
 
     @SafeVarargs
     private Reply publish(List<String>... tags) {
-        return client.publish(alice, sign(alice, 45010, List.of(tags), ""));
+        return client.publish(alice, sign(alice, Kinds.ARTIFACT_REVISION, List.of(tags), ""));
     }
 
     private UUID channel(NostrKeys owner, String visibility) {

@@ -1,5 +1,6 @@
 package chat.buzz.relay.channel;
 
+import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.createChannel;
 import static chat.buzz.relay.testing.Nostr.editChannel;
 import static chat.buzz.relay.testing.Nostr.event;
@@ -114,7 +115,7 @@ class PolicyChangeLimitTest {
             accepted(onA.publish(alice, flipUnlisted(alice, channel, i % 2 == 0)));
         }
         OffsetDateTime stampBefore = policyStamp();
-        Reply refused = onA.publish(alice, event(alice, ChannelWrites.DELETE, tag("h", channel.toString())));
+        Reply refused = onA.publish(alice, event(alice, Kinds.DELETE_CHANNEL, tag("h", channel.toString())));
         rejected(refused, 429, "rate-limited:");
         assertThat(retryAfter(refused)).isBetween(1L, WINDOW_SECONDS);
         boolean deleted = A.jdbi().withHandle(h -> h.createQuery("SELECT deleted_at IS NOT NULL FROM channels WHERE id = :c")

@@ -1,5 +1,6 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -110,7 +111,7 @@ class IncrementalErrorsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {
-            "{\"artifact\":\"incremental\",\"kinds\":[45010]}",
+            "{\"artifact\":\"incremental\",\"kinds\":[" + Kinds.ARTIFACT_REVISION + "]}",
             "{\"artifact\":\"incremental\",\"limit\":\"5\"}",
             "{\"artifact\":\"incremental\",\"limit\":0}",
             "{\"artifact\":\"incremental\",\"limit\":101}",

@@ -1,5 +1,6 @@
 package chat.buzz.relay.info;
 
+import chat.buzz.protocol.Kinds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
@@ -32,8 +33,8 @@ class InformationDocumentTest {
         assertThat(document.get("capabilities").isArray()).isTrue();
         assertThat(document.get("capabilities")).isEmpty();
         JsonNode artifacts = document.get("artifacts");
-        assertThat(artifacts.get("revision_kind").asInt()).isEqualTo(45010);
-        assertThat(artifacts.get("removal_kind").asInt()).isEqualTo(45011);
+        assertThat(artifacts.get("revision_kind").asInt()).isEqualTo(Kinds.ARTIFACT_REVISION);
+        assertThat(artifacts.get("removal_kind").asInt()).isEqualTo(Kinds.REMOVAL_MARKER);
         assertThat(artifacts.get("query").asText()).isEqualTo("/query");
         assertThat(artifacts.get("modes").toString()).isEqualTo("[\"current\",\"incremental\"]");
         int overlap = RELAY.configuration().getIncremental().getOverlapSeconds();

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.sync.World.scopeFilter;
 import static chat.buzz.relay.testing.Nostr.tag;
 import static chat.buzz.relay.testing.Replies.accepted;
@@ -99,7 +100,7 @@ class SlowConsumerTest {
 
     private void writeBigArtifact(UUID channel) {
         UUID d = Nostr.newId();
-        accepted(http.publish(alice, Nostr.sign(alice, 45010, List.of(tag("ar", "1"), tag("d", d.toString()),
+        accepted(http.publish(alice, Nostr.sign(alice, Kinds.ARTIFACT_REVISION, List.of(tag("ar", "1"), tag("d", d.toString()),
                 tag("h", channel.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "big")),
                 BIG_CONTENT)));
     }

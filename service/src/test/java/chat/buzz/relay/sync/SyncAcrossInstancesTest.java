@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.sync.World.heads;
 import static chat.buzz.relay.sync.World.noScope;
 import static chat.buzz.relay.sync.World.scopeFilter;
@@ -195,7 +196,7 @@ class SyncAcrossInstancesTest {
     private static JsonNode lastRemoval(SyncClient client, UUID d) {
         JsonNode last = null;
         for (JsonNode message : client.received()) {
-            if (verb(message).equals("EVENT") && message.get(2).get("kind").asInt() == 45011
+            if (verb(message).equals("EVENT") && message.get(2).get("kind").asInt() == Kinds.REMOVAL_MARKER
                     && d.toString().equals(tag(message.get(2), "d"))) {
                 last = message.get(2);
             }

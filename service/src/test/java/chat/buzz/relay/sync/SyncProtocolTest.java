@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.sync.World.heads;
 import static chat.buzz.relay.sync.World.noScope;
 import static chat.buzz.relay.sync.World.scopeFilter;
@@ -126,7 +127,7 @@ class SyncProtocolTest {
             Event forged = new Event(other.id(), alice.publicKeyHex(), other.createdAt(), other.kind(), other.tags(),
                     other.content(), other.sig());
             assertRefused(client, forged, "invalid");
-            Event wrongKind = alice.sign(27235, Nostr.now(), List.of(List.of("relay", client.url()),
+            Event wrongKind = alice.sign(Kinds.HTTP_AUTH, Nostr.now(), List.of(List.of("relay", client.url()),
                     List.of("challenge", challenge)), "");
             assertRefused(client, wrongKind, "wrong kind");
             Event stale = Nip42.authEvent(alice, client.url(), challenge, Nostr.now() - 3600);
