@@ -50,6 +50,17 @@ public final class AccessSql {
         return namedByFilter ? readable(channel) : discoverableChannel(channel, false);
     }
 
+    /**
+     * The channels of a scope that the reader can read and that carry a TTL: never part of durable
+     * sync, so incremental reads and WebSocket sync refuse them. Binds {@code :community}, {@code :reader}
+     * and {@code :scope}; returns {@code id}, ordered.
+     */
+    public static final String TTL_CHANNELS_IN_SCOPE = """
+            SELECT c.id FROM channels c
+            WHERE c.community_id = :community AND c.id = ANY (CAST(:scope AS uuid[]))
+              AND c.ttl_seconds IS NOT NULL AND %s
+            ORDER BY c.id""".formatted(READABLE_CHANNEL);
+
     /** A head that is current state: not deleted and not redacted ({@code head} joined to its event). */
     public static String liveHead(String head, String event) {
         return "(NOT " + head + ".deleted AND " + event + ".redacted_at IS NULL)";
