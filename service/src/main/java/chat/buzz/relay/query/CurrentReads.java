@@ -37,7 +37,8 @@ public final class CurrentReads {
         try {
             return jdbi.inTransaction(handle -> {
                 handle.execute("SET TRANSACTION READ ONLY");
-                handle.execute("SET LOCAL statement_timeout = " + statementBudgetMillis);
+                handle.createQuery("SELECT set_config('statement_timeout', :budget, true)")
+                        .bind("budget", Long.toString(statementBudgetMillis)).mapTo(String.class).one();
                 return select(handle, caller, filter);
             });
         } catch (JdbiException e) {

@@ -87,7 +87,7 @@ class ArtifactWritesTest {
                 .allSatisfy(r -> assertThat(r.message()).isEqualTo("conflict: artifact head changed"));
         String winner = replies.stream().filter(r -> r.status() == 200).findFirst().orElseThrow().json().get("event_id").asText();
         assertThat(current(alice, "\"#d\":[\"" + d + "\"]").get(0).get("id").asText()).isEqualTo(winner);
-        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE d = '" + d + "'")).isEqualTo(2);
+        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE d = :value", d)).isEqualTo(2);
     }
 
     @Test
@@ -161,7 +161,7 @@ class ArtifactWritesTest {
         rejected(client.publish(bob, redact(bob, channel, created.id())), 403, "blocked: only owners, admins or the author");
         accepted(client.publish(alice, redact(alice, channel, created.id())));
         assertThat(current(bob, "\"#d\":[\"" + d + "\"]")).isEmpty();
-        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE event_id = '" + created.id() + "'"))
+        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE event_id = :value", created.id()))
                 .as("the acceptance ledger outlives redaction").isEqualTo(1);
         Event next = revision(alice, d, channel, "update", created.id(), "task again");
         accepted(client.publish(alice, next));
@@ -205,7 +205,7 @@ class ArtifactWritesTest {
                 tag("prev", "XYZ")), 400, "invalid: tag prev must be");
         rejected(publish(tag("ar", "1"), tag("d", d), tag("h", h), tag("type", "task.v1"), tag("type", "task.v2"),
                 tag("op", "create"), tag("title", "t")), 400, "invalid: tag type appears more than once");
-        assertThat(count("SELECT count(*) FROM artifact_heads WHERE d = '" + d + "'")).isZero();
+        assertThat(count("SELECT count(*) FROM artifact_heads WHERE d = :value", d)).isZero();
     }
 
     @Test
@@ -244,7 +244,8 @@ class ArtifactWritesTest {
         return reply.json();
     }
 
-    private static long count(String sql) {
-        return RELAY.jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+    /** Counts rows where one column equals {@code value}, bound as {@code :value}. */
+    private static long count(String sql, Object value) {
+        return RELAY.jdbi().withHandle(h -> h.createQuery(sql).bind("value", value).mapTo(Long.class).one());
     }
 }
