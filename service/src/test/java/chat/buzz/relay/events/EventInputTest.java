@@ -12,6 +12,7 @@ import static chat.buzz.relay.testing.Replies.rejected;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.RelayClient;
@@ -99,7 +100,7 @@ class EventInputTest {
     void tagAndContentLimits() {
         UUID channel = newId();
         List<List<String>> many = new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "x"), tag("visibility", "open")));
-        for (int i = 0; i < EventLimits.MAX_TAGS; i++) {
+        for (int i = 0; i < Limits.MAX_TAGS; i++) {
             many.add(tag("x", Integer.toString(i)));
         }
         rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, many, "")), 400, "invalid: more than 256 tags");

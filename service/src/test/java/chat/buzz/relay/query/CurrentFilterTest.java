@@ -3,6 +3,7 @@ package chat.buzz.relay.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import chat.buzz.protocol.Limits;
 import chat.buzz.relay.web.ErrorBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -31,7 +32,7 @@ class CurrentFilterTest {
     @Test
     void anEmptyFilterTakesTheDefaults() throws Exception {
         CurrentFilter filter = parse("{\"artifact\":\"current\"}");
-        assertThat(filter).isEqualTo(new CurrentFilter(List.of(), List.of(), Map.of(), CurrentFilter.DEFAULT_LIMIT, 0));
+        assertThat(filter).isEqualTo(new CurrentFilter(List.of(), List.of(), Map.of(), Limits.CURRENT_DEFAULT_LIMIT, 0));
     }
 
     @Test
@@ -46,8 +47,8 @@ class CurrentFilterTest {
     @Test
     void limitsAtTheirBoundsAreAccepted() throws Exception {
         assertThat(parse("{\"limit\":1,\"offset\":0}").limit()).isEqualTo(1);
-        assertThat(parse("{\"limit\":" + CurrentFilter.MAX_LIMIT + "}").limit()).isEqualTo(CurrentFilter.MAX_LIMIT);
-        assertThat(parse("{\"offset\":" + CurrentFilter.MAX_OFFSET + "}").offset()).isEqualTo(CurrentFilter.MAX_OFFSET);
+        assertThat(parse("{\"limit\":" + Limits.CURRENT_MAX_LIMIT + "}").limit()).isEqualTo(Limits.CURRENT_MAX_LIMIT);
+        assertThat(parse("{\"offset\":" + Limits.CURRENT_MAX_OFFSET + "}").offset()).isEqualTo(Limits.CURRENT_MAX_OFFSET);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -75,16 +76,16 @@ class CurrentFilterTest {
     @Test
     void atMostSixteenTagKeysIncludingHAndD() throws Exception {
         StringBuilder json = new StringBuilder("{\"#h\":[\"" + CHANNEL + "\"]");
-        for (int i = 1; i < CurrentFilter.MAX_TAG_KEYS; i++) {
+        for (int i = 1; i < Limits.CURRENT_MAX_TAG_KEYS; i++) {
             json.append(",\"#k").append(i).append("\":[\"v\"]");
         }
-        assertThat(parse(json + "}").tagFilters()).hasSize(CurrentFilter.MAX_TAG_KEYS - 1);
+        assertThat(parse(json + "}").tagFilters()).hasSize(Limits.CURRENT_MAX_TAG_KEYS - 1);
         assertThat(reason(json + ",\"#one-more\":[\"v\"]}")).isEqualTo("invalid: a filter may have at most 16 tag keys");
     }
 
     @Test
     void atMostAThousandValuesInAll() throws Exception {
-        String values = "\"v\",".repeat(CurrentFilter.MAX_VALUES / 2 - 1) + "\"v\"";
+        String values = "\"v\",".repeat(Limits.CURRENT_MAX_VALUES / 2 - 1) + "\"v\"";
         assertThat(parse("{\"#a\":[" + values + "],\"#b\":[" + values + "]}").tagFilters()).hasSize(2);
         assertThat(reason("{\"#a\":[" + values + "],\"#b\":[" + values + "],\"#c\":[\"v\"]}"))
                 .isEqualTo("invalid: a filter may have at most 1000 tag values in all");
