@@ -8,18 +8,9 @@ import org.junit.jupiter.api.Test;
 class KindsTest {
     @Test
     void kindsAreTheContractsNumbers() {
-        assertThat(Kinds.DELETION).isEqualTo(5);
-        assertThat(Kinds.ADD_MEMBER).isEqualTo(9000);
-        assertThat(Kinds.REMOVE_MEMBER).isEqualTo(9001);
-        assertThat(Kinds.EDIT_CHANNEL).isEqualTo(9002);
-        assertThat(Kinds.REDACTION).isEqualTo(9005);
-        assertThat(Kinds.CREATE_CHANNEL).isEqualTo(9007);
-        assertThat(Kinds.DELETE_CHANNEL).isEqualTo(9008);
-        assertThat(Kinds.JOIN).isEqualTo(9021);
-        assertThat(Kinds.LEAVE).isEqualTo(9022);
-        assertThat(Kinds.RELAY_AUTH).isEqualTo(22242);
-        assertThat(Kinds.HTTP_AUTH).isEqualTo(27235);
-        assertThat(Kinds.ARTIFACT_REVISION).isEqualTo(45010);
-        assertThat(Kinds.REMOVAL_MARKER).isEqualTo(45011);
+        assertThat(new int[] {Kinds.DELETION, Kinds.ADD_MEMBER, Kinds.REMOVE_MEMBER, Kinds.EDIT_CHANNEL,
+                Kinds.REDACTION, Kinds.CREATE_CHANNEL, Kinds.DELETE_CHANNEL, Kinds.JOIN, Kinds.LEAVE,
+                Kinds.RELAY_AUTH, Kinds.HTTP_AUTH, Kinds.ARTIFACT_REVISION, Kinds.REMOVAL_MARKER})
+                .containsExactly(5, 9000, 9001, 9002, 9005, 9007, 9008, 9021, 9022, 22242, 27235, 45010, 45011);
     }
 }
