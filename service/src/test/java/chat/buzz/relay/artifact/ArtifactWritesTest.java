@@ -87,7 +87,7 @@ class ArtifactWritesTest {
                 .allSatisfy(r -> assertThat(r.message()).isEqualTo("conflict: artifact head changed"));
         String winner = replies.stream().filter(r -> r.status() == 200).findFirst().orElseThrow().json().get("event_id").asText();
         assertThat(current(alice, "\"#d\":[\"" + d + "\"]").get(0).get("id").asText()).isEqualTo(winner);
-        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE d = :value", d)).isEqualTo(2);
+        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE d = CAST(:value AS uuid)", d)).isEqualTo(2);
     }
 
     @Test
@@ -205,7 +205,7 @@ class ArtifactWritesTest {
                 tag("prev", "XYZ")), 400, "invalid: tag prev must be");
         rejected(publish(tag("ar", "1"), tag("d", d), tag("h", h), tag("type", "task.v1"), tag("type", "task.v2"),
                 tag("op", "create"), tag("title", "t")), 400, "invalid: tag type appears more than once");
-        assertThat(count("SELECT count(*) FROM artifact_heads WHERE d = :value", d)).isZero();
+        assertThat(count("SELECT count(*) FROM artifact_heads WHERE d = CAST(:value AS uuid)", d)).isZero();
     }
 
     @Test
