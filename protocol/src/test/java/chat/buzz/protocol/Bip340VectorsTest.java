@@ -28,6 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class Bip340VectorsTest {
     private static final HexFormat HEX = HexFormat.of();
 
+    // Test parameters, never compared or hashed.
+    @SuppressWarnings("ArrayRecordComponent")
     record Vector(String index, byte[] secretKey, byte[] publicKey, byte[] auxRand, byte[] message,
                   byte[] signature, boolean expected, String comment) {
         @Override

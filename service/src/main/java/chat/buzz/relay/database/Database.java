@@ -1,6 +1,5 @@
 package chat.buzz.relay.database;
 
-import chat.buzz.relay.BuzzRelayConfiguration;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.migrations.CloseableLiquibase;
@@ -16,8 +15,8 @@ public final class Database {
     private Database() {}
 
     /** The configured data source; in local mode this starts the embedded PostgreSQL first. */
-    public static DataSourceFactory dataSourceFactory(BuzzRelayConfiguration config) {
-        DataSourceFactory factory = EmbeddedDatabase.prepare(config.getEmbeddedDatabase(), config.getDataSourceFactory());
+    public static DataSourceFactory dataSourceFactory(EmbeddedDatabaseConfig embedded, DataSourceFactory configured) {
+        DataSourceFactory factory = EmbeddedDatabase.prepare(embedded, configured);
         DatabaseUrl url = DatabaseUrl.parse(factory.getUrl());
         factory.setUrl(url.jdbcUrl());
         if (url.user() != null && isBlankOrUnset(factory.getUser())) {

@@ -1,5 +1,8 @@
 package chat.buzz.relay.incremental;
 
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -19,9 +22,41 @@ import java.util.UUID;
  * @param sessionSnapshot the snapshot of this session's first page: the next session's priorSnapshot
  * @param position      the last position delivered; for a finished session, where the next one starts
  */
+// The digests stay arrays because the codec writes them as they are; equality below compares contents.
+@SuppressWarnings("ArrayRecordComponent")
 public record Cursor(long community, byte[] reader, byte[] scope, PolicyStamp policy, Phase phase,
                      long sessionStart, long floor, TxSnapshot priorSnapshot, TxSnapshot sessionSnapshot,
                      Position position) {
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Cursor that
+                && community == that.community
+                && Arrays.equals(reader, that.reader)
+                && Arrays.equals(scope, that.scope)
+                && Objects.equals(policy, that.policy)
+                && phase == that.phase
+                && sessionStart == that.sessionStart
+                && floor == that.floor
+                && Objects.equals(priorSnapshot, that.priorSnapshot)
+                && Objects.equals(sessionSnapshot, that.sessionSnapshot)
+                && Objects.equals(position, that.position);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(community, Arrays.hashCode(reader), Arrays.hashCode(scope), policy, phase, sessionStart,
+                floor, priorSnapshot, sessionSnapshot, position);
+    }
+
+    @Override
+    public String toString() {
+        HexFormat hex = HexFormat.of();
+        return "Cursor[community=" + community + ", reader=" + hex.formatHex(reader) + ", scope=" + hex.formatHex(scope)
+                + ", policy=" + policy + ", phase=" + phase + ", sessionStart=" + sessionStart + ", floor=" + floor
+                + ", priorSnapshot=" + priorSnapshot + ", sessionSnapshot=" + sessionSnapshot
+                + ", position=" + position + "]";
+    }
 
     public enum Phase {
         /** more bootstrap pages follow */

@@ -8,7 +8,6 @@ import chat.buzz.relay.incremental.Cursor.Position;
 import chat.buzz.relay.incremental.IncrementalRequest.Delta;
 import chat.buzz.relay.incremental.IncrementalRequest.Digest;
 import chat.buzz.relay.incremental.IncrementalRequest.KnownIds;
-import chat.buzz.relay.ops.SyncStatistics;
 import chat.buzz.relay.query.IncrementalMode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.ws.rs.core.MediaType;

@@ -1,6 +1,7 @@
 package chat.buzz.relay.ops;
 
 import chat.buzz.relay.channel.PolicyChangeRefusals;
+import chat.buzz.relay.incremental.SyncStatistics;
 import com.codahale.metrics.MetricRegistry;
 import java.sql.SQLException;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package chat.buzz.relay.ops;
 
-import chat.buzz.relay.channel.PolicyChangeRecorder;
+import chat.buzz.relay.changes.PolicyChangeRecorder;
 import com.codahale.metrics.MetricRegistry;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;

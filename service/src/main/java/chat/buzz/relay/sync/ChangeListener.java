@@ -1,5 +1,7 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.changes.Change;
+import chat.buzz.relay.changes.ChangeQueries;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.lifecycle.Managed;
 import java.sql.Connection;
@@ -67,7 +69,7 @@ final class ChangeListener implements Managed {
             try (Connection conn = connect()) {
                 connection = conn;
                 try (Statement statement = conn.createStatement()) {
-                    statement.execute("LISTEN " + SyncQueries.NOTIFY_CHANNEL);
+                    statement.execute("LISTEN " + ChangeQueries.NOTIFY_CHANNEL);
                 }
                 if (listenedBefore) {
                     hub.resetAll("sync_reset: the relay lost its change feed for a moment; subscribe again");

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.database.DatabaseFaults;
 import chat.buzz.relay.gate.Gate;
 import java.util.ArrayDeque;

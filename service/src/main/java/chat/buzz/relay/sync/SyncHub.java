@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.database.DatabaseOutage;
 import chat.buzz.relay.gate.Gates;
 import com.codahale.metrics.Counter;

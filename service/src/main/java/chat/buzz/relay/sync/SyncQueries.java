@@ -8,13 +8,6 @@ import chat.buzz.relay.access.AccessSql;
  * Heads are aliased {@code a}, their events {@code e}, their channels {@code c}; the reader is {@code :reader}.
  */
 final class SyncQueries {
-    static final String NOTIFY_CHANNEL = "buzz_sync";
-
-    static final String NOTIFY = "SELECT pg_notify(:channel, :payload)";
-
-    static final String HEAD_OF_EVENT =
-            "SELECT d, channel_id FROM artifact_heads WHERE community_id = :community AND head_event_id = :event";
-
     private static final String HEADS = """
             FROM artifact_heads a
             JOIN events e ON e.id = a.head_event_id

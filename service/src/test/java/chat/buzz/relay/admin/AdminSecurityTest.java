@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.AdminClient.Reply;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.TestRelay;
 import java.net.URI;
@@ -13,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@IntegrationTest
 class AdminSecurityTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();

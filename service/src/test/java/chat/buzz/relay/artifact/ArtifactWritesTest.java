@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.Concurrently;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** PROTOCOL 3.2–3.4 over signed HTTP: compare-and-set, moves, delete and restore, redaction. */
+@IntegrationTest
 class ArtifactWritesTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();

@@ -8,6 +8,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Sha256;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Every rejection of PROTOCOL 2.1 and 2.3, over real HTTP against the running relay. */
+@IntegrationTest
 class SignedHttpTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();

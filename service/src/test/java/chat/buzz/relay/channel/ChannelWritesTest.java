@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
 import java.util.Map;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** PROTOCOL 3.1: channels, memberships and roles over signed HTTP. */
+@IntegrationTest
 class ChannelWritesTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();

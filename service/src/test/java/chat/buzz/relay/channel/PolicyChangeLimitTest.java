@@ -15,6 +15,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.Concurrently;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * PROTOCOL 3 and 4.4: writes that advance the policy stamp are limited per pubkey and per community,
  * on two relay instances sharing one database. A window of an hour keeps every advance of a test in it.
  */
+@IntegrationTest
 class PolicyChangeLimitTest {
     private static final int PER_PUBKEY = 3;
     private static final int PER_COMMUNITY = 5;

@@ -14,6 +14,7 @@ import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.SyncClient;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
 import chat.buzz.relay.testing.Nostr;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The library against the real relay through the scenarios of the incremental tests: after every
  * sync the store equals D by the test model and by the relay's digest read.
  */
+@IntegrationTest
 class ClientSyncEndToEndTest {
     @Order(1)
     @RegisterExtension

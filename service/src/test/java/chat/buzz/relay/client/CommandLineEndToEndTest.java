@@ -6,6 +6,7 @@ import chat.buzz.client.cli.BuzzSync;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
 import chat.buzz.relay.testing.TestRelay;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Every buzz-sync command against the real relay, with the messages and exit codes a person sees. */
+@IntegrationTest
 class CommandLineEndToEndTest {
     @Order(1)
     @RegisterExtension

@@ -8,6 +8,7 @@ import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.Store;
 import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
 import chat.buzz.relay.testing.Nostr;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * their revalidation), restarted each time. Self-checks are off throughout, so no repair can hide a
  * lost page: at the end the store must match the relay's digest as it stands.
  */
+@IntegrationTest
 class CrashSafetyTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));

@@ -9,6 +9,7 @@ import chat.buzz.client.Follower;
 import chat.buzz.client.SqliteStore;
 import chat.buzz.client.SyncClient;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
 import chat.buzz.relay.testing.Nostr;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@link Follower} against the real relay: live over WebSocket sync (PROTOCOL 5), or by polling without it. */
+@IntegrationTest
 class FollowEndToEndTest {
     @Order(1)
     @RegisterExtension

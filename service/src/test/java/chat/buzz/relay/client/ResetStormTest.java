@@ -10,6 +10,7 @@ import chat.buzz.client.SqliteStore;
 import chat.buzz.client.SyncClient;
 import chat.buzz.client.SyncListener;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
 import chat.buzz.relay.testing.Nostr;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Retry-After it was given before its next attempt, and the retries spread over the relay's range.
  * The histogram of retry times is printed for docs/benchmarks.md.
  */
+@IntegrationTest
 class ResetStormTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"),

@@ -10,6 +10,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.incremental.IncrementalSchema;
 import chat.buzz.relay.ops.FlagsTest;
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.sql.Timestamp;
@@ -27,6 +28,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 
+@IntegrationTest
 class ConsoleBrowserTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));

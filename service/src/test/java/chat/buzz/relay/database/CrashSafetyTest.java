@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * there afterwards, each artifact's head must be its last acknowledged revision (or a later one whose
  * reply was lost in the crash), and no artifact may be half-written.
  */
+@IntegrationTest
 class CrashSafetyTest {
     private static final int ROUNDS = 3;
     private static final int WRITERS = 3;

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.DedicatedPostgres;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * afterwards the relay serves again without a restart, subscribers are reset and resubscribe, and
  * every write that was acknowledged is there.
  */
+@IntegrationTest
 class DatabaseOutageTest {
     private static DedicatedPostgres postgres;
     private static TestRelay relay;

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.BuzzRelayApplication;
 import chat.buzz.relay.BuzzRelayConfiguration;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The README's first command: config/local.yml on its embedded PostgreSQL, with data that survives a restart. */
+@IntegrationTest
 class LocalModeTest {
     @TempDir
     Path data;

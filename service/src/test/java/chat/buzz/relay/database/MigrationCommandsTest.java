@@ -2,6 +2,7 @@ package chat.buzz.relay.database;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestDatabases;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** `db migrate` and friends from dropwizard-migrations, run as an operator would, against config/production.yml. */
+@IntegrationTest
 class MigrationCommandsTest {
     private String databaseUrl;
 

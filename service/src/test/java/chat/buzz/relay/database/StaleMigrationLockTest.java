@@ -3,6 +3,7 @@ package chat.buzz.relay.database;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestDatabases;
 import io.dropwizard.db.DataSourceFactory;
 import java.io.BufferedReader;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** A migrator SIGKILLed while holding Liquibase's lock does not stop the next one; a live one is waited for. */
+@IntegrationTest
 class StaleMigrationLockTest {
     private String url;
     private Process holder;

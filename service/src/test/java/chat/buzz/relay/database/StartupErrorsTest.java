@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import chat.buzz.relay.BuzzRelayApplication;
 import chat.buzz.relay.BuzzRelayConfiguration;
 import chat.buzz.relay.health.HealthServlet;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.TestDatabases;
 import io.dropwizard.testing.ConfigOverride;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** A misconfigured start names the variable to fix; a postgres:// URL is as good as a JDBC one. */
+@IntegrationTest
 class StartupErrorsTest {
     private static String databaseUrl;
 

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.NginxProxy;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.SyncClient;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * usual {@code Host $host} that dropped the port before trusted proxies existed.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@IntegrationTest
 class BehindNginxTest {
     private static final int FIRST_PORT = NginxProxy.freePort();
     private static final int SECOND_PORT = NginxProxy.freePort();

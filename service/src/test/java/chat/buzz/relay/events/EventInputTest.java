@@ -15,6 +15,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Bad input to POST /events: a clear 4xx in the contract's shape, and nothing stored. */
+@IntegrationTest
 class EventInputTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Two instances on one database heartbeat; either admin port shows both, and a silent one goes stale, then away. */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@IntegrationTest
 class FleetViewTest {
     private static final Duration PATIENCE = Duration.ofSeconds(20);
 

@@ -2,6 +2,7 @@ package chat.buzz.relay.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.TestRelay;
 import chat.buzz.relay.database.Database;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Load-balancer probes: no token, any Host, nothing but the verdict. */
+@IntegrationTest
 class ProbesTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();

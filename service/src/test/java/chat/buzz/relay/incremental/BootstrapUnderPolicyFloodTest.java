@@ -4,6 +4,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * defect 7). The bootstrap must finish instead of restarting at every stamp, and the reset that follows
  * must leave the client with exactly D.
  */
+@IntegrationTest
 class BootstrapUnderPolicyFloodTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));

@@ -7,6 +7,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.artifact.ArtifactDao;
 import chat.buzz.relay.events.EventStore;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A writer stamps a change, then holds its transaction open (for less than the overlap) while a reader
  * completes a session; after the commit the next session still delivers the change.
  */
+@IntegrationTest
 class CommitDelayTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(

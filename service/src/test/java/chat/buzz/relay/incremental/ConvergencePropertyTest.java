@@ -4,6 +4,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * discoverable set computed from this test's own model (plus what known-ID reads confirmed after a reset).
  * Replay a failure with -Dbuzz.convergence.seed=N; -Dbuzz.convergence.operations=N sets the length.
  */
+@IntegrationTest
 class ConvergencePropertyTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));

@@ -3,6 +3,7 @@ package chat.buzz.relay.incremental;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * procedure does, resets every cursor and every WebSocket subscription. (That a database never
  * restored stays in epoch 0 is checked by RestoreFromBackupTest, before its restore.)
  */
+@IntegrationTest
 class DatabaseEpochTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"),

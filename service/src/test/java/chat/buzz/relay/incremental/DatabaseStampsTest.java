@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.Replies;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Migrations 0076/0077 keep the change stamps with triggers: each moves exactly when a reader could see
  * a difference, and not otherwise. Writes go through signed HTTP; the stamps are read from the database.
  */
+@IntegrationTest
 class DatabaseStampsTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();

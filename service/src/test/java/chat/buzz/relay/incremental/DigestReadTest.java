@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Sha256;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The digest read of PROTOCOL 4.4a, checked against the same digest computed here from a bootstrap. */
+@IntegrationTest
 class DigestReadTest {
     @Order(1)
     @RegisterExtension

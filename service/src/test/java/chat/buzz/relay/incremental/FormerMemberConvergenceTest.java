@@ -4,6 +4,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * reset can hide a missed removal: a former member must drop what it held, must not hear of what it
  * never held, and a page names each artifact at most once.
  */
+@IntegrationTest
 class FormerMemberConvergenceTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));

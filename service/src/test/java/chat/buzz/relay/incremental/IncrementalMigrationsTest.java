@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import chat.buzz.relay.database.Database;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestDatabases;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Migrations 0076–0078: forward, prebuilt indexes, a wrong prebuild, and rollback to the tag. */
+@IntegrationTest
 class IncrementalMigrationsTest {
     private String url;
     private Jdbi jdbi;

@@ -10,6 +10,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.access.AccessLookup;
 import chat.buzz.relay.artifact.ArtifactDao;
 import chat.buzz.relay.events.EventStore;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The first artifact of an empty channel commits while the channel's visibility changes. With no
  * overlap to hide behind, the artifact must still reach a reader through the reset.
  */
+@IntegrationTest
 class PolicyResetRaceTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.runbooks.RunbookScript;
 import chat.buzz.relay.runbooks.RunbookShell;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestDatabases;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * new database with the epoch renewed, and a relay on the restored database. The client's cursor was
  * taken after the backup point; its next session must reset and leave it holding the restored state.
  */
+@IntegrationTest
 class RestoreFromBackupTest {
     private static final ConfigOverride[] GATES = {ConfigOverride.config("gates.incremental", "true")};
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.Replies;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * page must answer within the statement budget and make progress, so bootstrap and deltas end, with
  * exactly what the reader may see and nothing else named.
  */
+@IntegrationTest
 class SparseReaderTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));

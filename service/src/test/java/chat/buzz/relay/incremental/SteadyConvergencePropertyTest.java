@@ -1,21 +1,22 @@
 package chat.buzz.relay.incremental;
 
-import static chat.buzz.relay.testing.ModelWriter.shortId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.ExactSet;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.LeakOracle;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
+import chat.buzz.relay.testing.PropertySeeds;
 import chat.buzz.relay.testing.SteadyOperations;
+import chat.buzz.relay.testing.SteadyWorld;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * leak oracle. Resets and pages naming an artifact twice must be zero; re-sent heads are counted.
  * Replay with -Dbuzz.steady.seed=N; -Dbuzz.steady.operations=N sets the length of each seed.
  */
+@IntegrationTest
 class SteadyConvergencePropertyTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));
@@ -36,13 +38,7 @@ class SteadyConvergencePropertyTest {
 
     @Test
     void everySessionEndsWithExactlyTheDiscoverableSet() {
-        String fixed = System.getProperty("buzz.steady.seed");
-        List<Long> seeds = fixed != null ? List.of(Long.parseLong(fixed)) : List.of(new Random().nextLong(), 13L, 1313L, 7L);
-        for (long seed : seeds) {
-            long started = System.nanoTime();
-            new Run(seed).play();
-            System.out.printf("steady incremental: seed %d took %d ms%n", seed, (System.nanoTime() - started) / 1_000_000);
-        }
+        PropertySeeds.play("steady incremental", "buzz.steady.seed", seed -> new Run(seed).play(), 13L, 1313L, 7L);
     }
 
     private static final class Run {
@@ -51,10 +47,7 @@ class SteadyConvergencePropertyTest {
         private final Model model = new Model();
         private final ModelWriter writer = new ModelWriter(RELAY.client(), model);
         private final LeakOracle oracle = new LeakOracle(model);
-        private final NostrKeys owner = NostrKeys.generate();
-        private final List<NostrKeys> readers = List.of(NostrKeys.generate(), NostrKeys.generate(), NostrKeys.generate());
         private final List<SteadyClient> clients = new ArrayList<>();
-        private final List<UUID> channels = new ArrayList<>();
         private SteadyOperations operations;
 
         Run(long seed) {
@@ -63,34 +56,11 @@ class SteadyConvergencePropertyTest {
         }
 
         void play() {
-            writer.name(owner, "owner");
-            for (int i = 0; i < readers.size(); i++) {
-                writer.name(readers.get(i), "r" + i);
-            }
-            Set<SteadyOperations.Kind> leftOut = SteadyOperations.randomlyLeftOut(random);
-            // TTL channels are left out too, now and then: their own defects must not hide everything else.
-            boolean ttl = random.nextInt(3) > 0;
-            operations = new SteadyOperations(writer, random, owner, readers, leftOut, ttl);
-            // Private, listed open, unlisted open; two of each, and two with a TTL that scopes never name.
-            for (int i = 0; i < 2; i++) {
-                channels.add(writer.channel(owner, false, false, false));
-                channels.add(writer.channel(owner, true, false, false));
-                channels.add(writer.channel(owner, true, true, false));
-            }
-            if (ttl) {
-                channels.add(writer.channel(owner, true, false, true));
-                channels.add(writer.channel(owner, false, false, true));
-            }
-            for (NostrKeys reader : readers) {
-                for (UUID channel : channels) {
-                    if (random.nextInt(3) == 0) {
-                        writer.add(owner, channel, reader);
-                    }
-                }
-            }
-            for (int i = 0; i < 12; i++) {
-                writer.create(owner, channels.get(random.nextInt(channels.size())));
-            }
+            SteadyWorld world = new SteadyWorld(writer, random);
+            operations = world.operations;
+            NostrKeys owner = world.owner;
+            List<NostrKeys> readers = world.readers;
+            List<UUID> channels = world.channels;
             for (int i = 0; i < readers.size(); i++) {
                 clients.add(new SteadyClient(RELAY.client(), readers.get(i), Set.of(), "r" + i, model, oracle));
             }
@@ -99,8 +69,8 @@ class SteadyConvergencePropertyTest {
                     "r0 scoped to a private and an unlisted channel", model, oracle));
             clients.add(new SteadyClient(RELAY.client(), readers.get(1), Set.of(channels.get(1), channels.get(3)),
                     "r1 scoped to a listed and a private channel", model, oracle));
-            System.out.printf("steady incremental: seed %d, %d operations, leaving out %s%s%n", seed, OPERATIONS, leftOut,
-                    ttl ? "" : " and TTL channels");
+            System.out.printf("steady incremental: seed %d, %d operations, leaving out %s%n", seed, OPERATIONS,
+                    world.leftOutDescription());
 
             for (int step = 0; step < OPERATIONS; step++) {
                 operations.step();
@@ -158,32 +128,12 @@ class SteadyConvergencePropertyTest {
         }
 
         private void checkExact(SteadyClient client) {
-            Map<String, String> expected = model.discoverable(client.view);
-            Map<String, String> actual = client.heads();
-            if (actual.equals(expected)) {
-                return;
-            }
-            Set<String> missing = new TreeSet<>(expected.keySet());
-            missing.removeAll(actual.keySet());
-            Set<String> extra = new TreeSet<>(actual.keySet());
-            extra.removeAll(expected.keySet());
-            Set<String> stale = new TreeSet<>();
-            expected.forEach((d, head) -> {
-                if (actual.containsKey(d) && !actual.get(d).equals(head)) {
-                    stale.add(d);
-                }
-            });
-            throw new AssertionError(String.format("%s: after a finished session %s does not hold exactly D%n"
-                    + "  missing %s%n  extra (kept, must be dropped) %s%n  stale head %s%n%s", context(), client.label,
-                    shortIds(missing), shortIds(extra), shortIds(stale), writer.story()));
+            ExactSet.assertHoldsExactly(model.discoverable(client.view), client.heads(),
+                    client.label + " after a finished session", context(), writer, d -> " (not recorded)");
         }
 
         private String context() {
             return "seed " + seed + " (replay with -Dbuzz.steady.seed=" + seed + ")";
-        }
-
-        private static List<String> shortIds(Set<String> ids) {
-            return ids.stream().map(d -> shortId(d)).toList();
         }
 
         private void report() {

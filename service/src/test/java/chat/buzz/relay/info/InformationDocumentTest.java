@@ -4,6 +4,7 @@ import chat.buzz.protocol.Kinds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** PROTOCOL 6: the NIP-11 document, without auth and open to any origin. */
+@IntegrationTest
 class InformationDocumentTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));

@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
 import com.codahale.metrics.MetricRegistry;
@@ -23,6 +24,7 @@ import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@IntegrationTest
 class BurstStatisticsTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();

@@ -7,6 +7,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.AdminClient.Reply;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.Replies;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * stamps every row with its creation time, so changes made while rolled back look old. The cursor must
  * reset, and the client must end with the edits and deletions made meanwhile (issue 13, defect 2).
  */
+@IntegrationTest
 class CursorAcrossRollbackTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));

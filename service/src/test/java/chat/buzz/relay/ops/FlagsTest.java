@@ -7,6 +7,7 @@ import chat.buzz.relay.incremental.ExpectedIndex;
 import chat.buzz.relay.incremental.IncrementalSchema;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.AdminClient.Reply;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@IntegrationTest
 public class FlagsTest {
     @RegisterExtension
     static final TestRelay A = TestRelay.create();

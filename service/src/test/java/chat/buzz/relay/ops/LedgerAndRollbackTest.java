@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.relay.incremental.IncrementalSchema;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.AdminClient.Reply;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestDatabases;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Ledger, record and rollback against a rehearsal changelog that holds the tag and one 0078 index. */
+@IntegrationTest
 class LedgerAndRollbackTest {
     private static final String CHANGELOG = "rehearsal/incremental-rehearsal.xml";
     private static final String INDEX_CHANGESET = "0078-create-artifact-heads-sync-index";

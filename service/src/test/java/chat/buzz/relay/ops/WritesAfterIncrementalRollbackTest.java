@@ -9,6 +9,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.AdminClient.Reply;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.Replies;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the relay keeps accepting every kind of write (the database, not the relay, kept the change
  * stamps), and once migrated forward again incremental reads see later changes.
  */
+@IntegrationTest
 class WritesAfterIncrementalRollbackTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));

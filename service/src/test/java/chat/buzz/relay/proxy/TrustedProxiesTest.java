@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * logged address; the same headers from anyone else change nothing. Both instances share a database
  * and are reached from 127.0.0.1: one trusts that address, the other trusts only 10.9.9.9.
  */
+@IntegrationTest
 class TrustedProxiesTest {
     private static final Path TRUSTING_LOG = temporaryFile("trusting");
     private static final Path DISTRUSTING_LOG = temporaryFile("distrusting");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Mode "current" under load: its statement budget and its own bulkhead, shared fairly between callers.
  * A read is held inside the database by a table lock another connection takes, never by sleeping.
  */
+@IntegrationTest
 class CurrentLimitsTest {
     private static final String READ = "[{\"artifact\":\"current\"}]";
 

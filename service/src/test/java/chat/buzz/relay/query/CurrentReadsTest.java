@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** POST /query, mode "current": read access, filters, order and paging. */
+@IntegrationTest
 class CurrentReadsTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.incremental.IncrementalSchema;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.NginxProxy;
 import chat.buzz.relay.testing.TestDatabases;
 import chat.buzz.relay.testing.TestRelay;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * instances fails. The fleet starts at "incremental off" with the schema at the before-incremental
  * tag, and the runbooks take it to "on" and back.
  */
+@IntegrationTest
 class RunbooksTest {
     private static final Path RUNBOOKS = Path.of("..", "runbooks");
 

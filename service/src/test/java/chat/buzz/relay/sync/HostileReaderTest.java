@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Readers that stop reading in the middle of a large snapshot, or replace their subscription in a
  * loop: they may only slow themselves. Two workers make the shared pool easy to exhaust.
  */
+@IntegrationTest
 class HostileReaderTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),

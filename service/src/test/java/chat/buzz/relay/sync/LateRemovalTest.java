@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.SyncClient;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * channel the subscriber cannot read and then the subscriber is removed from P, and both changes are
  * handled only after the removal committed. The subscriber must still be told that X left.
  */
+@IntegrationTest
 class LateRemovalTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
@@ -45,12 +47,8 @@ class LateRemovalTest {
 
         try (SyncClient subscriber = SyncClient.connect(RELAY.baseUrl())) {
             subscriber.authenticateOk(reader);
-            long waitsBefore = RELAY.counter("buzz.sync.backpressure-waits");
-            subscriber.pause();
-            subscriber.subscribe("s", World.scopeFilter(World.noScope()));
             // The snapshot is stuck on the paused client, so both changes below wait until it ends.
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> RELAY.counter("buzz.sync.backpressure-waits") > waitsBefore);
+            World.subscribeWithStalledSnapshot(RELAY, subscriber, "s");
             accepted(relay.publish(owner, Nostr.revision(owner, FIRST_IN_SNAPSHOT, elsewhere, "move", created.id(), "moved")));
             world.remove(owner, held, reader.publicKeyHex());
             subscriber.resume();

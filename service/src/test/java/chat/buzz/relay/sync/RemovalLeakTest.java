@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Issue 13, WebSocket leaks 4 and 5: a removal marker names in {@code h} only a channel the subscriber can
  * read now, and goes only to a subscriber that could have held the artifact (PROTOCOL 5).
  */
+@IntegrationTest
 class RemovalLeakTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
@@ -37,12 +39,8 @@ class RemovalLeakTest {
 
         try (SyncClient subscriber = SyncClient.connect(RELAY.baseUrl())) {
             subscriber.authenticateOk(reader);
-            long waitsBefore = RELAY.counter("buzz.sync.backpressure-waits");
-            subscriber.pause();
-            subscriber.subscribe("s", World.scopeFilter(World.noScope()));
             // The snapshot is stuck on the paused client, so both changes below queue and are handled after it.
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> RELAY.counter("buzz.sync.backpressure-waits") > waitsBefore);
+            World.subscribeWithStalledSnapshot(RELAY, subscriber, "s");
             world.update(owner, d);
             world.move(owner, d, unlisted);
             subscriber.resume();

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.SyncClient;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A client that stops reading: bulk streams wait for it (backpressure), live updates do not, and
  * once its small queue is full it is told why and disconnected while other connections carry on.
  */
+@IntegrationTest
 class SlowConsumerTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),

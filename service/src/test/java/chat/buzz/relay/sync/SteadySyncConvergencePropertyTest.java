@@ -5,19 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.ExactSet;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.LeakOracle;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
+import chat.buzz.relay.testing.PropertySeeds;
 import chat.buzz.relay.testing.SteadyOperations;
+import chat.buzz.relay.testing.SteadyWorld;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * each subscriber's set equals D of the model exactly, every frame passed the leak oracle, and no
  * sync_reset was sent. Replay with -Dbuzz.steady.sync.seed=N; -Dbuzz.steady.sync.operations=N sets the length.
  */
+@IntegrationTest
 class SteadySyncConvergencePropertyTest {
     @RegisterExtension
     static final TestRelay A = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
@@ -39,13 +42,7 @@ class SteadySyncConvergencePropertyTest {
 
     @Test
     void everyQuietPointFindsEachSubscriberHoldingExactlyTheDiscoverableSet() {
-        String fixed = System.getProperty("buzz.steady.sync.seed");
-        List<Long> seeds = fixed != null ? List.of(Long.parseLong(fixed)) : List.of(new Random().nextLong(), 13L, 1313L);
-        for (long seed : seeds) {
-            long started = System.nanoTime();
-            new Run(seed).play();
-            System.out.printf("steady sync: seed %d took %d ms%n", seed, (System.nanoTime() - started) / 1_000_000);
-        }
+        PropertySeeds.play("steady sync", "buzz.steady.sync.seed", seed -> new Run(seed).play(), 13L, 1313L);
     }
 
     private static final class Run {
@@ -54,10 +51,8 @@ class SteadySyncConvergencePropertyTest {
         private final Model model = new Model();
         private final ModelWriter writer = new ModelWriter(A.client(), model);
         private final LeakOracle oracle = new LeakOracle(model);
-        private final NostrKeys owner = NostrKeys.generate();
-        private final List<NostrKeys> readers = List.of(NostrKeys.generate(), NostrKeys.generate(), NostrKeys.generate());
         private final List<SteadyFollower> followers = new ArrayList<>();
-        private final List<UUID> channels = new ArrayList<>();
+        private NostrKeys owner;
         private UUID markers;
         private int quietPoints;
 
@@ -67,36 +62,15 @@ class SteadySyncConvergencePropertyTest {
         }
 
         void play() {
-            writer.name(owner, "owner");
-            for (int i = 0; i < readers.size(); i++) {
-                writer.name(readers.get(i), "r" + i);
-            }
-            Set<SteadyOperations.Kind> leftOut = SteadyOperations.randomlyLeftOut(random);
-            boolean ttl = random.nextInt(3) > 0;
-            SteadyOperations operations = new SteadyOperations(writer, random, owner, readers, leftOut, ttl);
+            SteadyWorld world = new SteadyWorld(writer, random);
+            SteadyOperations operations = world.operations;
+            owner = world.owner;
+            List<NostrKeys> readers = world.readers;
+            List<UUID> channels = world.channels;
             // Every subscriber, scoped or not, discovers this listed open channel: quiet-point markers go there.
             markers = writer.channel(owner, true, false, false);
-            for (int i = 0; i < 2; i++) {
-                channels.add(writer.channel(owner, false, false, false));
-                channels.add(writer.channel(owner, true, false, false));
-                channels.add(writer.channel(owner, true, true, false));
-            }
-            if (ttl) {
-                channels.add(writer.channel(owner, true, false, true));
-                channels.add(writer.channel(owner, false, false, true));
-            }
-            for (NostrKeys reader : readers) {
-                for (UUID channel : channels) {
-                    if (random.nextInt(3) == 0) {
-                        writer.add(owner, channel, reader);
-                    }
-                }
-            }
-            for (int i = 0; i < 12; i++) {
-                writer.create(owner, channels.get(random.nextInt(channels.size())));
-            }
-            System.out.printf("steady sync: seed %d, %d operations, leaving out %s%s%n", seed, OPERATIONS, leftOut,
-                    ttl ? "" : " and TTL channels");
+            System.out.printf("steady sync: seed %d, %d operations, leaving out %s%n", seed, OPERATIONS,
+                    world.leftOutDescription());
             try {
                 for (int i = 0; i < readers.size(); i++) {
                     followers.add(new SteadyFollower(i % 2 == 0 ? B : A, readers.get(i), Set.of(), "r" + i + " on "
@@ -141,24 +115,8 @@ class SteadySyncConvergencePropertyTest {
                     writer.story()).isEmpty();
             assertThat(follower.resets).as("%s: sync_reset closes sent to %s with no policy change%n%s", context(),
                     follower.label, writer.story()).isZero();
-            Map<String, String> expected = model.discoverable(follower.view);
-            if (follower.store.equals(expected)) {
-                return;
-            }
-            Set<String> missing = new TreeSet<>(expected.keySet());
-            missing.removeAll(follower.store.keySet());
-            Set<String> extra = new TreeSet<>(follower.store.keySet());
-            extra.removeAll(expected.keySet());
-            Set<String> stale = new TreeSet<>();
-            expected.forEach((d, h) -> {
-                if (follower.store.containsKey(d) && !follower.store.get(d).equals(h)) {
-                    stale.add(d);
-                }
-            });
-            throw new AssertionError(String.format("%s: at a quiet point %s does not hold exactly D%n  missing %s%n"
-                            + "  extra (kept, must be dropped) %s%n  stale head %s%n%s", context(), follower.label,
-                    missing.stream().map(ModelWriter::shortId).toList(), extra.stream().map(ModelWriter::shortId).toList(),
-                    stale.stream().map(ModelWriter::shortId).toList(), writer.story()));
+            ExactSet.assertHoldsExactly(model.discoverable(follower.view), follower.store,
+                    follower.label + " at a quiet point", context(), writer, follower::framesAbout);
         }
 
         private String context() {

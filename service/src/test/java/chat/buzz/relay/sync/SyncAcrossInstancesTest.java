@@ -12,6 +12,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** PROTOCOL 5 live updates: writes on relay A reach subscribers on relay B through the shared database. */
+@IntegrationTest
 class SyncAcrossInstancesTest {
     @RegisterExtension
     static final TestRelay A = TestRelay.create(ConfigOverride.config("gates.sync", "true"));

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * joins and leaves, visibility, unlisted and TTL changes, channel deletion) while subscribers on
  * A and B follow live, resubscribing on sync_reset. Set -Dsync.seed=... to replay a run.
  */
+@IntegrationTest
 class SyncConvergenceTest {
     @RegisterExtension
     static final TestRelay A = TestRelay.create(ConfigOverride.config("gates.sync", "true"));

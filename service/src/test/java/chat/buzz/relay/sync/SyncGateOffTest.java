@@ -3,6 +3,7 @@ package chat.buzz.relay.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** PROTOCOL 5 and 7: with the gate off (the default) sync answers sync_unavailable and NIP-11 hides it. */
+@IntegrationTest
 class SyncGateOffTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));

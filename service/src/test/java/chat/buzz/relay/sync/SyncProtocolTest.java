@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** PROTOCOL 2.2 and 5 on one relay: AUTH, the snapshot, malformed input and the per-connection limits. */
+@IntegrationTest
 class SyncProtocolTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),

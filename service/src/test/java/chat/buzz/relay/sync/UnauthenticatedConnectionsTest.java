@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Connections that never authenticate are capped per address and in total, and closed after the AUTH deadline. */
+@IntegrationTest
 class UnauthenticatedConnectionsTest {
     @RegisterExtension
     @Order(1)

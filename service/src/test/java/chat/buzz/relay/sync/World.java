@@ -3,11 +3,15 @@ package chat.buzz.relay.sync;
 import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.tag;
 import static chat.buzz.relay.testing.Replies.accepted;
+import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
+import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.TestRelay;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -219,6 +223,19 @@ final class World {
         Map<String, String> heads = new HashMap<>();
         store.forEach((d, event) -> heads.put(d, event.get("id").asText()));
         return heads;
+    }
+
+    /**
+     * Subscribes a paused client with no scope and returns once its snapshot has stalled on it (the relay
+     * parked the stream), so changes made now are handled only after the snapshot ends. The snapshot must
+     * be larger than the socket buffers: give the reader a {@link #bulkyListedChannel} first.
+     */
+    static void subscribeWithStalledSnapshot(TestRelay relay, SyncClient subscriber, String subscription) {
+        long waitsBefore = relay.counter("buzz.sync.backpressure-waits");
+        subscriber.pause();
+        subscriber.subscribe(subscription, scopeFilter(noScope()));
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                .until(() -> relay.counter("buzz.sync.backpressure-waits") > waitsBefore);
     }
 
     static String scopeFilter(Set<UUID> scope) {

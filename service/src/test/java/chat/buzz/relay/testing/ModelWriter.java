@@ -22,6 +22,8 @@ public final class ModelWriter {
     public final Model model;
     private final Map<String, String> names = new HashMap<>();
     private final List<String> story = new ArrayList<>();
+    /** Every line of the story, for the whole history of the artifacts a failure names. */
+    private final List<String> history = new ArrayList<>();
 
     public ModelWriter(RelayClient relay, Model model) {
         this.relay = relay;
@@ -42,10 +44,23 @@ public final class ModelWriter {
     }
 
     public void note(String line) {
+        history.add(line);
         story.add(line);
         if (story.size() > STORY_LINES) {
             story.remove(0);
         }
+    }
+
+    /** Every line of the story since the start that names the artifact (by its short id), numbered. */
+    public String historyOf(String d) {
+        String id = shortId(d);
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < history.size(); i++) {
+            if (history.get(i).contains(id)) {
+                text.append("\n    #").append(i).append(' ').append(history.get(i));
+            }
+        }
+        return text.toString();
     }
 
     /** The last writes and reads, then every channel with its flags and active members. */

@@ -239,6 +239,9 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
     }
 
     private void apply(JsonNode message) {
+        // First, so that whatever a store shows has already been received (a quiet point waits on a store,
+        // then replays what was received).
+        received.add(message);
         String subscription = message.path(1).asText();
         switch (verb(message)) {
             case "EVENT" -> {
@@ -262,7 +265,6 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
             }
             default -> { }
         }
-        received.add(message);
     }
 
     private void resubscribe(String closedId) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * be answered with a 4xx and a JSON error (on the WebSocket: a NOTICE or CLOSED "invalid: ..."), store
  * nothing, and leave the relay answering the next good request.
  */
+@IntegrationTest
 class BadInputCatalogueTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),

@@ -26,11 +26,13 @@ final class BadInputs {
     /** Over relay.maxBodyBytes (512 KiB). */
     private static final int OVERSIZED_BODY_BYTES = 600 * 1024;
     private static final String MARK = "\"MARK\"";
-    /** The admin API's own body limit (OpsApiServlet). */
+    /** The admin API's own body limit (OpsApiRequests). */
     private static final int ADMIN_MAX_BODY_BYTES = 16 * 1024;
 
     private BadInputs() {}
 
+    // Test parameters, never compared or hashed.
+    @SuppressWarnings("ArrayRecordComponent")
     record Row(String name, String path, byte[] body, int expectedStatus) {
         @Override
         public String toString() {

@@ -3,6 +3,7 @@ package chat.buzz.relay.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.TestRelay;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Issue 12, defect 3: errors Jetty answers itself, before any of the relay's code runs (a header too
  * large, a request line it cannot parse), are JSON like every other error, on both ports.
  */
+@IntegrationTest
 class JsonErrorsTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();

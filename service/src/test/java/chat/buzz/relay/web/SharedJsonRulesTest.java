@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.SyncClient;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * too deep is refused on HTTP, on the WebSocket and on the admin API alike, so no path can be shown a
  * value another path never checked.
  */
+@IntegrationTest
 class SharedJsonRulesTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),

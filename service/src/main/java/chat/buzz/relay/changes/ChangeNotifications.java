@@ -1,6 +1,5 @@
-package chat.buzz.relay.sync;
+package chat.buzz.relay.changes;
 
-import chat.buzz.relay.channel.PolicyChangeRecorder;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 
@@ -23,7 +22,7 @@ public final class ChangeNotifications {
 
     /** A revision was redacted; only a redacted head changes what subscribers see. */
     public static void revisionRedacted(Handle handle, long communityId, String eventId) {
-        handle.createQuery(SyncQueries.HEAD_OF_EVENT)
+        handle.createQuery(ChangeQueries.HEAD_OF_EVENT)
                 .bind("community", communityId)
                 .bind("event", eventId)
                 .map((rs, ctx) -> rs.getObject("channel_id", UUID.class) == null ? null
@@ -39,8 +38,8 @@ public final class ChangeNotifications {
     }
 
     private static void send(Handle handle, Change change) {
-        handle.createQuery(SyncQueries.NOTIFY)
-                .bind("channel", SyncQueries.NOTIFY_CHANNEL)
+        handle.createQuery(ChangeQueries.NOTIFY)
+                .bind("channel", ChangeQueries.NOTIFY_CHANNEL)
                 .bind("payload", change.toPayload())
                 .mapToMap()
                 .list();

@@ -1,4 +1,4 @@
-package chat.buzz.relay.ops;
+package chat.buzz.relay.incremental;
 
 /**
  * Counts, per community, what incremental reads answered that operators watch for bursts:

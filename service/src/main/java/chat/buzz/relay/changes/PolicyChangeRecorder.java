@@ -1,4 +1,4 @@
-package chat.buzz.relay.channel;
+package chat.buzz.relay.changes;
 
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;

@@ -1,4 +1,4 @@
-package chat.buzz.relay.sync;
+package chat.buzz.relay.changes;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -19,11 +19,11 @@ import java.util.UUID;
  * @param pubkey    the member whose access changed ({@link Kind#MEMBER})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record Change(@JsonProperty("c") long community, @JsonProperty("k") Kind kind, @JsonProperty("d") UUID d,
+public record Change(@JsonProperty("c") long community, @JsonProperty("k") Kind kind, @JsonProperty("d") UUID d,
               @JsonProperty("from") UUID from, @JsonProperty("h") UUID channel, @JsonProperty("p") String pubkey) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    enum Kind { HEAD, MEMBER, POLICY }
+    public enum Kind { HEAD, MEMBER, POLICY }
 
     static Change head(long community, UUID d, UUID from, UUID channel) {
         return new Change(community, Kind.HEAD, d, from, channel, null);
@@ -45,7 +45,7 @@ record Change(@JsonProperty("c") long community, @JsonProperty("k") Kind kind, @
         }
     }
 
-    static Change fromPayload(String payload) {
+    public static Change fromPayload(String payload) {
         try {
             return JSON.readValue(payload, Change.class);
         } catch (IOException e) {

@@ -1,0 +1,43 @@
+package chat.buzz.relay.auth;
+
+import chat.buzz.protocol.Nip98Verifier;
+import chat.buzz.relay.identity.RelayConfig;
+import io.dropwizard.auth.AuthDynamicFeature;
+import io.dropwizard.auth.AuthValueFactoryProvider;
+import io.dropwizard.core.setup.Environment;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** NIP-98 on every authenticated resource, with a replay guard shared by all instances. */
+public final class AuthFeature {
+    private static final Logger LOG = LoggerFactory.getLogger(AuthFeature.class);
+
+    private AuthFeature() {}
+
+    public static void register(Environment environment, RelayConfig relay, Jdbi jdbi, Clock clock) {
+        ReplayGuard replayGuard = new PostgresReplayGuard(jdbi);
+        Nip98AuthFilter filter = new Nip98AuthFilter(new Nip98Verifier(clock), replayGuard,
+                new RequestBodies(relay.getMaxBodyBytes()), relay.getPublicScheme(),
+                Duration.ofSeconds(relay.getReplayWindowSeconds()));
+        environment.jersey().register(new AuthDynamicFeature(filter));
+        environment.jersey().register(new AuthValueFactoryProvider.Binder<>(Caller.class));
+        purgePeriodically(environment, replayGuard);
+    }
+
+    private static void purgePeriodically(Environment environment, ReplayGuard replayGuard) {
+        ScheduledExecutorService purger = environment.lifecycle()
+                .scheduledExecutorService("replay-guard-purge").threads(1).build();
+        purger.scheduleWithFixedDelay(() -> {
+            try {
+                replayGuard.purgeExpired();
+            } catch (RuntimeException e) {
+                LOG.warn("Replay guard purge failed; will retry", e);
+            }
+        }, 1, 1, TimeUnit.MINUTES);
+    }
+}

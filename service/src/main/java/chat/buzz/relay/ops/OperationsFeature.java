@@ -1,0 +1,79 @@
+package chat.buzz.relay.ops;
+
+import chat.buzz.relay.admin.AdminConfig;
+import chat.buzz.relay.admin.AdminSecurityFilter;
+import chat.buzz.relay.admin.OperatorTokens;
+import chat.buzz.relay.changes.ChangeNotifications;
+import chat.buzz.relay.changes.PolicyChangeRecorder;
+import chat.buzz.relay.database.RelayDatabase;
+import chat.buzz.relay.fleet.Fleet;
+import chat.buzz.relay.gate.FlagService;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jersey.DropwizardResourceConfig;
+import io.dropwizard.jersey.jackson.JacksonFeature;
+import io.dropwizard.lifecycle.Managed;
+import io.dropwizard.servlets.assets.AssetServlet;
+import jakarta.servlet.DispatcherType;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.concurrent.ScheduledExecutorService;
+import org.glassfish.jersey.servlet.ServletContainer;
+
+/** The admin port: operator token on every route, the console, its JSON API and the runbooks' tasks. */
+public final class OperationsFeature {
+    private OperationsFeature() {}
+
+    /** The one scheduler of the operations work: flag rereads, statistics flushes, heartbeats. */
+    public static ScheduledExecutorService scheduler(Environment environment) {
+        return environment.lifecycle().scheduledExecutorService("ops-%d").threads(1).build();
+    }
+
+    /** Burst statistics, flushed to the database on a schedule and once more when the relay stops. */
+    public static DatabaseSyncStatistics statistics(Environment environment, RelayDatabase database, String instanceId,
+                                                    Clock clock, AdminConfig admin, ScheduledExecutorService scheduler) {
+        DatabaseSyncStatistics statistics = new DatabaseSyncStatistics(database.jdbi(), instanceId, clock,
+                environment.metrics());
+        statistics.flushEvery(scheduler, admin.getStatisticsFlush().toMilliseconds());
+        environment.lifecycle().manage(new Managed() {
+            @Override
+            public void stop() {
+                statistics.flush();
+            }
+        });
+        return statistics;
+    }
+
+    /** A policy change is counted for the console and announced to WebSocket subscribers. */
+    public static PolicyChangeRecorder policyChanges(Environment environment) {
+        return PolicyChangeRecorder.all(new PolicyStampAdvances(environment.metrics()), ChangeNotifications.POLICY_RECORDER);
+    }
+
+    public static void register(Environment environment, AdminConfig admin, RelayDatabase database, String changelog,
+                                Clock clock, FlagService gates, IncrementalReadiness readiness, Fleet fleet) {
+        OperatorTokens tokens = OperatorTokens.load(admin, System.getenv());
+        environment.admin().addFilter("admin-security", new AdminSecurityFilter(tokens))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+
+        ObjectMapper json = environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+        MigrationLedger ledger = new MigrationLedger(database.jdbi(), database.settings(), changelog, readiness);
+        // Long enough for several heartbeats and flag rereads; a frozen instance never confirms.
+        Duration confirmationBound = Duration.ofMillis(Math.max(5 * admin.getHeartbeat().toMilliseconds(),
+                4 * admin.getFlagRefresh().toMilliseconds()));
+        IncrementalRollback rollback = new IncrementalRollback(gates, ledger, fleet, confirmationBound);
+        OperatorActions actions = new OperatorActions(gates, ledger, rollback);
+        BurstTimeline bursts = new BurstTimeline(database.jdbi(), clock, admin.getBurstThreshold());
+        DropwizardResourceConfig api = new DropwizardResourceConfig(environment.metrics());
+        api.register(new JacksonFeature(json));
+        api.register(new OpsApiResource(gates, readiness, ledger, bursts, actions));
+        OpsApiErrors.all(database.outage()).forEach(api::register);
+        // Jersey on the admin context: behind the same security filter as every admin route.
+        environment.admin().addServlet("ops-api", new ServletContainer(api)).addMapping("/api/*");
+        OpsTasks.all(actions, json).forEach(environment.admin()::addTask);
+        environment.admin().addServlet("console", new AssetServlet("/console", "/console", "index.html",
+                StandardCharsets.UTF_8)).addMapping("/console/*");
+    }
+}
