@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Kinds;
 import chat.buzz.relay.database.Database;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestDatabases;
 import io.dropwizard.db.DataSourceFactory;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Each combination is one channel with one live head in a real database; the Java answer is built by
  * {@link AccessLookup} from the same rows the SQL reads.
  */
+@IntegrationTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AccessRulesAgreeTest {
     private static final String READER = "ab".repeat(32);

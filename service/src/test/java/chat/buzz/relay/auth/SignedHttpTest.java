@@ -1,10 +1,10 @@
 package chat.buzz.relay.auth;
 
-import chat.buzz.protocol.Kinds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Sha256;

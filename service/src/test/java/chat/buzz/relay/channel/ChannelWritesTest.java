@@ -1,6 +1,5 @@
 package chat.buzz.relay.channel;
 
-import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.createChannel;
 import static chat.buzz.relay.testing.Nostr.editChannel;
 import static chat.buzz.relay.testing.Nostr.event;
@@ -13,6 +12,7 @@ import static chat.buzz.relay.testing.Replies.rejected;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;

@@ -1,6 +1,5 @@
 package chat.buzz.relay.channel;
 
-import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.createChannel;
 import static chat.buzz.relay.testing.Nostr.editChannel;
 import static chat.buzz.relay.testing.Nostr.event;
@@ -12,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.Concurrently;

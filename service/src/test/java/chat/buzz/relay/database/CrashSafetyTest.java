@@ -1,11 +1,11 @@
 package chat.buzz.relay.database;
 
-import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.newId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;

@@ -1,6 +1,5 @@
 package chat.buzz.relay.events;
 
-import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.createChannel;
 import static chat.buzz.relay.testing.Nostr.newId;
 import static chat.buzz.relay.testing.Nostr.now;
@@ -12,6 +11,7 @@ import static chat.buzz.relay.testing.Replies.rejected;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;

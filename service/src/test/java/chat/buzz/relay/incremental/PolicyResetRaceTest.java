@@ -1,11 +1,11 @@
 package chat.buzz.relay.incremental;
 
-import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.access.AccessLookup;
 import chat.buzz.relay.artifact.ArtifactDao;

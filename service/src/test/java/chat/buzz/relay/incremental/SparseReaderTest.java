@@ -1,9 +1,9 @@
 package chat.buzz.relay.incremental;
 
-import chat.buzz.protocol.Kinds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;

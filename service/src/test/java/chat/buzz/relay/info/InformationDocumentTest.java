@@ -1,8 +1,8 @@
 package chat.buzz.relay.info;
 
-import chat.buzz.protocol.Kinds;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;

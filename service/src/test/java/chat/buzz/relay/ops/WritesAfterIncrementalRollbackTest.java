@@ -1,10 +1,10 @@
 package chat.buzz.relay.ops;
 
-import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.testing.AdminClient;

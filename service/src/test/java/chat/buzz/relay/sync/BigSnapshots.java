@@ -1,9 +1,9 @@
 package chat.buzz.relay.sync;
 
-import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.tag;
 import static chat.buzz.relay.testing.Replies.accepted;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.TestRelay;

@@ -1,6 +1,5 @@
 package chat.buzz.relay.sync;
 
-import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.sync.World.scopeFilter;
 import static chat.buzz.relay.testing.Nostr.tag;
 import static chat.buzz.relay.testing.Replies.accepted;
@@ -8,6 +7,7 @@ import static chat.buzz.relay.testing.SyncClient.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;

@@ -1,9 +1,9 @@
 package chat.buzz.relay.testing;
 
-import chat.buzz.protocol.Kinds;
 import static chat.buzz.relay.testing.Nostr.tag;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,9 +1,9 @@
 package chat.buzz.relay.testing;
 
-import chat.buzz.protocol.Kinds;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
 import com.fasterxml.jackson.databind.JsonNode;
