@@ -1,6 +1,7 @@
 package chat.buzz.bench;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import java.net.URI;
@@ -55,7 +56,7 @@ final class Scenarios {
                 if (head != null) {
                     tags.add(List.of("prev", head));
                 }
-                pending = seed.keys().sign(45010, System.currentTimeMillis() / 1000, tags, "benchmark body");
+                pending = seed.keys().sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, "benchmark body");
                 return signedPost("/events", pending.toJson());
             }
 

@@ -1,6 +1,7 @@
 package chat.buzz.bench;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import java.net.URI;
@@ -18,10 +19,10 @@ record Seed(NostrKeys keys, UUID channel) {
         HttpClient http = HttpClient.newHttpClient();
         NostrKeys keys = NostrKeys.generate();
         UUID channel = UUID.randomUUID();
-        publish(http, baseUrl, keys, keys.sign(9007, now(), List.of(List.of("h", channel.toString()),
+        publish(http, baseUrl, keys, keys.sign(Kinds.CREATE_CHANNEL, now(), List.of(List.of("h", channel.toString()),
                 List.of("name", "benchmark"), List.of("visibility", "open")), ""));
         for (int i = 0; i < artifacts; i++) {
-            publish(http, baseUrl, keys, keys.sign(45010, now(), List.of(List.of("ar", "1"),
+            publish(http, baseUrl, keys, keys.sign(Kinds.ARTIFACT_REVISION, now(), List.of(List.of("ar", "1"),
                     List.of("d", UUID.randomUUID().toString()), List.of("h", channel.toString()),
                     List.of("type", "task.v1"), List.of("op", "create"), List.of("title", "seeded task " + i)),
                     "seeded body " + i));

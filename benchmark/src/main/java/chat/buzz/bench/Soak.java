@@ -1,6 +1,7 @@
 package chat.buzz.bench;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -155,7 +156,7 @@ public final class Soak {
             if (head != null) {
                 tags.add(List.of("prev", head));
             }
-            Event event = caller.get().sign(45010, System.currentTimeMillis() / 1000, tags, "soak body " + edits);
+            Event event = caller.get().sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, "soak body " + edits);
             if (call("write", "/events", event.toJson()) != null) {
                 head = event.id();
             } else {

@@ -1,5 +1,6 @@
 package chat.buzz.client;
 
+import chat.buzz.protocol.Kinds;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -34,8 +35,8 @@ public record Entry(boolean upsert, String d, String h, String headId, String ev
         chat.buzz.protocol.Event parsed = chat.buzz.protocol.Event.fromJson(event);
         String d = parsed.tag("d").orElseThrow(() -> new ProtocolViolation("a sync EVENT without d: " + event));
         return switch (parsed.kind()) {
-            case 45010 -> new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null);
-            case 45011 -> new Entry(false, d, null, null, null, parsed.tag("reason").orElse("unavailable"));
+            case Kinds.ARTIFACT_REVISION -> new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null);
+            case Kinds.REMOVAL_MARKER -> new Entry(false, d, null, null, null, parsed.tag("reason").orElse("unavailable"));
             default -> throw new ProtocolViolation("a sync EVENT of kind " + parsed.kind());
         };
     }

@@ -1,5 +1,6 @@
 package chat.buzz.client;
 
+import chat.buzz.protocol.Kinds;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;

@@ -5,19 +5,18 @@ import java.util.List;
 
 /** WebSocket AUTH (PROTOCOL.md 2.2). */
 public final class Nip42 {
-    public static final int KIND = 22242;
     static final long MAX_SKEW_SECONDS = 600;
 
     private Nip42() {
     }
 
     public static Event authEvent(NostrKeys keys, String relayUrl, String challenge, long now) {
-        return keys.sign(KIND, now, List.of(List.of("relay", relayUrl), List.of("challenge", challenge)), "");
+        return keys.sign(Kinds.RELAY_AUTH, now, List.of(List.of("relay", relayUrl), List.of("challenge", challenge)), "");
     }
 
     /** Returns the authenticated pubkey. */
     public static String verify(Event e, String relayUrl, String challenge, Clock clock) {
-        if (e.kind() != KIND) {
+        if (e.kind() != Kinds.RELAY_AUTH) {
             throw new Nip42Exception("wrong kind");
         }
         if (!e.hasValidId()) {

@@ -8,7 +8,6 @@ import java.util.List;
 
 /** Client side of NIP-98 signed HTTP (PROTOCOL.md 2.1). */
 public final class Nip98 {
-    public static final int KIND = 27235;
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -28,7 +27,7 @@ public final class Nip98 {
         byte[] nonce = new byte[16];
         RANDOM.nextBytes(nonce);
         tags.add(List.of("nonce", Hex.encode(nonce)));
-        Event event = keys.sign(KIND, nowEpochSeconds, tags, "");
+        Event event = keys.sign(Kinds.HTTP_AUTH, nowEpochSeconds, tags, "");
         return "Nostr " + Base64.getEncoder().encodeToString(event.toJson().getBytes(StandardCharsets.UTF_8));
     }
 }

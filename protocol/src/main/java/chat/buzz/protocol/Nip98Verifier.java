@@ -15,8 +15,6 @@ import java.util.Objects;
  * (step 6) needs shared state and lives in the service. Thread-safe.
  */
 public final class Nip98Verifier {
-    /** PROTOCOL 2.1 step 2: how far created_at may be from the relay's clock, either way. */
-    public static final long MAX_SKEW_SECONDS = 60;
     // Far above any honest auth event; stops a huge header from being decoded at all.
     static final int MAX_HEADER_CHARS = 64 * 1024;
 
@@ -28,7 +26,7 @@ public final class Nip98Verifier {
 
     public Nip98Result verify(String authorizationHeaderValue, String method, String absoluteUrl, byte[] bodyOrNull) {
         Event event = decode(authorizationHeaderValue);
-        if (event.kind() != Nip98.KIND) {
+        if (event.kind() != Kinds.HTTP_AUTH) {
             throw new Nip98Exception("wrong kind");
         }
         if (!event.hasValidId()) {
@@ -37,7 +35,7 @@ public final class Nip98Verifier {
         if (!event.hasValidSignature()) {
             throw new Nip98Exception("invalid signature");
         }
-        String skew = AuthTime.skewProblem(event.createdAt(), clock, MAX_SKEW_SECONDS);
+        String skew = AuthTime.skewProblem(event.createdAt(), clock, Limits.HTTP_AUTH_SKEW_SECONDS);
         if (skew != null) {
             throw new Nip98Exception(skew);
         }

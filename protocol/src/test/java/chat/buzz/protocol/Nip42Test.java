@@ -24,7 +24,7 @@ class Nip42Test {
     @Test
     void acceptsAuthEventAndReturnsPubkey() {
         Event e = Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW);
-        assertThat(e.kind()).isEqualTo(22242);
+        assertThat(e.kind()).isEqualTo(Kinds.RELAY_AUTH);
         assertThat(e.tag("relay")).contains(RELAY);
         assertThat(e.tag("challenge")).contains(CHALLENGE);
         assertThat(Nip42.verify(e, RELAY, CHALLENGE, CLOCK)).isEqualTo(KEYS.publicKeyHex());
@@ -49,8 +49,8 @@ class Nip42Test {
                 Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW + 1).sig()), "invalid signature");
         assertReason(Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW - 601), "auth event too old");
         assertReason(Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW + 601), "auth event from the future");
-        assertReason(KEYS.sign(Nip42.KIND, NOW, List.of(List.of("challenge", CHALLENGE)), ""), "missing relay tag");
-        assertReason(KEYS.sign(Nip42.KIND, NOW, List.of(List.of("relay", RELAY)), ""), "missing challenge tag");
+        assertReason(KEYS.sign(Kinds.RELAY_AUTH, NOW, List.of(List.of("challenge", CHALLENGE)), ""), "missing relay tag");
+        assertReason(KEYS.sign(Kinds.RELAY_AUTH, NOW, List.of(List.of("relay", RELAY)), ""), "missing challenge tag");
         assertReason(Nip42.authEvent(KEYS, RELAY, "c-124", NOW), "challenge mismatch");
         assertReason(Nip42.authEvent(KEYS, RELAY, "C-123", NOW), "challenge mismatch");
     }

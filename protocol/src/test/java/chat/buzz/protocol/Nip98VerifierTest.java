@@ -42,7 +42,7 @@ class Nip98VerifierTest {
     }
 
     private static String signed(long createdAt, List<List<String>> tags) {
-        return header(KEYS.sign(Nip98.KIND, createdAt, tags, ""));
+        return header(KEYS.sign(Kinds.HTTP_AUTH, createdAt, tags, ""));
     }
 
     private void assertReason(String header, String method, String url, byte[] body, String reason) {
@@ -59,7 +59,7 @@ class Nip98VerifierTest {
         assertThat(result.createdAt()).isEqualTo(NOW);
         Event event = Event.parse(new String(Base64.getDecoder().decode(header.substring(6)), StandardCharsets.UTF_8));
         assertThat(result.eventId()).isEqualTo(event.id());
-        assertThat(event.kind()).isEqualTo(27235);
+        assertThat(event.kind()).isEqualTo(Kinds.HTTP_AUTH);
         assertThat(event.tag("u")).contains(URL);
         assertThat(event.tag("method")).contains("POST");
         assertThat(event.tag("payload")).contains(Sha256.hex(BODY));
@@ -99,8 +99,8 @@ class Nip98VerifierTest {
     void malformedEventReportsDetail() {
         String notObject = "Nostr " + Base64.getEncoder().encodeToString("[1,2]".getBytes(StandardCharsets.UTF_8));
         assertReason(notObject, "GET", URL, null, "malformed auth event: event must be a JSON object");
-        Event e = KEYS.sign(Nip98.KIND, NOW, tags(URL, "GET", null), "");
-        String json = e.toJson().replace("\"kind\":27235", "\"kind\":\"27235\"");
+        Event e = KEYS.sign(Kinds.HTTP_AUTH, NOW, tags(URL, "GET", null), "");
+        String json = e.toJson().replace("\"kind\":" + Kinds.HTTP_AUTH, "\"kind\":\"" + Kinds.HTTP_AUTH + "\"");
         String header = "Nostr " + Base64.getEncoder().encodeToString(json.getBytes(StandardCharsets.UTF_8));
         assertReason(header, "GET", URL, null, "malformed auth event: kind must be an integer");
     }
@@ -112,15 +112,15 @@ class Nip98VerifierTest {
 
     @Test
     void invalidEventId() {
-        Event e = KEYS.sign(Nip98.KIND, NOW, tags(URL, "GET", null), "");
+        Event e = KEYS.sign(Kinds.HTTP_AUTH, NOW, tags(URL, "GET", null), "");
         Event forged = new Event(e.id(), e.pubkey(), e.createdAt(), e.kind(), e.tags(), "changed", e.sig());
         assertReason(header(forged), "GET", URL, null, "invalid event id");
     }
 
     @Test
     void invalidSignature() {
-        Event e = KEYS.sign(Nip98.KIND, NOW, tags(URL, "GET", null), "");
-        Event other = NostrKeys.generate().sign(Nip98.KIND, NOW, tags(URL, "GET", null), "");
+        Event e = KEYS.sign(Kinds.HTTP_AUTH, NOW, tags(URL, "GET", null), "");
+        Event other = NostrKeys.generate().sign(Kinds.HTTP_AUTH, NOW, tags(URL, "GET", null), "");
         Event forged = new Event(e.id(), e.pubkey(), e.createdAt(), e.kind(), e.tags(), "", other.sig());
         assertReason(header(forged), "GET", URL, null, "invalid signature");
     }
@@ -169,7 +169,7 @@ class Nip98VerifierTest {
         String everythingWrong = header(KEYS.sign(1, NOW - 1000, tags("https://evil/", "DELETE", "00"), ""));
         assertReason(everythingWrong, "GET", URL, BODY, "wrong kind");
 
-        Event e = KEYS.sign(Nip98.KIND, NOW - 1000, tags("https://evil/", "DELETE", "00"), "");
+        Event e = KEYS.sign(Kinds.HTTP_AUTH, NOW - 1000, tags("https://evil/", "DELETE", "00"), "");
         Event badIdAndSig = new Event(e.id(), e.pubkey(), e.createdAt(), e.kind(), e.tags(), "x", "0".repeat(128));
         assertReason(header(badIdAndSig), "GET", URL, BODY, "invalid event id");
         Event badSig = new Event(e.id(), e.pubkey(), e.createdAt(), e.kind(), e.tags(), "", "0".repeat(128));

@@ -1,5 +1,6 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Bip340;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
@@ -35,7 +36,7 @@ public class Bip340Verification {
         publicKey = chat.buzz.protocol.Hex.decode(keys.publicKeyHex(), 32);
         message = Sha256.digest("benchmark".getBytes(StandardCharsets.UTF_8));
         signature = Bip340.sign(keys.secretKey(), message);
-        revision = keys.sign(45010, System.currentTimeMillis() / 1000, List.of(List.of("ar", "1"),
+        revision = keys.sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, List.of(List.of("ar", "1"),
                 List.of("d", UUID.randomUUID().toString()), List.of("h", UUID.randomUUID().toString()),
                 List.of("type", "task.v1"), List.of("op", "create"), List.of("title", "benchmark")),
                 "x".repeat(4_400));

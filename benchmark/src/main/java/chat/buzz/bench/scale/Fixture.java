@@ -1,5 +1,6 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -144,7 +145,7 @@ final class Fixture {
             int count = grant ? Shape.ARTIFACTS_PER_CHANNEL : shape.artifactsIn(c);
             return IntStream.range(0, count).mapToObj(k -> {
                 UUID d = UUID.randomUUID();
-                return new Planned(c, d, author.sign(45010, base.getEpochSecond(), List.of(List.of("ar", "1"),
+                return new Planned(c, d, author.sign(Kinds.ARTIFACT_REVISION, base.getEpochSecond(), List.of(List.of("ar", "1"),
                         List.of("d", d.toString()), List.of("h", channel.toString()), List.of("type", "task.v1"),
                         List.of("op", "create"), List.of("title", "seeded task " + c + "." + k)), content));
             });
@@ -155,10 +156,10 @@ final class Fixture {
         for (Planned p : planned) {
             UUID channel = grant ? grantChannels.get(p.channel()) : channels.get(p.channel());
             String stamp = nextStamp();
-            events.add(p.event().id(), communityId, p.event().pubkey(), 45010, p.event().createdAt(), tags(p.event()),
+            events.add(p.event().id(), communityId, p.event().pubkey(), Kinds.ARTIFACT_REVISION, p.event().createdAt(), tags(p.event()),
                     p.event().toJson(), stamp);
             heads.add(communityId, p.d(), channel, p.event().id(), "task.v1", stamp, stamp);
-            revisions.add(p.event().id(), communityId, p.d(), channel, 45010, "create", p.event().pubkey(), stamp, stamp);
+            revisions.add(p.event().id(), communityId, p.d(), channel, Kinds.ARTIFACT_REVISION, "create", p.event().pubkey(), stamp, stamp);
             if (!grant) {
                 artifactIds.add(p.d());
                 headIds.add(p.event().id());
@@ -188,7 +189,7 @@ final class Fixture {
     /** Plain text that makes a seeded revision about {@code eventBytes} long, as in the reference run. */
     private static String contentFor(int eventBytes) {
         NostrKeys probe = NostrKeys.generate();
-        int overhead = probe.sign(45010, Instant.now().getEpochSecond(), List.of(List.of("ar", "1"),
+        int overhead = probe.sign(Kinds.ARTIFACT_REVISION, Instant.now().getEpochSecond(), List.of(List.of("ar", "1"),
                 List.of("d", UUID.randomUUID().toString()), List.of("h", UUID.randomUUID().toString()),
                 List.of("type", "task.v1"), List.of("op", "create"), List.of("title", "seeded task 1000.0")), "")
                 .toJson().length();

@@ -1,5 +1,6 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.bench.RelaySampler;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Hex;
@@ -288,7 +289,7 @@ public final class ScaleBenchmark {
     /** The reader is added to 100 channels holding 500 old artifacts; the next delta session brings them. */
     private void grant(String[] cursor) {
         for (UUID channel : fixture.grantChannels) {
-            calls.post(fixture.grantOwner, "/events", fixture.grantOwner.sign(9000, System.currentTimeMillis() / 1000,
+            calls.post(fixture.grantOwner, "/events", fixture.grantOwner.sign(Kinds.ADD_MEMBER, System.currentTimeMillis() / 1000,
                     List.of(List.of("h", channel.toString()), List.of("p", fixture.reader.publicKeyHex())), "")
                     .toJson()).expectOk("adding the reader");
         }

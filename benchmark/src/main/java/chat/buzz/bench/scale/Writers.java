@@ -1,5 +1,6 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ final class Writers {
         if (prevHead != null) {
             tags.add(List.of("prev", prevHead));
         }
-        return author.sign(45010, System.currentTimeMillis() / 1000, tags, content);
+        return author.sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, content);
     }
 
     /** A private channel of the writer's own, so its writes stay out of the reader's set. */

@@ -4,6 +4,7 @@ import chat.buzz.client.SyncClient;
 import chat.buzz.client.SyncClient.WriteOutcome;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -128,7 +129,7 @@ final class WriteCommand implements Callable<Integer> {
         }
         head.ifPresent(e -> e.tags().stream().filter(t -> !t.isEmpty() && !STRUCTURAL.contains(t.get(0))).forEach(tags::add));
         String body = content != null ? content : head.map(Event::content).orElse("");
-        return client.http().keys().sign(45010, System.currentTimeMillis() / 1000, tags, body);
+        return client.http().keys().sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, body);
     }
 
     private void readJson() throws IOException {

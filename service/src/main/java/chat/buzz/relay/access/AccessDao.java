@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Bind;
+import org.jdbi.v3.sqlobject.customizer.Define;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 
 /**
@@ -13,16 +14,13 @@ import org.jdbi.v3.sqlobject.statement.SqlQuery;
  */
 @RegisterConstructorMapper(ChannelFacts.class)
 public interface AccessDao {
-    String CHANNEL_FACTS = """
+    /** The channel row, locked {@code FOR SHARE} or {@code FOR UPDATE} as {@link AccessLookup.Lock} says. */
+    @SqlQuery("""
             SELECT id, visibility = 'open' AS open, unlisted, ttl_seconds, deleted_at IS NOT NULL AS deleted
             FROM channels WHERE id = :id AND community_id = :community
-            """;
-
-    @SqlQuery(CHANNEL_FACTS + " FOR SHARE")
-    Optional<ChannelFacts> channelSharedLock(@Bind("id") UUID channel, @Bind("community") long communityId);
-
-    @SqlQuery(CHANNEL_FACTS + " FOR UPDATE")
-    Optional<ChannelFacts> channelExclusiveLock(@Bind("id") UUID channel, @Bind("community") long communityId);
+            FOR <lock>""")
+    Optional<ChannelFacts> channelLocked(@Bind("id") UUID channel, @Bind("community") long communityId,
+                                         @Define("lock") String lockStrength);
 
     @SqlQuery("SELECT role FROM channel_members WHERE channel_id = :id AND pubkey = :pubkey AND removed_at IS NULL")
     Optional<String> activeRole(@Bind("id") UUID channel, @Bind("pubkey") String pubkey);

@@ -1,6 +1,6 @@
 package chat.buzz.relay.access;
 
-import chat.buzz.protocol.ArtifactKinds;
+import chat.buzz.protocol.Kinds;
 
 /**
  * The read rules of {@link ChannelAccess} and of PROTOCOL 4.2 as SQL fragments, so every read path
@@ -49,6 +49,17 @@ public final class AccessSql {
     public static String currentChannel(String channel, boolean namedByFilter) {
         return namedByFilter ? readable(channel) : discoverableChannel(channel, false);
     }
+
+    /**
+     * The channels of a scope that the reader can read and that carry a TTL: never part of durable
+     * sync, so incremental reads and WebSocket sync refuse them. Binds {@code :community}, {@code :reader}
+     * and {@code :scope}; returns {@code id}, ordered.
+     */
+    public static final String TTL_CHANNELS_IN_SCOPE = """
+            SELECT c.id FROM channels c
+            WHERE c.community_id = :community AND c.id = ANY (CAST(:scope AS uuid[]))
+              AND c.ttl_seconds IS NOT NULL AND %s
+            ORDER BY c.id""".formatted(READABLE_CHANNEL);
 
     /** A head that is current state: not deleted and not redacted ({@code head} joined to its event). */
     public static String liveHead(String head, String event) {
@@ -120,7 +131,7 @@ public final class AccessSql {
                     WHERE v.op <> 'delete' AND v.held_until > %2$s AND v.held_until > v.held_from
                       AND hc.ttl_seconds IS NULL
                       AND (hc.deleted_at IS NULL OR hc.deleted_at > GREATEST(v.held_from, %2$s))
-                      AND %3$s)""".formatted(head, FLOOR, discoverableDuringHold, ArtifactKinds.REVISION);
+                      AND %3$s)""".formatted(head, FLOOR, discoverableDuringHold, Kinds.ARTIFACT_REVISION);
     }
 
     /**
@@ -131,6 +142,6 @@ public final class AccessSql {
         return """
                 (SELECT mr.channel_id FROM artifact_revisions mr
                  WHERE mr.community_id = %1$s.community_id AND mr.d = %1$s.d AND mr.kind = %2$d
-                 ORDER BY mr.accepted_at DESC LIMIT 1)""".formatted(head, ArtifactKinds.REMOVAL);
+                 ORDER BY mr.accepted_at DESC LIMIT 1)""".formatted(head, Kinds.REMOVAL_MARKER);
     }
 }

@@ -20,6 +20,35 @@ public record ChannelAccess(Optional<ChannelFacts> channel, Optional<Role> role)
         return exists() && (channel.get().open() || role.isPresent());
     }
 
+    /**
+     * Whether the channel's artifacts are in the discoverable set D of PROTOCOL 4.2 (head liveness
+     * aside): readable and durable, and named by the scope, or, with no scope, private (the reader is
+     * a member), open and listed, or unlisted with the reader an active member. SQL: {@link
+     * AccessSql#discoverableHead}.
+     */
+    public boolean discoverable(boolean scopeNamesChannel) {
+        return canRead() && durable() && (scopeNamesChannel || !channel.get().unlisted() || role.isPresent());
+    }
+
+    /** Whether a known-ID read returns the channel's live heads: readable and durable. SQL: {@link AccessSql#readableHead}. */
+    public boolean readableById() {
+        return canRead() && durable();
+    }
+
+    /**
+     * Whether mode "current" returns the channel's live heads: readable when the filter names channels
+     * or artifacts, else the discovery rule without a scope, TTL channels included. SQL: {@link
+     * AccessSql#currentChannel}.
+     */
+    public boolean inCurrentRead(boolean namedByFilter) {
+        return canRead() && (namedByFilter || !channel.get().unlisted() || role.isPresent());
+    }
+
+    /** TTL channels are never part of durable sync. */
+    private boolean durable() {
+        return channel.get().ttlSeconds() == null;
+    }
+
     public boolean canWrite() {
         return canRead();
     }

@@ -43,6 +43,7 @@ public interface ArtifactDao {
                         @Bind("channel") UUID channel, @Bind("kind") int kind, @Bind("op") String op,
                         @Bind("prev") String prevEventId, @Bind("author") String author);
 
-    @SqlQuery("SELECT channel_id FROM artifact_revisions WHERE event_id = :event AND community_id = :community AND kind = 45010")
-    Optional<UUID> revisionChannel(@Bind("event") String eventId, @Bind("community") long communityId);
+    @SqlQuery("SELECT channel_id FROM artifact_revisions WHERE event_id = :event AND community_id = :community AND kind = :kind")
+    Optional<UUID> revisionChannel(@Bind("event") String eventId, @Bind("community") long communityId,
+                                  @Bind("kind") int kind);
 }

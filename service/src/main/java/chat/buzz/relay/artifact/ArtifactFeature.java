@@ -1,5 +1,6 @@
 package chat.buzz.relay.artifact;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.identity.RelayIdentity;
 import java.time.Clock;
@@ -10,7 +11,7 @@ public final class ArtifactFeature {
     private ArtifactFeature() {}
 
     public static Map<Integer, EventHandler> handlers(RelayIdentity relay, Clock clock) {
-        return Map.of(ArtifactWrites.REVISION_KIND, new ArtifactWrites(new RemovalMarkers(relay, clock)),
-                Redactions.KIND, new Redactions());
+        return Map.of(Kinds.ARTIFACT_REVISION, new ArtifactWrites(new RemovalMarkers(relay, clock)),
+                Kinds.REDACTION, new Redactions());
     }
 }

@@ -1,7 +1,7 @@
 package chat.buzz.relay.artifact;
 
-import chat.buzz.protocol.ArtifactKinds;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.relay.access.AccessLookup;
 import chat.buzz.relay.access.ChannelAccess;
 import chat.buzz.relay.artifact.RevisionTags.Op;
@@ -15,7 +15,6 @@ import org.jdbi.v3.core.Handle;
 
 /** PROTOCOL 3.2 and 3.3: artifact revisions, accepted by compare-and-set on the head. */
 public final class ArtifactWrites implements EventHandler {
-    public static final int REVISION_KIND = ArtifactKinds.REVISION;
     private static final String NOT_WRITABLE = "artifact not found or not writable";
 
     private final RemovalMarkers markers;
@@ -46,7 +45,7 @@ public final class ArtifactWrites implements EventHandler {
             throw WriteRejection.blocked("no write access to the destination channel");
         }
         dao.advanceHead(community, revision.d(), revision.channel(), event.id(), revision.op() == Op.DELETE);
-        dao.recordRevision(event.id(), community, revision.d(), revision.channel(), REVISION_KIND,
+        dao.recordRevision(event.id(), community, revision.d(), revision.channel(), Kinds.ARTIFACT_REVISION,
                 revision.op().wireName(), current.headEventId(), caller.pubkey());
         ChangeNotifications.headChanged(handle, community, revision.d(), current.channelId(), revision.channel());
         if (revision.op() == Op.MOVE) {
@@ -66,7 +65,7 @@ public final class ArtifactWrites implements EventHandler {
         if (dao.createHead(community, revision.d(), revision.channel(), event.id(), revision.type()) == 0) {
             throw WriteRejection.conflict("artifact already exists");
         }
-        dao.recordRevision(event.id(), community, revision.d(), revision.channel(), REVISION_KIND, "create", null,
+        dao.recordRevision(event.id(), community, revision.d(), revision.channel(), Kinds.ARTIFACT_REVISION, "create", null,
                 caller.pubkey());
         ChangeNotifications.headChanged(handle, community, revision.d(), revision.channel(), revision.channel());
     }

@@ -1,6 +1,7 @@
 package chat.buzz.relay.artifact;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.relay.access.AccessLookup;
 import chat.buzz.relay.access.ChannelAccess;
 import chat.buzz.relay.auth.Caller;
@@ -13,11 +14,10 @@ import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 
 /**
- * PROTOCOL 3.4: kind 9005 hides an artifact revision everywhere. A redacted head takes its
+ * PROTOCOL 3.4: a redaction ({@link Kinds#REDACTION}) hides an artifact revision everywhere. A redacted head takes its
  * artifact out of current state until a revision naming it in prev is accepted.
  */
 public final class Redactions implements EventHandler {
-    public static final int KIND = 9005;
     private static final String NOT_FOUND = "revision not found or not accessible";
 
     @Override
@@ -26,7 +26,7 @@ public final class Redactions implements EventHandler {
         UUID channel = tags.requiredUuid("h");
         String target = tags.eventId("e").orElseThrow(() -> WriteRejection.invalid("missing e tag"));
         long community = caller.community().id();
-        UUID revisionChannel = handle.attach(ArtifactDao.class).revisionChannel(target, community)
+        UUID revisionChannel = handle.attach(ArtifactDao.class).revisionChannel(target, community, Kinds.ARTIFACT_REVISION)
                 .orElseThrow(() -> WriteRejection.blocked(NOT_FOUND));
         ChannelAccess access = AccessLookup.lookup(handle, community, revisionChannel, caller.pubkey(),
                 AccessLookup.Lock.SHARED);

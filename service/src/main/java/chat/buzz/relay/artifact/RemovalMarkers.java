@@ -1,7 +1,7 @@
 package chat.buzz.relay.artifact;
 
-import chat.buzz.protocol.ArtifactKinds;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.relay.events.EventStore;
 import chat.buzz.relay.identity.RelayIdentity;
 import java.time.Clock;
@@ -10,12 +10,10 @@ import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 
 /**
- * PROTOCOL 3.3: when an artifact moves, the old channel keeps a relay-signed kind-45011 marker
+ * PROTOCOL 3.3: when an artifact moves, the old channel keeps a relay-signed removal marker ({@link Kinds#REMOVAL_MARKER})
  * that says only that it left, never where it went.
  */
 public final class RemovalMarkers {
-    public static final int KIND = ArtifactKinds.REMOVAL;
-
     private final RelayIdentity relay;
     private final Clock clock;
 
@@ -25,14 +23,14 @@ public final class RemovalMarkers {
     }
 
     public Event recordMove(Handle handle, long communityId, UUID d, UUID oldChannel, String replacedRevision) {
-        Event marker = relay.keys().sign(KIND, clock.instant().getEpochSecond(), List.of(
+        Event marker = relay.keys().sign(Kinds.REMOVAL_MARKER, clock.instant().getEpochSecond(), List.of(
                 List.of("ar", "1"),
                 List.of("d", d.toString()),
                 List.of("h", oldChannel.toString()),
                 List.of("reason", "moved"),
                 List.of("prev", replacedRevision)), "");
         handle.attach(EventStore.class).store(communityId, marker);
-        handle.attach(ArtifactDao.class).recordRevision(marker.id(), communityId, d, oldChannel, KIND, "moved",
+        handle.attach(ArtifactDao.class).recordRevision(marker.id(), communityId, d, oldChannel, Kinds.REMOVAL_MARKER, "moved",
                 replacedRevision, relay.publicKeyHex());
         return marker;
     }

@@ -1,6 +1,7 @@
 package chat.buzz.relay.artifact;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Limits;
 import chat.buzz.relay.events.EventLimits;
 import chat.buzz.relay.events.Tags;
 import chat.buzz.relay.events.WriteRejection;
@@ -8,10 +9,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
-/** The relay-visible part of a kind-45010 revision (PROTOCOL 3.2), validated. */
+/** The relay-visible part of a artifact revision ({@link chat.buzz.protocol.Kinds#ARTIFACT_REVISION}) (PROTOCOL 3.2), validated. */
 record RevisionTags(UUID d, UUID channel, String type, Optional<String> title, Op op, Optional<String> prev) {
-    static final int MAX_TYPE_BYTES = 128;
-    static final int MAX_TITLE_BYTES = 512;
 
     enum Op {
         CREATE, UPDATE, MOVE, DELETE, RESTORE;
@@ -31,8 +30,8 @@ record RevisionTags(UUID d, UUID channel, String type, Optional<String> title, O
         UUID d = tags.requiredUuid("d");
         UUID channel = tags.requiredUuid("h");
         String type = tags.required("type");
-        if (type.isEmpty() || EventLimits.utf8Length(type) > MAX_TYPE_BYTES || !type.contains(".")) {
-            throw WriteRejection.invalid("type must be at most " + MAX_TYPE_BYTES + " bytes and contain a dot");
+        if (type.isEmpty() || EventLimits.utf8Length(type) > Limits.MAX_TYPE_BYTES || !type.contains(".")) {
+            throw WriteRejection.invalid("type must be at most " + Limits.MAX_TYPE_BYTES + " bytes and contain a dot");
         }
         String opName = tags.required("op");
         if (!OPS.contains(opName)) {
@@ -46,8 +45,8 @@ record RevisionTags(UUID d, UUID channel, String type, Optional<String> title, O
         if (op != Op.DELETE) {
             String value = title.orElseThrow(() -> WriteRejection.invalid("missing title tag"));
             int bytes = EventLimits.utf8Length(value);
-            if (bytes < 1 || bytes > MAX_TITLE_BYTES) {
-                throw WriteRejection.invalid("title must be 1.." + MAX_TITLE_BYTES + " bytes");
+            if (bytes < 1 || bytes > Limits.MAX_TITLE_BYTES) {
+                throw WriteRejection.invalid("title must be 1.." + Limits.MAX_TITLE_BYTES + " bytes");
             }
         }
         Optional<String> prev = tags.eventId("prev");

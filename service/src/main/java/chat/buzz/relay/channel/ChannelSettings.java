@@ -6,7 +6,7 @@ import chat.buzz.relay.events.WriteRejection;
 import java.util.Optional;
 
 /**
- * The settable fields of a channel as carried by 9007 (create) and 9002 (edit) tags.
+ * The settable fields of a channel as carried by the tags of {@link chat.buzz.protocol.Kinds#CREATE_CHANNEL} and {@link chat.buzz.protocol.Kinds#EDIT_CHANNEL}.
  * Empty means "not given"; a ttl of 0 in an edit clears it.
  */
 record ChannelSettings(Optional<String> name, Optional<String> visibility, Optional<Boolean> unlisted,

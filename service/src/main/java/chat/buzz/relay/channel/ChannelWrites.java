@@ -1,6 +1,7 @@
 package chat.buzz.relay.channel;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.relay.access.AccessLookup;
 import chat.buzz.relay.access.ChannelAccess;
 import chat.buzz.relay.access.Role;
@@ -20,14 +21,6 @@ import org.jdbi.v3.core.Handle;
 
 /** The NIP-29 channel and membership kinds of PROTOCOL 3.1. */
 public final class ChannelWrites {
-    public static final int CREATE = 9007;
-    public static final int EDIT = 9002;
-    public static final int DELETE = 9008;
-    public static final int ADD_MEMBER = 9000;
-    public static final int REMOVE_MEMBER = 9001;
-    public static final int JOIN = 9021;
-    public static final int LEAVE = 9022;
-
     private static final String NOT_ACCESSIBLE = "channel not found or not accessible";
 
     private final PolicyChangeRecorder policyChanges;
@@ -40,13 +33,13 @@ public final class ChannelWrites {
 
     public Map<Integer, EventHandler> handlers() {
         return Map.of(
-                CREATE, this::create,
-                EDIT, this::edit,
-                DELETE, this::delete,
-                ADD_MEMBER, this::addMember,
-                REMOVE_MEMBER, this::removeMember,
-                JOIN, this::join,
-                LEAVE, this::leave);
+                Kinds.CREATE_CHANNEL, this::create,
+                Kinds.EDIT_CHANNEL, this::edit,
+                Kinds.DELETE_CHANNEL, this::delete,
+                Kinds.ADD_MEMBER, this::addMember,
+                Kinds.REMOVE_MEMBER, this::removeMember,
+                Kinds.JOIN, this::join,
+                Kinds.LEAVE, this::leave);
     }
 
     private void create(Handle handle, Caller caller, Event event) {

@@ -1,6 +1,7 @@
 package chat.buzz.relay.events;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.MalformedEventException;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.web.Utf8;
@@ -17,7 +18,6 @@ import org.jdbi.v3.core.JdbiException;
  */
 public final class EventWriter {
     static final long MAX_FUTURE_SECONDS = 15 * 60;
-    private static final int DELETION_KIND = 5;
     private static final int ATTEMPTS = 3;
 
     private final Jdbi jdbi;
@@ -61,7 +61,7 @@ public final class EventWriter {
             throw WriteRejection.invalid("created_at is more than " + MAX_FUTURE_SECONDS + " s in the future");
         }
         EventLimits.check(event);
-        if (event.kind() == DELETION_KIND) {
+        if (event.kind() == Kinds.DELETION) {
             throw WriteRejection.blocked("kind 5 deletion is not accepted; artifacts are deleted with op=delete");
         }
         EventHandler handler = handlers.get(event.kind());

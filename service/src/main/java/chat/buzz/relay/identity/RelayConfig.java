@@ -1,5 +1,6 @@
 package chat.buzz.relay.identity;
 
+import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.Nip98Verifier;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.Max;
@@ -36,8 +37,8 @@ public class RelayConfig {
      * PROTOCOL 2.1 step 6. A header first used at the earliest moment its created_at allows stays valid for
      * twice the clock skew; a shorter window would promise a guard that ends while the header still works.
      */
-    @Min(value = 2 * Nip98Verifier.MAX_SKEW_SECONDS,
-            message = "must be at least twice the NIP-98 clock skew of " + Nip98Verifier.MAX_SKEW_SECONDS + " s")
+    @Min(value = 2 * Limits.HTTP_AUTH_SKEW_SECONDS,
+            message = "must be at least twice the NIP-98 clock skew of " + Limits.HTTP_AUTH_SKEW_SECONDS + " s")
     @Max(3600)
     private int replayWindowSeconds = 120;
 

@@ -1,5 +1,6 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.protocol.Limits;
 import chat.buzz.relay.events.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,9 +16,6 @@ import java.util.TreeSet;
  * Parsing needs no database.
  */
 public sealed interface IncrementalRequest {
-    int MAX_LIMIT = 100;
-    int MAX_SCOPE = 100;
-    int MAX_IDS = 100;
 
     /** @param scope the #h channel ids, sorted and without repeats; empty means no scope */
     record Delta(Optional<String> since, List<String> scope, int limit) implements IncrementalRequest {
@@ -61,20 +59,20 @@ public sealed interface IncrementalRequest {
                 }
                 case "limit" -> {
                     if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 1
-                            || value.intValue() > MAX_LIMIT) {
-                        throw IncrementalError.invalidRequest("limit must be an integer in 1.." + MAX_LIMIT);
+                            || value.intValue() > Limits.INCREMENTAL_PAGE_SIZE) {
+                        throw IncrementalError.invalidRequest("limit must be an integer in 1.." + Limits.INCREMENTAL_PAGE_SIZE);
                     }
                     limit = value.intValue();
                 }
                 case "#h" -> {
-                    if (value.isArray() && value.size() > MAX_SCOPE) {
-                        throw IncrementalError.scopeTooLarge(MAX_SCOPE);
+                    if (value.isArray() && value.size() > Limits.MAX_SCOPE) {
+                        throw IncrementalError.scopeTooLarge(Limits.MAX_SCOPE);
                     }
                     scope = uuids("#h", value);
                 }
                 case "#d" -> {
-                    if (value.isArray() && value.size() > MAX_IDS) {
-                        throw IncrementalError.tooManyIds(MAX_IDS);
+                    if (value.isArray() && value.size() > Limits.MAX_IDS) {
+                        throw IncrementalError.tooManyIds(Limits.MAX_IDS);
                     }
                     ids = uuids("#d", value);
                 }
@@ -94,7 +92,7 @@ public sealed interface IncrementalRequest {
             }
             return new KnownIds(List.copyOf(ids));
         }
-        return new Delta(since, sortedScope, limit == null ? MAX_LIMIT : limit);
+        return new Delta(since, sortedScope, limit == null ? Limits.INCREMENTAL_PAGE_SIZE : limit);
     }
 
     private static List<String> uuids(String key, JsonNode value) {

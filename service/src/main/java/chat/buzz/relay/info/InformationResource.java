@@ -1,8 +1,7 @@
 package chat.buzz.relay.info;
 
-import chat.buzz.relay.artifact.ArtifactWrites;
-import chat.buzz.relay.artifact.RemovalMarkers;
-import chat.buzz.relay.events.EventLimits;
+import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.Limits;
 import chat.buzz.relay.identity.RelayConfig;
 import com.codahale.metrics.annotation.ExceptionMetered;
 import com.codahale.metrics.annotation.Timed;
@@ -17,9 +16,6 @@ import java.util.List;
 @Path("/")
 public final class InformationResource {
     public static final String NOSTR_JSON = "application/nostr+json";
-    static final int PAGE_SIZE = 100;
-    static final int MAX_IDS = 100;
-    static final int MAX_SCOPE = 100;
 
     private final RelayConfig config;
     private final String relayPubkey;
@@ -45,11 +41,11 @@ public final class InformationResource {
                 config.getName(), config.getDescription(), relayPubkey, "buzz-relay", version,
                 List.of(1, 11, 29, 42, 98),
                 capabilities.active(),
-                new RelayInformation.Limitation(config.getMaxBodyBytes(), EventLimits.MAX_TAGS,
-                        EventLimits.MAX_CONTENT_BYTES, true),
-                new RelayInformation.Artifacts(ArtifactWrites.REVISION_KIND, RemovalMarkers.KIND, "/query",
+                new RelayInformation.Limitation(config.getMaxBodyBytes(), Limits.MAX_TAGS,
+                        Limits.MAX_CONTENT_BYTES, true),
+                new RelayInformation.Artifacts(Kinds.ARTIFACT_REVISION, Kinds.REMOVAL_MARKER, "/query",
                         List.of("current", "incremental"),
-                        new RelayInformation.Incremental(PAGE_SIZE, overlapSeconds, MAX_IDS, MAX_SCOPE)));
+                        new RelayInformation.Incremental(Limits.INCREMENTAL_PAGE_SIZE, overlapSeconds, Limits.MAX_IDS, Limits.MAX_SCOPE)));
         return cors(Response.ok(document, NOSTR_JSON)).build();
     }
 

@@ -19,26 +19,29 @@ public interface BurstDao {
 
     record RefusalBucket(Instant start, long refused) {}
 
-    @SqlUpdate("INSERT INTO policy_stamp_advances (community_id, channel_id, change, actor) "
-            + "VALUES (:community, :channel, :change, :actor)")
+    @SqlUpdate("""
+            INSERT INTO policy_stamp_advances (community_id, channel_id, change, actor)
+            VALUES (:community, :channel, :change, :actor)""")
     void recordAdvance(@Bind("community") long community, @Bind("channel") UUID channel, @Bind("change") String change,
                        @Bind("actor") String actor);
 
     /** Adds to the minute's counters of this instance; several flushes of one minute add up. */
-    @SqlUpdate("INSERT INTO sync_statistics (community_id, minute, instance_id, resets_served, capacity_rejections, timeouts) "
-            + "VALUES (:community, :minute, :instance, :resets, :capacity, :timeouts) "
-            + "ON CONFLICT (community_id, minute, instance_id) DO UPDATE SET "
-            + "resets_served = sync_statistics.resets_served + EXCLUDED.resets_served, "
-            + "capacity_rejections = sync_statistics.capacity_rejections + EXCLUDED.capacity_rejections, "
-            + "timeouts = sync_statistics.timeouts + EXCLUDED.timeouts")
+    @SqlUpdate("""
+            INSERT INTO sync_statistics (community_id, minute, instance_id, resets_served, capacity_rejections, timeouts)
+            VALUES (:community, :minute, :instance, :resets, :capacity, :timeouts)
+            ON CONFLICT (community_id, minute, instance_id) DO UPDATE SET
+                resets_served = sync_statistics.resets_served + EXCLUDED.resets_served,
+                capacity_rejections = sync_statistics.capacity_rejections + EXCLUDED.capacity_rejections,
+                timeouts = sync_statistics.timeouts + EXCLUDED.timeouts""")
     void add(@Bind("community") long community, @Bind("minute") Instant minute, @Bind("instance") String instance,
              @Bind("resets") long resets, @Bind("capacity") long capacity, @Bind("timeouts") long timeouts);
 
     /** Adds to the minute's refused policy changes of this instance; several flushes of one minute add up. */
-    @SqlUpdate("INSERT INTO policy_change_refusals (community_id, minute, instance_id, refused) "
-            + "VALUES (:community, :minute, :instance, :refused) "
-            + "ON CONFLICT (community_id, minute, instance_id) DO UPDATE SET "
-            + "refused = policy_change_refusals.refused + EXCLUDED.refused")
+    @SqlUpdate("""
+            INSERT INTO policy_change_refusals (community_id, minute, instance_id, refused)
+            VALUES (:community, :minute, :instance, :refused)
+            ON CONFLICT (community_id, minute, instance_id) DO UPDATE SET
+                refused = policy_change_refusals.refused + EXCLUDED.refused""")
     void addRefusals(@Bind("community") long community, @Bind("minute") Instant minute, @Bind("instance") String instance,
                      @Bind("refused") long refused);
 
@@ -47,8 +50,9 @@ public interface BurstDao {
     boolean refusalsKept();
 
     /** Refused policy changes of all instances in buckets of {@code bucketSeconds} from {@code since}. */
-    @SqlQuery("SELECT date_bin(make_interval(secs => :bucketSeconds), minute, :since) AS start, sum(refused) AS refused "
-            + "FROM policy_change_refusals WHERE community_id = :community AND minute >= :since GROUP BY 1 ORDER BY 1")
+    @SqlQuery("""
+            SELECT date_bin(make_interval(secs => :bucketSeconds), minute, :since) AS start, sum(refused) AS refused
+            FROM policy_change_refusals WHERE community_id = :community AND minute >= :since GROUP BY 1 ORDER BY 1""")
     @RegisterConstructorMapper(RefusalBucket.class)
     List<RefusalBucket> refusals(@Bind("community") long community, @Bind("since") Instant since,
                                  @Bind("bucketSeconds") double bucketSeconds);
@@ -57,30 +61,32 @@ public interface BurstDao {
      * Buckets of {@code bucketSeconds} from {@code since}: totals over all instances, the busiest
      * single minute for the burst test, and how many stamp advances fell in the bucket.
      */
-    @SqlQuery("WITH minutes AS ("
-            + "  SELECT minute, sum(resets_served) AS resets, sum(capacity_rejections) AS capacity, sum(timeouts) AS timeouts"
-            + "  FROM sync_statistics WHERE community_id = :community AND minute >= :since GROUP BY minute"
-            + "), stats AS ("
-            + "  SELECT date_bin(make_interval(secs => :bucketSeconds), minute, :since) AS start,"
-            + "         sum(resets) AS resets_served, sum(capacity) AS capacity_rejections, sum(timeouts) AS timeouts,"
-            + "         max(resets) AS peak_resets_per_minute"
-            + "  FROM minutes GROUP BY 1"
-            + "), advances AS ("
-            + "  SELECT date_bin(make_interval(secs => :bucketSeconds), advanced_at, :since) AS start, count(*) AS policy_advances"
-            + "  FROM policy_stamp_advances WHERE community_id = :community AND advanced_at >= :since GROUP BY 1"
-            + ") "
-            + "SELECT coalesce(s.start, a.start) AS start, coalesce(s.resets_served, 0) AS resets_served,"
-            + "       coalesce(s.capacity_rejections, 0) AS capacity_rejections, coalesce(s.timeouts, 0) AS timeouts,"
-            + "       coalesce(s.peak_resets_per_minute, 0) AS peak_resets_per_minute,"
-            + "       coalesce(a.policy_advances, 0) AS policy_advances "
-            + "FROM stats s FULL JOIN advances a ON a.start = s.start ORDER BY 1")
+    @SqlQuery("""
+            WITH minutes AS (
+                SELECT minute, sum(resets_served) AS resets, sum(capacity_rejections) AS capacity, sum(timeouts) AS timeouts
+                FROM sync_statistics WHERE community_id = :community AND minute >= :since GROUP BY minute
+            ), stats AS (
+                SELECT date_bin(make_interval(secs => :bucketSeconds), minute, :since) AS start,
+                       sum(resets) AS resets_served, sum(capacity) AS capacity_rejections, sum(timeouts) AS timeouts,
+                       max(resets) AS peak_resets_per_minute
+                FROM minutes GROUP BY 1
+            ), advances AS (
+                SELECT date_bin(make_interval(secs => :bucketSeconds), advanced_at, :since) AS start, count(*) AS policy_advances
+                FROM policy_stamp_advances WHERE community_id = :community AND advanced_at >= :since GROUP BY 1
+            )
+            SELECT coalesce(s.start, a.start) AS start, coalesce(s.resets_served, 0) AS resets_served,
+                   coalesce(s.capacity_rejections, 0) AS capacity_rejections, coalesce(s.timeouts, 0) AS timeouts,
+                   coalesce(s.peak_resets_per_minute, 0) AS peak_resets_per_minute,
+                   coalesce(a.policy_advances, 0) AS policy_advances
+            FROM stats s FULL JOIN advances a ON a.start = s.start ORDER BY 1""")
     @RegisterConstructorMapper(Bucket.class)
     List<Bucket> timeline(@Bind("community") long community, @Bind("since") Instant since,
                           @Bind("bucketSeconds") double bucketSeconds);
 
-    @SqlQuery("SELECT community_id, channel_id, change, actor, advanced_at FROM policy_stamp_advances "
-            + "WHERE community_id = :community AND advanced_at >= :from AND advanced_at < :to "
-            + "ORDER BY advanced_at DESC LIMIT 50")
+    @SqlQuery("""
+            SELECT community_id, channel_id, change, actor, advanced_at FROM policy_stamp_advances
+            WHERE community_id = :community AND advanced_at >= :from AND advanced_at < :to
+            ORDER BY advanced_at DESC LIMIT 50""")
     @RegisterConstructorMapper(Advance.class)
     List<Advance> advances(@Bind("community") long community, @Bind("from") Instant from, @Bind("to") Instant to);
 

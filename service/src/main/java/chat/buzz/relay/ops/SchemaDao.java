@@ -19,8 +19,9 @@ public interface SchemaDao {
     record BuildProgress(int pid, String index, String table, String phase, long blocksTotal, long blocksDone,
                          long tuplesTotal, long tuplesDone) {}
 
-    @SqlQuery("SELECT id, author, filename, dateexecuted, orderexecuted, exectype, tag, md5sum "
-            + "FROM databasechangelog ORDER BY orderexecuted, dateexecuted")
+    @SqlQuery("""
+            SELECT id, author, filename, dateexecuted, orderexecuted, exectype, tag, md5sum
+            FROM databasechangelog ORDER BY orderexecuted, dateexecuted""")
     @RegisterConstructorMapper(LedgerRow.class)
     List<LedgerRow> ledger();
 
@@ -30,32 +31,36 @@ public interface SchemaDao {
     @SqlQuery("SELECT count(*) > 0 FROM databasechangelog WHERE tag = :tag")
     boolean tagExists(@Bind("tag") String tag);
 
-    @SqlQuery("SELECT c.relname AS name, t.relname AS table, i.indisvalid AS valid, i.indisready AS ready, "
-            + "pg_get_indexdef(c.oid) AS definition "
-            + "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid "
-            + "JOIN pg_namespace n ON n.oid = c.relnamespace "
-            + "WHERE n.nspname = current_schema() AND c.relname IN (<names>)")
+    @SqlQuery("""
+            SELECT c.relname AS name, t.relname AS table, i.indisvalid AS valid, i.indisready AS ready,
+                   pg_get_indexdef(c.oid) AS definition
+            FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relname IN (<names>)""")
     @RegisterConstructorMapper(IndexRow.class)
     List<IndexRow> indexes(@BindList("names") Collection<String> names);
 
-    @SqlQuery("SELECT p.pid, coalesce(ic.relname, '') AS index, coalesce(tc.relname, '') AS table, p.phase, "
-            + "p.blocks_total, p.blocks_done, p.tuples_total, p.tuples_done "
-            + "FROM pg_stat_progress_create_index p "
-            + "LEFT JOIN pg_class ic ON ic.oid = p.index_relid LEFT JOIN pg_class tc ON tc.oid = p.relid "
-            + "WHERE p.datname = current_database() ORDER BY p.pid")
+    @SqlQuery("""
+            SELECT p.pid, coalesce(ic.relname, '') AS index, coalesce(tc.relname, '') AS table, p.phase,
+                   p.blocks_total, p.blocks_done, p.tuples_total, p.tuples_done
+            FROM pg_stat_progress_create_index p
+            LEFT JOIN pg_class ic ON ic.oid = p.index_relid LEFT JOIN pg_class tc ON tc.oid = p.relid
+            WHERE p.datname = current_database() ORDER BY p.pid""")
     @RegisterConstructorMapper(BuildProgress.class)
     List<BuildProgress> runningBuilds();
 
-    @SqlUpdate("INSERT INTO operator_audit (operator, action, subject, outcome, detail) "
-            + "VALUES (:operator, :action, :subject, :outcome, :detail)")
+    @SqlUpdate("""
+            INSERT INTO operator_audit (operator, action, subject, outcome, detail)
+            VALUES (:operator, :action, :subject, :outcome, :detail)""")
     void audit(@Bind("operator") String operator, @Bind("action") String action, @Bind("subject") String subject,
                @Bind("outcome") String outcome, @Bind("detail") String detail);
 
     record AuditRow(long id, String operator, String action, String subject, String outcome, String detail,
                     Instant happenedAt) {}
 
-    @SqlQuery("SELECT id, operator, action, subject, outcome, detail, happened_at FROM operator_audit "
-            + "ORDER BY id DESC LIMIT :limit")
+    @SqlQuery("""
+            SELECT id, operator, action, subject, outcome, detail, happened_at FROM operator_audit
+            ORDER BY id DESC LIMIT :limit""")
     @RegisterConstructorMapper(AuditRow.class)
     List<AuditRow> audit(@Bind("limit") int limit);
 }

@@ -1,5 +1,6 @@
 package chat.buzz.relay.query;
 
+import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.events.Tags;
 import chat.buzz.relay.web.StorableText;
@@ -17,18 +18,12 @@ import java.util.Map;
  */
 public record CurrentFilter(List<String> channels, List<String> artifacts, Map<String, List<String>> tagFilters,
                             int limit, int offset) {
-    public static final int DEFAULT_LIMIT = 100;
-    public static final int MAX_LIMIT = 1000;
-    public static final int MAX_OFFSET = 10_000;
-    /** PROTOCOL 4: at most 16 tag keys (#h and #d included) and 1,000 values in all per filter. */
-    public static final int MAX_TAG_KEYS = 16;
-    public static final int MAX_VALUES = 1000;
 
     public static CurrentFilter parse(JsonNode filter) {
         List<String> channels = List.of();
         List<String> artifacts = List.of();
         Map<String, List<String>> tags = new LinkedHashMap<>();
-        int limit = DEFAULT_LIMIT;
+        int limit = Limits.CURRENT_DEFAULT_LIMIT;
         int offset = 0;
         checkTagKeyCount(filter);
         for (Iterator<Map.Entry<String, JsonNode>> fields = filter.fields(); fields.hasNext(); ) {
@@ -37,8 +32,8 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
             JsonNode value = field.getValue();
             switch (key) {
                 case "artifact" -> { }
-                case "limit" -> limit = integer(key, value, 1, MAX_LIMIT);
-                case "offset" -> offset = integer(key, value, 0, MAX_OFFSET);
+                case "limit" -> limit = integer(key, value, 1, Limits.CURRENT_MAX_LIMIT);
+                case "offset" -> offset = integer(key, value, 0, Limits.CURRENT_MAX_OFFSET);
                 case "#h" -> channels = uuids(key, value);
                 case "#d" -> artifacts = uuids(key, value);
                 default -> {
@@ -56,8 +51,8 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
             }
         }
         int values = channels.size() + artifacts.size() + tags.values().stream().mapToInt(List::size).sum();
-        if (values > MAX_VALUES) {
-            throw new QueryRejection("a filter may have at most " + MAX_VALUES + " tag values in all");
+        if (values > Limits.CURRENT_MAX_VALUES) {
+            throw new QueryRejection("a filter may have at most " + Limits.CURRENT_MAX_VALUES + " tag values in all");
         }
         return new CurrentFilter(channels, artifacts, Map.copyOf(tags), limit, offset);
     }
@@ -69,8 +64,8 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
                 keys++;
             }
         }
-        if (keys > MAX_TAG_KEYS) {
-            throw new QueryRejection("a filter may have at most " + MAX_TAG_KEYS + " tag keys");
+        if (keys > Limits.CURRENT_MAX_TAG_KEYS) {
+            throw new QueryRejection("a filter may have at most " + Limits.CURRENT_MAX_TAG_KEYS + " tag keys");
         }
     }
 
@@ -82,8 +77,8 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
     }
 
     private static List<String> strings(String key, JsonNode value) {
-        if (!value.isArray() || value.isEmpty() || value.size() > MAX_VALUES) {
-            throw new QueryRejection(key + " must be an array of 1.." + MAX_VALUES + " strings");
+        if (!value.isArray() || value.isEmpty() || value.size() > Limits.CURRENT_MAX_VALUES) {
+            throw new QueryRejection(key + " must be an array of 1.." + Limits.CURRENT_MAX_VALUES + " strings");
         }
         List<String> values = new ArrayList<>();
         for (JsonNode item : value) {

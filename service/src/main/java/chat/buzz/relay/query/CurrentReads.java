@@ -37,7 +37,8 @@ public final class CurrentReads {
         try {
             return jdbi.inTransaction(handle -> {
                 handle.execute("SET TRANSACTION READ ONLY");
-                handle.execute("SET LOCAL statement_timeout = " + statementBudgetMillis);
+                handle.createQuery("SELECT set_config('statement_timeout', :budget, true)")
+                        .bind("budget", Long.toString(statementBudgetMillis)).mapTo(String.class).one();
                 return select(handle, caller, filter);
             });
         } catch (JdbiException e) {
@@ -48,43 +49,53 @@ public final class CurrentReads {
         }
     }
 
+    /**
+     * Mode "current" as one statement. Who sees what comes from {@link AccessSql}; each optional
+     * filter is a named fragment, empty when the filter does not use it.
+     */
+    private static final String SELECT = """
+            SELECT e.json FROM artifact_heads a
+            JOIN events e ON e.id = a.head_event_id
+            JOIN channels c ON c.id = a.channel_id
+            WHERE a.community_id = :community AND <liveHead> AND <currentChannel>
+              <channelFilter> <artifactFilter> <tagFilter>
+            ORDER BY e.created_at DESC, e.id ASC LIMIT :limit OFFSET :offset""";
+
+    private static final String CHANNEL_FILTER = "AND a.channel_id = ANY (CAST(:channels AS uuid[]))";
+
+    private static final String ARTIFACT_FILTER = "AND a.d = ANY (CAST(:artifacts AS uuid[]))";
+
+    /**
+     * Every key needs a tag [name, one of its values, ...]: count the distinct names matched. One
+     * predicate and two array parameters, however many keys. jsonb containment (@>) would not do: it
+     * ignores the order inside a tag, so ["x", "t", "red"] would match #t: red.
+     */
+    private static final String TAG_FILTER = """
+            AND (SELECT count(DISTINCT t->>0) FROM jsonb_array_elements(e.tags) t
+                 WHERE (t->>0, t->>1) IN (SELECT * FROM unnest(CAST(:tagNames AS text[]), CAST(:tagValues AS text[]))))
+                = :tagKeys""";
+
     private static List<String> select(Handle handle, Caller caller, CurrentFilter filter) {
-        StringBuilder sql = new StringBuilder("""
-                SELECT e.json FROM artifact_heads a
-                JOIN events e ON e.id = a.head_event_id
-                JOIN channels c ON c.id = a.channel_id
-                WHERE a.community_id = :community AND NOT a.deleted AND e.redacted_at IS NULL
-                  AND """).append(AccessSql.currentChannel("c",
-                !filter.channels().isEmpty() || !filter.artifacts().isEmpty()));
-        if (!filter.channels().isEmpty()) {
-            sql.append(" AND a.channel_id = ANY (CAST(:channels AS uuid[]))");
-        }
-        if (!filter.artifacts().isEmpty()) {
-            sql.append(" AND a.d = ANY (CAST(:artifacts AS uuid[]))");
-        }
-        if (!filter.tagFilters().isEmpty()) {
-            // Every key needs a tag [name, one of its values, ...]: count the distinct names matched.
-            // One predicate and two array parameters, however many keys. jsonb containment (@>) would
-            // not do: it ignores the order inside a tag, so ["x", "t", "red"] would match #t: red.
-            sql.append("""
-                     AND (SELECT count(DISTINCT t->>0) FROM jsonb_array_elements(e.tags) t
-                          WHERE (t->>0, t->>1) IN (SELECT * FROM unnest(CAST(:tagNames AS text[]),
-                                                                       CAST(:tagValues AS text[]))))
-                         = :tagKeys""");
-        }
-        sql.append(" ORDER BY e.created_at DESC, e.id ASC LIMIT :limit OFFSET :offset");
-        Query query = handle.createQuery(sql.toString())
+        boolean byChannel = !filter.channels().isEmpty();
+        boolean byArtifact = !filter.artifacts().isEmpty();
+        boolean byTag = !filter.tagFilters().isEmpty();
+        Query query = handle.createQuery(SELECT)
+                .define("liveHead", AccessSql.liveHead("a", "e"))
+                .define("currentChannel", AccessSql.currentChannel("c", byChannel || byArtifact))
+                .define("channelFilter", byChannel ? CHANNEL_FILTER : "")
+                .define("artifactFilter", byArtifact ? ARTIFACT_FILTER : "")
+                .define("tagFilter", byTag ? TAG_FILTER : "")
                 .bind("community", caller.community().id())
                 .bind("reader", caller.pubkey())
                 .bind("limit", filter.limit())
                 .bind("offset", filter.offset());
-        if (!filter.channels().isEmpty()) {
+        if (byChannel) {
             query.bindArray("channels", String.class, filter.channels());
         }
-        if (!filter.artifacts().isEmpty()) {
+        if (byArtifact) {
             query.bindArray("artifacts", String.class, filter.artifacts());
         }
-        if (!filter.tagFilters().isEmpty()) {
+        if (byTag) {
             List<String> names = new ArrayList<>();
             List<String> values = new ArrayList<>();
             for (Map.Entry<String, List<String>> tag : filter.tagFilters().entrySet()) {

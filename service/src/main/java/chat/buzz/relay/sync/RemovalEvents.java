@@ -1,7 +1,7 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.protocol.Event;
-import chat.buzz.relay.artifact.RemovalMarkers;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.relay.identity.RelayIdentity;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The relay-signed kind-45011 event that tells a live subscriber an artifact left its set.
+ * The relay-signed removal marker ({@link Kinds#REMOVAL_MARKER}) that tells a live subscriber an artifact left its set.
  * It names the channel only when the reader may know it, and the reason only as far as
  * PROTOCOL 4.1 allows.
  */
@@ -31,7 +31,7 @@ final class RemovalEvents {
             tags.add(List.of("h", channel.toString()));
         }
         tags.add(List.of("reason", reason));
-        Event event = relay.keys().sign(RemovalMarkers.KIND, clock.instant().getEpochSecond(), tags, "");
+        Event event = relay.keys().sign(Kinds.REMOVAL_MARKER, clock.instant().getEpochSecond(), tags, "");
         return event.toJson();
     }
 }

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.Limits;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -16,7 +17,6 @@ import java.util.UUID;
  * @param scope the channels named in {@code #h}; empty means no scope (broad discovery)
  */
 record SyncFilter(List<UUID> scope) {
-    static final int MAX_SCOPE = 100;
 
     /** A filter the relay refuses; the message goes out after {@code invalid: }. */
     static final class Invalid extends RuntimeException {
@@ -58,8 +58,8 @@ record SyncFilter(List<UUID> scope) {
         if (!values.isArray() || values.isEmpty()) {
             throw new Invalid("#h must be a non-empty array of channel ids");
         }
-        if (values.size() > MAX_SCOPE) {
-            throw new Invalid("#h names more than " + MAX_SCOPE + " channels");
+        if (values.size() > Limits.MAX_SCOPE) {
+            throw new Invalid("#h names more than " + Limits.MAX_SCOPE + " channels");
         }
         Set<UUID> channels = new LinkedHashSet<>();
         for (JsonNode value : values) {

@@ -70,9 +70,4 @@ final class SyncQueries {
      */
     static final String FLOOR = "SELECT " + MICROS.formatted("GREATEST(now() - CAST(:overlap AS bigint) * INTERVAL '1 second',"
             + " artifact_policy_modified_at)") + " FROM communities WHERE id = :community";
-
-    /** Channels of a scope the reader can read that carry a TTL: never part of durable sync. */
-    static final String TTL_CHANNELS_IN_SCOPE = "SELECT c.id FROM channels c WHERE c.community_id = :community"
-            + " AND c.id = ANY (CAST(:scope AS uuid[])) AND c.ttl_seconds IS NOT NULL AND "
-            + AccessSql.readable("c") + " ORDER BY c.id";
 }

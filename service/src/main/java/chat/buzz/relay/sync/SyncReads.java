@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.access.AccessSql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -83,7 +84,7 @@ final class SyncReads {
     }
 
     List<UUID> ttlChannelsInScope(long community, String reader, SyncFilter filter) {
-        return jdbi.withHandle(handle -> bindScope(handle.createQuery(SyncQueries.TTL_CHANNELS_IN_SCOPE), filter)
+        return jdbi.withHandle(handle -> bindScope(handle.createQuery(AccessSql.TTL_CHANNELS_IN_SCOPE), filter)
                 .bind("community", community)
                 .bind("reader", reader)
                 .mapTo(UUID.class)

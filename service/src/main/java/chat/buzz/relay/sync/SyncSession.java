@@ -1,6 +1,7 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.MalformedEventException;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.Nip42Exception;
@@ -132,7 +133,7 @@ final class SyncSession {
 
     private void auth(JsonNode message) {
         if (message.size() != 2 || !message.get(1).isObject()) {
-            reply(Frames.notice("invalid: AUTH takes one event: [\"AUTH\", <kind-22242 event>]"));
+            reply(Frames.notice("invalid: AUTH takes one event: [\"AUTH\", <kind-" + Kinds.RELAY_AUTH + " event>]"));
             return;
         }
         Event event;

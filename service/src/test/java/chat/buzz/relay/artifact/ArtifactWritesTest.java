@@ -12,6 +12,7 @@ import static chat.buzz.relay.testing.Replies.rejected;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.Concurrently;
 import chat.buzz.relay.testing.IntegrationTest;
@@ -88,7 +89,7 @@ class ArtifactWritesTest {
                 .allSatisfy(r -> assertThat(r.message()).isEqualTo("conflict: artifact head changed"));
         String winner = replies.stream().filter(r -> r.status() == 200).findFirst().orElseThrow().json().get("event_id").asText();
         assertThat(current(alice, "\"#d\":[\"" + d + "\"]").get(0).get("id").asText()).isEqualTo(winner);
-        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE d = '" + d + "'")).isEqualTo(2);
+        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE d = CAST(:value AS uuid)", d)).isEqualTo(2);
     }
 
     @Test
@@ -104,8 +105,8 @@ class ArtifactWritesTest {
         accepted(client.publish(alice, moved));
 
         String markerJson = RELAY.jdbi().withHandle(h -> h.createQuery(
-                "SELECT e.json FROM artifact_revisions r JOIN events e ON e.id = r.event_id WHERE r.d = :d AND r.kind = 45011")
-                .bind("d", d).mapTo(String.class).one());
+                "SELECT e.json FROM artifact_revisions r JOIN events e ON e.id = r.event_id WHERE r.d = :d AND r.kind = :kind")
+                .bind("d", d).bind("kind", Kinds.REMOVAL_MARKER).mapTo(String.class).one());
         Event marker = Event.parse(markerJson);
         assertThat(marker.pubkey()).isEqualTo(RELAY_PUBKEY);
         assertThat(marker.hasValidSignature()).isTrue();
@@ -162,7 +163,7 @@ class ArtifactWritesTest {
         rejected(client.publish(bob, redact(bob, channel, created.id())), 403, "blocked: only owners, admins or the author");
         accepted(client.publish(alice, redact(alice, channel, created.id())));
         assertThat(current(bob, "\"#d\":[\"" + d + "\"]")).isEmpty();
-        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE event_id = '" + created.id() + "'"))
+        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE event_id = :value", created.id()))
                 .as("the acceptance ledger outlives redaction").isEqualTo(1);
         Event next = revision(alice, d, channel, "update", created.id(), "task again");
         accepted(client.publish(alice, next));
@@ -206,7 +207,7 @@ class ArtifactWritesTest {
                 tag("prev", "XYZ")), 400, "invalid: tag prev must be");
         rejected(publish(tag("ar", "1"), tag("d", d), tag("h", h), tag("type", "task.v1"), tag("type", "task.v2"),
                 tag("op", "create"), tag("title", "t")), 400, "invalid: tag type appears more than once");
-        assertThat(count("SELECT count(*) FROM artifact_heads WHERE d = '" + d + "'")).isZero();
+        assertThat(count("SELECT count(*) FROM artifact_heads WHERE d = CAST(:value AS uuid)", d)).isZero();
     }
 
     @Test
@@ -215,7 +216,7 @@ class ArtifactWritesTest {
         UUID d = newId();
         Event created = revision(alice, d, channel, "create", null, "task");
         accepted(client.publish(alice, created));
-        Event retyped = sign(alice, 45010, List.of(tag("ar", "1"), tag("d", d.toString()), tag("h", channel.toString()),
+        Event retyped = sign(alice, Kinds.ARTIFACT_REVISION, List.of(tag("ar", "1"), tag("d", d.toString()), tag("h", channel.toString()),
                 tag("type", "note.v1"), tag("op", "update"), tag("title", "t"), tag("prev", created.id())), "");
         rejected(client.publish(alice, retyped), 400, "invalid: type never changes");
     }
@@ -224,13 +225,13 @@ class ArtifactWritesTest {
     void privateChannelsTakeWritesFromActiveMembersOnly() {
         UUID channel = channel(alice, "private");
         rejected(client.publish(bob, revision(bob, newId(), channel, "create", null, "t")), 403, "blocked: channel not found or not writable");
-        accepted(client.publish(alice, membership(alice, 9000, channel, bob.publicKeyHex(), null)));
+        accepted(client.publish(alice, membership(alice, Kinds.ADD_MEMBER, channel, bob.publicKeyHex(), null)));
         accepted(client.publish(bob, revision(bob, newId(), channel, "create", null, "t")));
     }
 
     @SafeVarargs
     private Reply publish(List<String>... tags) {
-        return client.publish(alice, sign(alice, 45010, List.of(tags), ""));
+        return client.publish(alice, sign(alice, Kinds.ARTIFACT_REVISION, List.of(tags), ""));
     }
 
     private UUID channel(NostrKeys owner, String visibility) {
@@ -245,7 +246,8 @@ class ArtifactWritesTest {
         return reply.json();
     }
 
-    private static long count(String sql) {
-        return RELAY.jdbi().withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+    /** Counts rows where one column equals {@code value}, bound as {@code :value}. */
+    private static long count(String sql, Object value) {
+        return RELAY.jdbi().withHandle(h -> h.createQuery(sql).bind("value", value).mapTo(Long.class).one());
     }
 }

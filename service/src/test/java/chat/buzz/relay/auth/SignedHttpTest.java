@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Sha256;
@@ -57,7 +58,7 @@ class SignedHttpTest {
 
     @Test
     void aBodyCutShortIsAClientError() throws Exception {
-        String header = sign(alice, 27235, "POST", url("/query"), QUERY, 0, List.of());
+        String header = sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of());
         String response = RawHttp.exchangeThenHangUp(RELAY.baseUrl(), "POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Authorization: " + header + "\r\nContent-Length: 100\r\n\r\n[{\"artifact\"");
         assertThat(response).startsWith("HTTP/1.1 400");
@@ -66,7 +67,7 @@ class SignedHttpTest {
 
     @Test
     void wrongScheme() {
-        assertRejected(sign(alice, 27235, "POST", url("/query"), QUERY, 0, List.of()).replace("Nostr ", "Bearer "),
+        assertRejected(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of()).replace("Nostr ", "Bearer "),
                 "NIP-98: malformed authorization header");
     }
 
@@ -88,56 +89,56 @@ class SignedHttpTest {
 
     @Test
     void tamperedIdAndSignature() {
-        Event good = authEvent(alice, 27235, "POST", url("/query"), QUERY, 0, List.of());
+        Event good = authEvent(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of());
         Event wrongId = new Event("0".repeat(64), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), good.sig());
         assertRejected(header(wrongId), "NIP-98: invalid event id");
         NostrKeys mallory = NostrKeys.generate();
-        Event other = authEvent(mallory, 27235, "POST", url("/query"), QUERY, 0, List.of());
+        Event other = authEvent(mallory, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of());
         Event stolenSignature = new Event(good.id(), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), other.sig());
         assertRejected(header(stolenSignature), "NIP-98: invalid signature");
     }
 
     @Test
     void tooOldAndFromTheFuture() {
-        assertThat(post(sign(alice, 27235, "POST", url("/query"), QUERY, -61, List.of()), QUERY).error())
+        assertThat(post(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, -61, List.of()), QUERY).error())
                 .isEqualTo("NIP-98: auth event too old");
-        assertThat(post(sign(alice, 27235, "POST", url("/query"), QUERY, 61, List.of()), QUERY).error())
+        assertThat(post(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 61, List.of()), QUERY).error())
                 .isEqualTo("NIP-98: auth event from the future");
     }
 
     @Test
     void urlMustBeTheRequestUrl() {
-        assertRejected(sign(alice, 27235, "POST", url("/events"), QUERY, 0, List.of()), "NIP-98: url mismatch");
-        assertRejected(sign(alice, 27235, "POST", "https" + url("/query").substring(4), QUERY, 0, List.of()),
+        assertRejected(sign(alice, Kinds.HTTP_AUTH, "POST", url("/events"), QUERY, 0, List.of()), "NIP-98: url mismatch");
+        assertRejected(sign(alice, Kinds.HTTP_AUTH, "POST", "https" + url("/query").substring(4), QUERY, 0, List.of()),
                 "NIP-98: url mismatch");
     }
 
     @Test
     void urlSchemeAndHostCompareCaseInsensitivelyAndATrailingSlashIsIgnored() {
         String shouted = url("/query/").replace("http://", "HTTP://");
-        Reply reply = post(sign(alice, 27235, "POST", shouted, QUERY, 0, List.of()), QUERY);
+        Reply reply = post(sign(alice, Kinds.HTTP_AUTH, "POST", shouted, QUERY, 0, List.of()), QUERY);
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
     }
 
     @Test
     void methodMustMatch() {
-        assertRejected(sign(alice, 27235, "GET", url("/query"), QUERY, 0, List.of()), "NIP-98: method mismatch");
-        Reply lowercase = post(sign(alice, 27235, "post", url("/query"), QUERY, 0, List.of()), QUERY);
+        assertRejected(sign(alice, Kinds.HTTP_AUTH, "GET", url("/query"), QUERY, 0, List.of()), "NIP-98: method mismatch");
+        Reply lowercase = post(sign(alice, Kinds.HTTP_AUTH, "post", url("/query"), QUERY, 0, List.of()), QUERY);
         assertThat(lowercase.status()).isEqualTo(200);
     }
 
     @Test
     void bodyNeedsAMatchingPayloadTag() {
-        Event noPayload = alice.sign(27235, now(), List.of(List.of("u", url("/query")), List.of("method", "POST"),
+        Event noPayload = alice.sign(Kinds.HTTP_AUTH, now(), List.of(List.of("u", url("/query")), List.of("method", "POST"),
                 List.of("nonce", "1")), "");
         assertRejected(header(noPayload), "NIP-98: missing payload tag");
-        assertThat(post(sign(alice, 27235, "POST", url("/query"), "[{}]", 0, List.of()), QUERY).error())
+        assertThat(post(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), "[{}]", 0, List.of()), QUERY).error())
                 .isEqualTo("NIP-98: payload mismatch");
     }
 
     @Test
     void aReplayedHeaderIsRefused() {
-        String header = sign(alice, 27235, "POST", url("/query"), QUERY, 0, List.of());
+        String header = sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of());
         assertThat(post(header, QUERY).status()).isEqualTo(200);
         Reply replay = post(header, QUERY);
         assertThat(replay.status()).isEqualTo(401);
@@ -169,7 +170,7 @@ class SignedHttpTest {
 
     @Test
     void aHeaderFromTheFutureIsRememberedForTheWholeWindowAfterItsCreatedAt() {
-        Event future = authEvent(alice, 27235, "POST", url("/query"), QUERY, 60, List.of());
+        Event future = authEvent(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 60, List.of());
         assertThat(post(header(future), QUERY).status()).isEqualTo(200);
         // It passes the created_at check until created_at + 60 s; a row kept from first use only would be
         // gone by then, and the header could be replayed in the last moments of its validity.
@@ -196,14 +197,14 @@ class SignedHttpTest {
     @Test
     void checksRunInTheContractOrder() {
         // Too old AND wrong url AND wrong method: the time check comes first.
-        assertRejected(sign(alice, 27235, "GET", url("/elsewhere"), QUERY, -120, List.of()), "NIP-98: auth event too old");
+        assertRejected(sign(alice, Kinds.HTTP_AUTH, "GET", url("/elsewhere"), QUERY, -120, List.of()), "NIP-98: auth event too old");
         // Wrong url AND wrong method: url first.
-        assertRejected(sign(alice, 27235, "GET", url("/elsewhere"), QUERY, 0, List.of()), "NIP-98: url mismatch");
+        assertRejected(sign(alice, Kinds.HTTP_AUTH, "GET", url("/elsewhere"), QUERY, 0, List.of()), "NIP-98: url mismatch");
     }
 
     @Test
     void aRejectedAuthEventDoesNotBurnItsIdInTheReplayGuard() {
-        String header = sign(alice, 27235, "POST", url("/query"), QUERY, 0, List.of());
+        String header = sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of());
         assertThat(post(header, "[{\"artifact\":\"other\"}]").error()).isEqualTo("NIP-98: payload mismatch");
         assertThat(post(header, QUERY).status()).isEqualTo(200);
     }

@@ -12,6 +12,7 @@ import static chat.buzz.relay.testing.Replies.rejected;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
@@ -67,9 +68,9 @@ class ChannelWritesTest {
     @Test
     void createValidatesItsTags() {
         rejected(client.publish(owner, createChannel(owner, newId(), "secret")), 400, "invalid: visibility must be open or private");
-        rejected(client.publish(owner, event(owner, 9007, tag("h", newId().toString()), tag("visibility", "open"))),
+        rejected(client.publish(owner, event(owner, Kinds.CREATE_CHANNEL, tag("h", newId().toString()), tag("visibility", "open"))),
                 400, "invalid: missing name tag");
-        rejected(client.publish(owner, event(owner, 9007, tag("h", "NOT-A-UUID"), tag("name", "x"), tag("visibility", "open"))),
+        rejected(client.publish(owner, event(owner, Kinds.CREATE_CHANNEL, tag("h", "NOT-A-UUID"), tag("name", "x"), tag("visibility", "open"))),
                 400, "invalid: tag h must be a lowercase hyphenated UUID");
         rejected(client.publish(owner, createChannel(owner, newId(), "private", tag("unlisted", "true"))),
                 400, "invalid: only open channels can be unlisted");
@@ -80,7 +81,7 @@ class ChannelWritesTest {
         rejected(client.publish(owner, createChannel(owner, newId(), "open", tag("unlisted", "yes"))),
                 400, "invalid: tag unlisted must be true or false");
         UUID twice = newId();
-        rejected(client.publish(owner, event(owner, 9007, tag("h", twice.toString()), tag("h", twice.toString()),
+        rejected(client.publish(owner, event(owner, Kinds.CREATE_CHANNEL, tag("h", twice.toString()), tag("h", twice.toString()),
                 tag("name", "x"), tag("visibility", "open"))), 400, "invalid: tag h appears more than once");
     }
 
@@ -105,51 +106,51 @@ class ChannelWritesTest {
                 "blocked: channel not found or not accessible");
         rejected(client.publish(stranger, editChannel(stranger, newId(), tag("name", "x"))), 403,
                 "blocked: channel not found or not accessible");
-        rejected(client.publish(stranger, membership(stranger, 9021, channel, null, null)), 403,
+        rejected(client.publish(stranger, membership(stranger, Kinds.JOIN, channel, null, null)), 403,
                 "blocked: channel not found or not accessible");
     }
 
     @Test
     void onlyTheOwnerDeletesAndADeletedChannelIsGone() {
         UUID channel = openChannelWithAdminAndMember();
-        rejected(client.publish(admin, event(admin, 9008, tag("h", channel.toString()))), 403, "blocked: only the owner");
-        accepted(client.publish(owner, event(owner, 9008, tag("h", channel.toString()))));
+        rejected(client.publish(admin, event(admin, Kinds.DELETE_CHANNEL, tag("h", channel.toString()))), 403, "blocked: only the owner");
+        accepted(client.publish(owner, event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString()))));
         assertThat(channelRow(channel).get("deleted_at")).isNotNull();
         rejected(client.publish(member, revision(member, newId(), channel, "create", null, "t")), 403,
                 "blocked: channel not found or not writable");
-        rejected(client.publish(owner, event(owner, 9008, tag("h", channel.toString()))), 403, "blocked: channel not found");
+        rejected(client.publish(owner, event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString()))), 403, "blocked: channel not found");
     }
 
     @Test
     void rolesLimitWhoChangesWhom() {
         UUID channel = openChannelWithAdminAndMember();
         NostrKeys other = NostrKeys.generate();
-        rejected(client.publish(member, membership(member, 9000, channel, other.publicKeyHex(), null)), 403,
+        rejected(client.publish(member, membership(member, Kinds.ADD_MEMBER, channel, other.publicKeyHex(), null)), 403,
                 "blocked: only owners and admins may add members");
-        rejected(client.publish(admin, membership(admin, 9000, channel, owner.publicKeyHex(), "member")), 403,
+        rejected(client.publish(admin, membership(admin, Kinds.ADD_MEMBER, channel, owner.publicKeyHex(), "member")), 403,
                 "blocked: your role may not");
-        rejected(client.publish(owner, membership(owner, 9000, channel, other.publicKeyHex(), "owner")), 400,
+        rejected(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, other.publicKeyHex(), "owner")), 400,
                 "invalid: role must be admin or member");
-        accepted(client.publish(admin, membership(admin, 9000, channel, other.publicKeyHex(), "admin")));
-        rejected(client.publish(admin, membership(admin, 9001, channel, other.publicKeyHex(), null)), 403,
+        accepted(client.publish(admin, membership(admin, Kinds.ADD_MEMBER, channel, other.publicKeyHex(), "admin")));
+        rejected(client.publish(admin, membership(admin, Kinds.REMOVE_MEMBER, channel, other.publicKeyHex(), null)), 403,
                 "blocked: your role may not remove");
-        accepted(client.publish(owner, membership(owner, 9001, channel, other.publicKeyHex(), null)));
-        rejected(client.publish(admin, membership(admin, 9001, channel, owner.publicKeyHex(), null)), 403,
+        accepted(client.publish(owner, membership(owner, Kinds.REMOVE_MEMBER, channel, other.publicKeyHex(), null)));
+        rejected(client.publish(admin, membership(admin, Kinds.REMOVE_MEMBER, channel, owner.publicKeyHex(), null)), 403,
                 "blocked: your role may not remove");
-        rejected(client.publish(owner, membership(owner, 9001, channel, stranger.publicKeyHex(), null)), 400,
+        rejected(client.publish(owner, membership(owner, Kinds.REMOVE_MEMBER, channel, stranger.publicKeyHex(), null)), 400,
                 "invalid: not an active member");
-        rejected(client.publish(owner, membership(owner, 9000, channel, "ABC", null)), 400, "invalid: tag p must be");
+        rejected(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, "ABC", null)), 400, "invalid: tag p must be");
     }
 
     @Test
     void removalKeepsTheRowAndReAddingReactivatesIt() {
         UUID channel = newId();
         accepted(client.publish(owner, createChannel(owner, channel, "private")));
-        accepted(client.publish(owner, membership(owner, 9000, channel, member.publicKeyHex(), null)));
-        accepted(client.publish(owner, membership(owner, 9001, channel, member.publicKeyHex(), null)));
+        accepted(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null)));
+        accepted(client.publish(owner, membership(owner, Kinds.REMOVE_MEMBER, channel, member.publicKeyHex(), null)));
         assertThat(memberRow(channel, member).get("removed_at")).isNotNull();
         rejected(client.publish(member, revision(member, newId(), channel, "create", null, "t")), 403, "blocked:");
-        accepted(client.publish(owner, membership(owner, 9000, channel, member.publicKeyHex(), "admin")));
+        accepted(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), "admin")));
         assertThat(memberRow(channel, member)).containsEntry("role", "admin").containsEntry("removed_at", null);
     }
 
@@ -157,26 +158,26 @@ class ChannelWritesTest {
     void joinOnlyOpenChannelsAndTheLastOwnerStays() {
         UUID open = newId();
         accepted(client.publish(owner, createChannel(owner, open, "open")));
-        accepted(client.publish(stranger, membership(stranger, 9021, open, null, null)));
+        accepted(client.publish(stranger, membership(stranger, Kinds.JOIN, open, null, null)));
         assertThat(role(open, stranger)).isEqualTo("member");
-        accepted(client.publish(stranger, membership(stranger, 9022, open, null, null)));
+        accepted(client.publish(stranger, membership(stranger, Kinds.LEAVE, open, null, null)));
         assertThat(memberRow(open, stranger).get("removed_at")).isNotNull();
-        rejected(client.publish(stranger, membership(stranger, 9022, open, null, null)), 400, "invalid: not an active member");
-        accepted(client.publish(stranger, membership(stranger, 9021, open, null, null)));
+        rejected(client.publish(stranger, membership(stranger, Kinds.LEAVE, open, null, null)), 400, "invalid: not an active member");
+        accepted(client.publish(stranger, membership(stranger, Kinds.JOIN, open, null, null)));
         assertThat(memberRow(open, stranger).get("removed_at")).isNull();
-        rejected(client.publish(owner, membership(owner, 9022, open, null, null)), 403, "blocked: the last owner may not leave");
+        rejected(client.publish(owner, membership(owner, Kinds.LEAVE, open, null, null)), 403, "blocked: the last owner may not leave");
 
         UUID closed = newId();
         accepted(client.publish(owner, createChannel(owner, closed, "private")));
-        accepted(client.publish(owner, membership(owner, 9000, closed, member.publicKeyHex(), null)));
-        rejected(client.publish(member, membership(member, 9021, closed, null, null)), 403, "blocked: private channels");
+        accepted(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, closed, member.publicKeyHex(), null)));
+        rejected(client.publish(member, membership(member, Kinds.JOIN, closed, null, null)), 403, "blocked: private channels");
     }
 
     private UUID openChannelWithAdminAndMember() {
         UUID channel = newId();
         accepted(client.publish(owner, createChannel(owner, channel, "open")));
-        accepted(client.publish(owner, membership(owner, 9000, channel, admin.publicKeyHex(), "admin")));
-        accepted(client.publish(owner, membership(owner, 9000, channel, member.publicKeyHex(), null)));
+        accepted(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, admin.publicKeyHex(), "admin")));
+        accepted(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null)));
         return channel;
     }
 

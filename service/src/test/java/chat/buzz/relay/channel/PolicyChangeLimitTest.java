@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.Concurrently;
@@ -116,7 +117,7 @@ class PolicyChangeLimitTest {
             accepted(onA.publish(alice, flipUnlisted(alice, channel, i % 2 == 0)));
         }
         OffsetDateTime stampBefore = policyStamp();
-        Reply refused = onA.publish(alice, event(alice, ChannelWrites.DELETE, tag("h", channel.toString())));
+        Reply refused = onA.publish(alice, event(alice, Kinds.DELETE_CHANNEL, tag("h", channel.toString())));
         rejected(refused, 429, "rate-limited:");
         assertThat(retryAfter(refused)).isBetween(1L, WINDOW_SECONDS);
         boolean deleted = A.jdbi().withHandle(h -> h.createQuery("SELECT deleted_at IS NOT NULL FROM channels WHERE id = :c")

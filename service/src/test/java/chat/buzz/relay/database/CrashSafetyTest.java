@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
@@ -173,7 +174,7 @@ class CrashSafetyTest {
         assertThat(rows("""
                 SELECT e.id FROM events e
                 LEFT JOIN artifact_revisions r ON r.event_id = e.id
-                WHERE e.kind = 45010 AND r.event_id IS NULL"""))
+                WHERE e.kind = <revisionKind> AND r.event_id IS NULL"""))
                 .as("revisions stored without their ledger row").isEmpty();
         assertThat(rows("""
                 SELECT DISTINCT r.d::text FROM artifact_revisions r
@@ -192,7 +193,8 @@ class CrashSafetyTest {
     }
 
     private List<String> rows(String sql) {
-        return jdbi().withHandle(handle -> handle.createQuery(sql).mapTo(String.class).list());
+        return jdbi().withHandle(handle -> handle.createQuery(sql)
+                .define("revisionKind", Kinds.ARTIFACT_REVISION).mapTo(String.class).list());
     }
 
     private Jdbi jdbi() {

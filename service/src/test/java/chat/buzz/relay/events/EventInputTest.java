@@ -11,6 +11,8 @@ import static chat.buzz.relay.testing.Replies.rejected;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
@@ -58,7 +60,7 @@ class EventInputTest {
     @Test
     void wrongTypesAndBadHex() {
         Event good = createChannel(alice, newId(), "open");
-        rejected(client.post(alice, "/events", good.toJson().replace("\"kind\":9007", "\"kind\":\"9007\"")), 400, "invalid:");
+        rejected(client.post(alice, "/events", good.toJson().replace("\"kind\":" + Kinds.CREATE_CHANNEL, "\"kind\":\"" + Kinds.CREATE_CHANNEL + "\"")), 400, "invalid:");
         rejected(client.post(alice, "/events", good.toJson().replace("\"created_at\":" + good.createdAt(),
                 "\"created_at\":1.5")), 400, "invalid:");
         rejected(client.post(alice, "/events", good.toJson().replace(good.sig(), good.sig().toUpperCase())), 400, "invalid:");
@@ -91,7 +93,7 @@ class EventInputTest {
 
     @Test
     void createdAtFarInTheFuture() {
-        Event future = alice.sign(9007, now() + 3600, List.of(tag("h", newId().toString()), tag("name", "x"),
+        Event future = alice.sign(Kinds.CREATE_CHANNEL, now() + 3600, List.of(tag("h", newId().toString()), tag("name", "x"),
                 tag("visibility", "open")), "");
         rejected(client.publish(alice, future), 400, "invalid: created_at is more than");
     }
@@ -100,18 +102,18 @@ class EventInputTest {
     void tagAndContentLimits() {
         UUID channel = newId();
         List<List<String>> many = new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "x"), tag("visibility", "open")));
-        for (int i = 0; i < EventLimits.MAX_TAGS; i++) {
+        for (int i = 0; i < Limits.MAX_TAGS; i++) {
             many.add(tag("x", Integer.toString(i)));
         }
-        rejected(client.publish(alice, sign(alice, 9007, many, "")), 400, "invalid: more than 256 tags");
-        rejected(client.publish(alice, sign(alice, 9007, List.of(tag("h", channel.toString()), tag("name", "x"),
+        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, many, "")), 400, "invalid: more than 256 tags");
+        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, List.of(tag("h", channel.toString()), tag("name", "x"),
                 tag("visibility", "open"), tag("x", "v".repeat(4097))), "")), 400, "invalid: tag value longer than 4096 bytes");
         List<List<String>> heavy = new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "x"), tag("visibility", "open")));
         for (int i = 0; i < 20; i++) {
             heavy.add(tag("x", "v".repeat(4000)));
         }
-        rejected(client.publish(alice, sign(alice, 9007, heavy, "")), 400, "invalid: tags larger than 65536 bytes");
-        rejected(client.publish(alice, sign(alice, 9007, List.of(tag("h", channel.toString()), tag("name", "x"),
+        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, heavy, "")), 400, "invalid: tags larger than 65536 bytes");
+        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, List.of(tag("h", channel.toString()), tag("name", "x"),
                 tag("visibility", "open")), "c".repeat(65537))), 400, "invalid: content larger than 65536 bytes");
     }
 
@@ -119,15 +121,15 @@ class EventInputTest {
     void nulCharactersAreRefusedWhereverTheyWouldBeStored() {
         UUID channel = newId();
         List<List<String>> base = List.of(tag("h", channel.toString()), tag("visibility", "open"));
-        rejected(client.publish(alice, sign(alice, 9007, with(base, tag("name", "a\u0000b")), "")), 400,
+        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "a\u0000b")), "")), 400,
                 "invalid: ");
-        rejected(client.publish(alice, sign(alice, 9007, with(base, tag("name", "x"), tag("x\u0000", "v")), "")), 400,
+        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x"), tag("x\u0000", "v")), "")), 400,
                 "invalid: ");
-        rejected(client.publish(alice, sign(alice, 9007, with(base, tag("name", "x")), "nul \u0000 here")), 400,
+        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x")), "nul \u0000 here")), 400,
                 "invalid: ");
         rejected(client.publish(alice, revision(alice, newId(), channel, "create", null, "title\u0000")), 400,
                 "invalid: ");
-        Reply reply = client.publish(alice, sign(alice, 9007, with(base, tag("name", "x"), tag("opaque", "\u0000")), ""));
+        Reply reply = client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x"), tag("opaque", "\u0000")), ""));
         rejected(reply, 400, "invalid: ");
         assertThat(reply.message()).contains("NUL");
         assertThat(channelsNamed(channel)).as("no channel row either").isZero();

@@ -3,9 +3,9 @@ package chat.buzz.relay.incremental;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.artifact.ArtifactDao;
-import chat.buzz.relay.artifact.ArtifactWrites;
 import chat.buzz.relay.events.EventStore;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
@@ -86,7 +86,7 @@ class CommitDelayTest {
         ArtifactDao artifacts = handle.attach(ArtifactDao.class);
         String previous = artifacts.lockHead(community, d).orElseThrow().headEventId();
         artifacts.advanceHead(community, d, channel, edit.id(), false);
-        artifacts.recordRevision(edit.id(), community, d, channel, ArtifactWrites.REVISION_KIND, "update", previous,
+        artifacts.recordRevision(edit.id(), community, d, channel, Kinds.ARTIFACT_REVISION, "update", previous,
                 edit.pubkey());
     }
 }

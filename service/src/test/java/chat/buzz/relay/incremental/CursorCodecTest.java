@@ -102,4 +102,42 @@ class CursorCodecTest {
         assertThat(CursorCodec.scopeDigest(List.of())).isNotEqualTo(CursorCodec.scopeDigest(List.of("a")));
         assertThat(CursorCodec.readerDigest("a")).isNotEqualTo(CursorCodec.readerDigest("b"));
     }
+
+    @Test
+    void aTruncatedCursorIsRefused() {
+        byte[] bytes = Base64.getUrlDecoder().decode(codec.encode(cursor));
+        for (int length : new int[] {0, 1, bytes.length / 2, bytes.length - 32, bytes.length - 1}) {
+            assertInvalid(Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(bytes, length)));
+        }
+    }
+
+    @Test
+    void textThatIsNotBase64UrlIsRefused() {
+        assertInvalid("not a cursor!");
+        assertInvalid(codec.encode(cursor).replace('-', '+').replace('_', '/') + "==*");
+    }
+
+    /** A version byte the codec does not know is refused even with a valid MAC, and so is a version 2 mark on a version 1 body. */
+    @Test
+    void unknownVersionsAndMismatchedLayoutsAreRefused() throws Exception {
+        byte[] issued = Base64.getUrlDecoder().decode(codec.encode(cursor));
+        byte[] body = java.util.Arrays.copyOf(issued, issued.length - 32);
+        body[0] = 3;
+        assertInvalid(signed(body));
+        byte[] v1Sized = new byte[1 + 1 + 8 + 16 + 16 + 8 + 8 + 8 + 1 + 16];
+        v1Sized[0] = CursorCodec.VERSION;
+        assertInvalid(signed(v1Sized));
+    }
+
+    @Test
+    void trailingBytesUnderAValidMacAreRefused() throws Exception {
+        byte[] issued = Base64.getUrlDecoder().decode(codec.encode(cursor));
+        byte[] body = java.util.Arrays.copyOf(issued, issued.length - 32 + 1);
+        assertInvalid(signed(body));
+    }
+
+    private void assertInvalid(String text) {
+        assertThatThrownBy(() -> codec.decode(text)).as(text).isInstanceOf(IncrementalError.class)
+                .extracting(e -> ((IncrementalError) e).code()).isEqualTo("incremental_invalid_cursor");
+    }
 }

@@ -4,6 +4,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
@@ -56,7 +57,7 @@ class DatabaseStampsTest {
         OffsetDateTime unlisted = policyStamp();
         assertThat(unlisted).as("visibility and unlisted change").isAfter(ttlSet);
 
-        accept(Nostr.event(owner, 9008, tag("h", channel.toString())));
+        accept(Nostr.event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString())));
         assertThat(policyStamp()).as("deletion").isAfter(unlisted);
         // The operations record agrees: one cause per advance, none for the no-op and name-only edits.
         assertThat(policyAdvances(channel)).isEqualTo(4);
@@ -66,21 +67,21 @@ class DatabaseStampsTest {
     void syncStampMovesWhenAMembershipStartsEndsOrRestartsButNotOnARoleChange() {
         UUID channel = Nostr.newId();
         accept(Nostr.createChannel(owner, channel, "private"));
-        accept(Nostr.membership(owner, 9000, channel, member.publicKeyHex(), "member"));
+        accept(Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), "member"));
         OffsetDateTime added = syncStamp(channel);
 
-        accept(Nostr.membership(owner, 9000, channel, member.publicKeyHex(), "admin"));
+        accept(Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), "admin"));
         assertThat(role(channel)).isEqualTo("admin");
         assertThat(syncStamp(channel)).as("role-only change").isEqualTo(added);
 
-        accept(Nostr.membership(owner, 9001, channel, member.publicKeyHex(), null));
+        accept(Nostr.membership(owner, Kinds.REMOVE_MEMBER, channel, member.publicKeyHex(), null));
         OffsetDateTime removed = syncStamp(channel);
         assertThat(removed).as("removal").isAfter(added);
 
-        accept(Nostr.membership(owner, 9000, channel, member.publicKeyHex(), "member"));
+        accept(Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), "member"));
         OffsetDateTime readded = syncStamp(channel);
         assertThat(readded).as("re-add").isAfter(removed);
-        accept(Nostr.membership(owner, 9000, channel, member.publicKeyHex(), "admin"));
+        accept(Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), "admin"));
         assertThat(syncStamp(channel)).as("role-only change after a re-add").isEqualTo(readded);
     }
 

@@ -100,7 +100,7 @@ class FormerMemberConvergenceTest {
         writer.move(owner, d, secret);
         sync.session();
 
-        assertThat(sync.store).as("defect 1(c) with a 9022 leave of an unlisted open channel").doesNotContainKey(d.toString());
+        assertThat(sync.store).as("defect 1(c) with a leave of an unlisted open channel").doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
 
@@ -117,7 +117,7 @@ class FormerMemberConvergenceTest {
         writer.delete(owner, d);
         sync.session();
 
-        assertThat(sync.store).as("defect 1(b) with a 9022 leave of an unlisted open channel").doesNotContainKey(d.toString());
+        assertThat(sync.store).as("defect 1(b) with a leave of an unlisted open channel").doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
 

@@ -4,6 +4,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
@@ -112,7 +113,7 @@ class IncrementalErrorsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {
-            "{\"artifact\":\"incremental\",\"kinds\":[45010]}",
+            "{\"artifact\":\"incremental\",\"kinds\":[" + Kinds.ARTIFACT_REVISION + "]}",
             "{\"artifact\":\"incremental\",\"limit\":\"5\"}",
             "{\"artifact\":\"incremental\",\"limit\":0}",
             "{\"artifact\":\"incremental\",\"limit\":101}",

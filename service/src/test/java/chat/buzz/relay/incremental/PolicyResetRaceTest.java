@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.access.AccessLookup;
 import chat.buzz.relay.artifact.ArtifactDao;
-import chat.buzz.relay.artifact.ArtifactWrites;
 import chat.buzz.relay.events.EventStore;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
@@ -60,7 +60,7 @@ class PolicyResetRaceTest {
                     AccessLookup.Lock.SHARED).canWrite()).isTrue();
             artifactWrite.attach(ArtifactDao.class).createHead(community, d, channel, create.id(), "task.v1");
             artifactWrite.attach(ArtifactDao.class).recordRevision(create.id(), community, d, channel,
-                    ArtifactWrites.REVISION_KIND, "create", null, owner.publicKeyHex());
+                    Kinds.ARTIFACT_REVISION, "create", null, owner.publicKeyHex());
 
             opening = CompletableFuture.runAsync(() -> writer.editChannel(owner, channel, tag("visibility", "open")));
             await().atMost(Duration.ofSeconds(20)).until(() -> RELAY.jdbi().withHandle(handle -> handle.createQuery("""

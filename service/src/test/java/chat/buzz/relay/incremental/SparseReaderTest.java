@@ -3,6 +3,7 @@ package chat.buzz.relay.incremental;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
@@ -44,7 +45,7 @@ class SparseReaderTest {
         hiddenChannel = Nostr.newId();
         Replies.accepted(relay.publish(OWNER, Nostr.createChannel(OWNER, mine, "private")));
         Replies.accepted(relay.publish(OWNER, Nostr.createChannel(OWNER, hiddenChannel, "private")));
-        Replies.accepted(relay.publish(OWNER, Nostr.membership(OWNER, 9000, mine, READER.publicKeyHex(), null)));
+        Replies.accepted(relay.publish(OWNER, Nostr.membership(OWNER, Kinds.ADD_MEMBER, mine, READER.publicKeyHex(), null)));
         for (int i = 0; i < VISIBLE; i++) {
             UUID d = Nostr.newId();
             Event created = Nostr.revision(OWNER, d, mine, "create", null, "visible " + i);
@@ -60,9 +61,9 @@ class SparseReaderTest {
                     .mapTo(Long.class).one();
             h.createUpdate("""
                     INSERT INTO events (id, community_id, pubkey, kind, created_at, tags, json)
-                    SELECT encode(sha256(convert_to('hidden ' || g, 'UTF8')), 'hex'), :community, :owner, 45010, 0, '[]', '{}'
+                    SELECT encode(sha256(convert_to('hidden ' || g, 'UTF8')), 'hex'), :community, :owner, :kind, 0, '[]', '{}'
                     FROM generate_series(1, :n) g""")
-                    .bind("community", community).bind("owner", OWNER.publicKeyHex()).bind("n", HIDDEN).execute();
+                    .bind("community", community).bind("owner", OWNER.publicKeyHex()).bind("kind", Kinds.ARTIFACT_REVISION).bind("n", HIDDEN).execute();
             h.createUpdate("""
                     INSERT INTO artifact_heads (community_id, d, channel_id, head_event_id, type, modified_at)
                     SELECT :community, gen_random_uuid(), :channel, encode(sha256(convert_to('hidden ' || g, 'UTF8')), 'hex'),

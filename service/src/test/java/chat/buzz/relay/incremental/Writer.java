@@ -4,6 +4,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
@@ -39,27 +40,27 @@ final class Writer {
 
     @SafeVarargs
     final void editChannel(NostrKeys owner, UUID channel, List<String>... changes) {
-        accept(owner, unique(owner, 9002, channel, changes));
+        accept(owner, unique(owner, Kinds.EDIT_CHANNEL, channel, changes));
     }
 
     void deleteChannel(NostrKeys owner, UUID channel) {
-        accept(owner, Nostr.event(owner, 9008, tag("h", channel.toString())));
+        accept(owner, Nostr.event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString())));
     }
 
     void addMember(NostrKeys admin, UUID channel, NostrKeys member) {
-        accept(admin, unique(admin, 9000, channel, tag("p", member.publicKeyHex())));
+        accept(admin, unique(admin, Kinds.ADD_MEMBER, channel, tag("p", member.publicKeyHex())));
     }
 
     void removeMember(NostrKeys admin, UUID channel, NostrKeys member) {
-        accept(admin, unique(admin, 9001, channel, tag("p", member.publicKeyHex())));
+        accept(admin, unique(admin, Kinds.REMOVE_MEMBER, channel, tag("p", member.publicKeyHex())));
     }
 
     void join(NostrKeys member, UUID channel) {
-        accept(member, unique(member, 9021, channel));
+        accept(member, unique(member, Kinds.JOIN, channel));
     }
 
     void leave(NostrKeys member, UUID channel) {
-        accept(member, unique(member, 9022, channel));
+        accept(member, unique(member, Kinds.LEAVE, channel));
     }
 
     /** Repeating a membership change within a second would otherwise be the same event: a duplicate. */

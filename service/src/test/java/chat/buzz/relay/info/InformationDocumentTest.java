@@ -2,6 +2,7 @@ package chat.buzz.relay.info;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
@@ -34,8 +35,8 @@ class InformationDocumentTest {
         assertThat(document.get("capabilities").isArray()).isTrue();
         assertThat(document.get("capabilities")).isEmpty();
         JsonNode artifacts = document.get("artifacts");
-        assertThat(artifacts.get("revision_kind").asInt()).isEqualTo(45010);
-        assertThat(artifacts.get("removal_kind").asInt()).isEqualTo(45011);
+        assertThat(artifacts.get("revision_kind").asInt()).isEqualTo(Kinds.ARTIFACT_REVISION);
+        assertThat(artifacts.get("removal_kind").asInt()).isEqualTo(Kinds.REMOVAL_MARKER);
         assertThat(artifacts.get("query").asText()).isEqualTo("/query");
         assertThat(artifacts.get("modes").toString()).isEqualTo("[\"current\",\"incremental\"]");
         int overlap = RELAY.configuration().getIncremental().getOverlapSeconds();

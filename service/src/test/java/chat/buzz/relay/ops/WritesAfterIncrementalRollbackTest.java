@@ -4,6 +4,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.testing.AdminClient;
@@ -67,14 +68,14 @@ class WritesAfterIncrementalRollbackTest {
         Event updated = accept(Nostr.revision(owner, d2, channel, "update", created.id(), "edited"));
         Event moved = accept(Nostr.revision(owner, d2, before, "move", updated.id(), "moved"));
         head = accept(Nostr.revision(owner, d, before, "update", head.id(), "edited after the rollback"));
-        accept(Nostr.membership(owner, 9000, channel, member.publicKeyHex(), "member"));
-        accept(Nostr.membership(owner, 9000, channel, member.publicKeyHex(), "admin"));
-        accept(Nostr.membership(owner, 9001, channel, member.publicKeyHex(), null));
-        accept(Nostr.membership(owner, 9000, channel, member.publicKeyHex(), null));
+        accept(Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), "member"));
+        accept(Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), "admin"));
+        accept(Nostr.membership(owner, Kinds.REMOVE_MEMBER, channel, member.publicKeyHex(), null));
+        accept(Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null));
         accept(Nostr.editChannel(owner, channel, tag("visibility", "private")));
         accept(Nostr.editChannel(owner, channel, tag("name", "renamed"), tag("ttl", "3600")));
         accept(Nostr.redact(owner, before, moved.id()));
-        accept(Nostr.event(owner, 9008, tag("h", channel.toString())));
+        accept(Nostr.event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString())));
         String movedHead = RELAY.jdbi().withHandle(h -> h.createQuery(
                 "SELECT head_event_id FROM artifact_heads WHERE d = :d").bind("d", d2).mapTo(String.class).one());
         assertThat(movedHead).isEqualTo(moved.id());

@@ -9,6 +9,7 @@ import static chat.buzz.relay.testing.Replies.accepted;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
@@ -38,9 +39,9 @@ class CurrentReadsTest {
         UUID channel = channel("private");
         Event task = write(channel, "secret", 100, List.of());
         assertThat(ids(query(reader, "\"#h\":[\"" + channel + "\"]"))).isEmpty();
-        accepted(client.publish(owner, membership(owner, 9000, channel, reader.publicKeyHex(), null)));
+        accepted(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, reader.publicKeyHex(), null)));
         assertThat(ids(query(reader, "\"#h\":[\"" + channel + "\"]"))).containsExactly(task.id());
-        accepted(client.publish(owner, membership(owner, 9001, channel, reader.publicKeyHex(), null)));
+        accepted(client.publish(owner, membership(owner, Kinds.REMOVE_MEMBER, channel, reader.publicKeyHex(), null)));
         assertThat(ids(query(reader, "\"#h\":[\"" + channel + "\"]"))).isEmpty();
     }
 
@@ -48,7 +49,7 @@ class CurrentReadsTest {
     void deletedChannelsAreNotRead() {
         UUID channel = channel("open");
         write(channel, "t", 100, List.of());
-        accepted(client.publish(owner, sign(owner, 9008, List.of(tag("h", channel.toString())), "")));
+        accepted(client.publish(owner, sign(owner, Kinds.DELETE_CHANNEL, List.of(tag("h", channel.toString())), "")));
         assertThat(ids(query(owner, "\"#h\":[\"" + channel + "\"]"))).isEmpty();
     }
 
@@ -86,9 +87,9 @@ class CurrentReadsTest {
                 .containsExactly(hidden.id());
         assertThat(ids(query(owner, everything))).as("the owner is an active member").contains(hidden.id());
 
-        accepted(client.publish(reader, membership(reader, 9021, unlisted, null, null)));
+        accepted(client.publish(reader, membership(reader, Kinds.JOIN, unlisted, null, null)));
         assertThat(ids(query(reader, everything))).as("a member discovers it").contains(hidden.id());
-        accepted(client.publish(reader, membership(reader, 9022, unlisted, null, null)));
+        accepted(client.publish(reader, membership(reader, Kinds.LEAVE, unlisted, null, null)));
         assertThat(ids(query(reader, everything))).as("and stops after leaving").doesNotContain(hidden.id());
     }
 
@@ -190,7 +191,7 @@ class CurrentReadsTest {
         List<List<String>> tags = new ArrayList<>(List.of(tag("ar", "1"), tag("d", newId().toString()),
                 tag("h", channel.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", title)));
         tags.addAll(extra);
-        Event event = owner.sign(45010, createdAt, tags, "");
+        Event event = owner.sign(Kinds.ARTIFACT_REVISION, createdAt, tags, "");
         accepted(client.publish(owner, event));
         return event;
     }

@@ -3,6 +3,7 @@ package chat.buzz.relay.sync;
 import static chat.buzz.relay.testing.Nostr.tag;
 import static chat.buzz.relay.testing.Replies.accepted;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.TestRelay;
@@ -35,7 +36,7 @@ final class BigSnapshots {
 
     static UUID writeArtifact(TestRelay relay, NostrKeys owner, UUID channel, String content) {
         UUID d = Nostr.newId();
-        accepted(relay.client().publish(owner, Nostr.sign(owner, 45010, List.of(tag("ar", "1"), tag("d", d.toString()),
+        accepted(relay.client().publish(owner, Nostr.sign(owner, Kinds.ARTIFACT_REVISION, List.of(tag("ar", "1"), tag("d", d.toString()),
                 tag("h", channel.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "big")),
                 content)));
         return d;

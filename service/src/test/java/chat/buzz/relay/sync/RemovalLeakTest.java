@@ -3,6 +3,7 @@ package chat.buzz.relay.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 13, WebSocket leaks 4 and 5: a 45011 removal names in {@code h} only a channel the subscriber can
+ * Issue 13, WebSocket leaks 4 and 5: a removal marker names in {@code h} only a channel the subscriber can
  * read now, and goes only to a subscriber that could have held the artifact (PROTOCOL 5).
  */
 @IntegrationTest
@@ -71,7 +72,7 @@ class RemovalLeakTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> subscriber.store("s").containsKey(marker.toString()));
 
             List<JsonNode> removals = subscriber.received().stream()
-                    .filter(frame -> SyncClient.verb(frame).equals("EVENT") && frame.get(2).get("kind").asInt() == 45011)
+                    .filter(frame -> SyncClient.verb(frame).equals("EVENT") && frame.get(2).get("kind").asInt() == Kinds.REMOVAL_MARKER)
                     .toList();
             assertThat(removals).as("defect 5: removals of an unlisted channel's and a TTL channel's artifacts")
                     .noneMatch(frame -> frame.toString().contains(inUnlisted.toString())

@@ -7,6 +7,7 @@ import static chat.buzz.relay.testing.SyncClient.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
@@ -101,7 +102,7 @@ class SlowConsumerTest {
 
     private void writeBigArtifact(UUID channel) {
         UUID d = Nostr.newId();
-        accepted(http.publish(alice, Nostr.sign(alice, 45010, List.of(tag("ar", "1"), tag("d", d.toString()),
+        accepted(http.publish(alice, Nostr.sign(alice, Kinds.ARTIFACT_REVISION, List.of(tag("ar", "1"), tag("d", d.toString()),
                 tag("h", channel.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "big")),
                 BIG_CONTENT)));
     }

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.LeakOracle;
 import chat.buzz.relay.testing.Model;
@@ -16,7 +17,7 @@ import java.util.UUID;
 
 /**
  * A live subscriber whose frames are replayed in arrival order at each quiet point: each goes through
- * the {@link LeakOracle}, EVENT 45010 stores the head under d, EVENT 45011 drops d. Counts sync_reset
+ * the {@link LeakOracle}, an EVENT of a revision stores the head under d, an EVENT of a removal marker drops d. Counts sync_reset
  * closes, removals of what it did not hold, and heads it was sent again while holding them.
  */
 final class SteadyFollower implements AutoCloseable {
@@ -71,7 +72,7 @@ final class SteadyFollower implements AutoCloseable {
 
     private void apply(JsonNode event) {
         String d = SyncClient.tag(event, "d");
-        if (event.path("kind").asInt() == 45010) {
+        if (event.path("kind").asInt() == Kinds.ARTIFACT_REVISION) {
             if (event.path("id").asText().equals(store.get(d))) {
                 resent++;
             }

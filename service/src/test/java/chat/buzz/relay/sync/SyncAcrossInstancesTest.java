@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
@@ -197,7 +198,7 @@ class SyncAcrossInstancesTest {
     private static JsonNode lastRemoval(SyncClient client, UUID d) {
         JsonNode last = null;
         for (JsonNode message : client.received()) {
-            if (verb(message).equals("EVENT") && message.get(2).get("kind").asInt() == 45011
+            if (verb(message).equals("EVENT") && message.get(2).get("kind").asInt() == Kinds.REMOVAL_MARKER
                     && d.toString().equals(tag(message.get(2), "d"))) {
                 last = message.get(2);
             }

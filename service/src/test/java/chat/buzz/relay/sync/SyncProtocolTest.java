@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
@@ -128,7 +129,7 @@ class SyncProtocolTest {
             Event forged = new Event(other.id(), alice.publicKeyHex(), other.createdAt(), other.kind(), other.tags(),
                     other.content(), other.sig());
             assertRefused(client, forged, "invalid");
-            Event wrongKind = alice.sign(27235, Nostr.now(), List.of(List.of("relay", client.url()),
+            Event wrongKind = alice.sign(Kinds.HTTP_AUTH, Nostr.now(), List.of(List.of("relay", client.url()),
                     List.of("challenge", challenge)), "");
             assertRefused(client, wrongKind, "wrong kind");
             Event stale = Nip42.authEvent(alice, client.url(), challenge, Nostr.now() - 3600);

@@ -5,6 +5,7 @@ import static chat.buzz.relay.testing.Replies.accepted;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
@@ -115,27 +116,27 @@ final class World {
     }
 
     void deleteChannel(NostrKeys owner, UUID id) {
-        accepted(relay.get().publish(owner, Nostr.sign(owner, 9008, List.of(tag("h", id.toString())), "")));
+        accepted(relay.get().publish(owner, Nostr.sign(owner, Kinds.DELETE_CHANNEL, List.of(tag("h", id.toString())), "")));
         channels.get(id).deleted = true;
     }
 
     void add(NostrKeys owner, UUID id, String member) {
-        accepted(relay.get().publish(owner, Nostr.membership(owner, 9000, id, member, null)));
+        accepted(relay.get().publish(owner, Nostr.membership(owner, Kinds.ADD_MEMBER, id, member, null)));
         channels.get(id).members.put(member, true);
     }
 
     void remove(NostrKeys owner, UUID id, String member) {
-        accepted(relay.get().publish(owner, Nostr.membership(owner, 9001, id, member, null)));
+        accepted(relay.get().publish(owner, Nostr.membership(owner, Kinds.REMOVE_MEMBER, id, member, null)));
         channels.get(id).members.put(member, false);
     }
 
     void join(NostrKeys member, UUID id) {
-        accepted(relay.get().publish(member, Nostr.membership(member, 9021, id, null, null)));
+        accepted(relay.get().publish(member, Nostr.membership(member, Kinds.JOIN, id, null, null)));
         channels.get(id).members.put(member.publicKeyHex(), true);
     }
 
     void leave(NostrKeys member, UUID id) {
-        accepted(relay.get().publish(member, Nostr.membership(member, 9022, id, null, null)));
+        accepted(relay.get().publish(member, Nostr.membership(member, Kinds.LEAVE, id, null, null)));
         channels.get(id).members.put(member.publicKeyHex(), false);
     }
 
@@ -147,7 +148,7 @@ final class World {
         UUID listed = channel(owner, true, false, false);
         String content = "x".repeat(60_000);
         for (int i = 0; i < count; i++) {
-            Event bulky = owner.sign(45010, Nostr.now(), List.of(tag("ar", "1"), tag("d", UUID.randomUUID().toString()),
+            Event bulky = owner.sign(Kinds.ARTIFACT_REVISION, Nostr.now(), List.of(tag("ar", "1"), tag("d", UUID.randomUUID().toString()),
                     tag("h", listed.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "bulky")),
                     content);
             accepted(relay.get().publish(owner, bulky));

@@ -1,5 +1,6 @@
 package chat.buzz.relay.testing;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.relay.testing.Model.Artifact;
 import chat.buzz.relay.testing.Model.Channel;
 import chat.buzz.relay.testing.Model.View;
@@ -71,17 +72,17 @@ public final class LeakOracle {
         Set<String> exempt = new HashSet<>();
         JsonNode event = frame.path(2);
         boolean isEvent = frame.path(0).asText().equals("EVENT");
-        if (isEvent && event.path("kind").asInt() == 45010) {
+        if (isEvent && event.path("kind").asInt() == Kinds.ARTIFACT_REVISION) {
             exempt.addAll(tagValues(event, "prev"));
             checkHead(view, event, tag(event, "h"), "EVENT", problems);
-        } else if (isEvent && event.path("kind").asInt() == 45011) {
+        } else if (isEvent && event.path("kind").asInt() == Kinds.REMOVAL_MARKER) {
             exempt.add(event.path("id").asText());
-            checkRemoval(view, tag(event, "d"), tag(event, "h"), tag(event, "reason"), "45011", problems);
+            checkRemoval(view, tag(event, "d"), tag(event, "h"), tag(event, "reason"), "removal marker", problems);
         } else if (isEvent) {
             problems.add("an event of kind " + event.path("kind") + " in sync: " + frame);
         }
         scan(view, frame.toString(), exempt, problems);
-        if (isEvent && event.path("kind").asInt() == 45010) {
+        if (isEvent && event.path("kind").asInt() == Kinds.ARTIFACT_REVISION) {
             remember(view, event);
         }
         return problems;

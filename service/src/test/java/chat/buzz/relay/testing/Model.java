@@ -110,7 +110,7 @@ public final class Model {
         changed();
     }
 
-    /** An accepted 45010 revision: create, update, move, delete or restore. */
+    /** An accepted artifact revision: create, update, move, delete or restore. */
     public void revision(UUID d, UUID channel, String op, String eventId) {
         Artifact artifact = artifacts.computeIfAbsent(d, id -> new Artifact(id, channel));
         if (!artifact.channel.equals(channel)) {

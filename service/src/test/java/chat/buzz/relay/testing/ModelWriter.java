@@ -3,6 +3,7 @@ package chat.buzz.relay.testing;
 import static chat.buzz.relay.testing.Nostr.tag;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -95,7 +96,7 @@ public final class ModelWriter {
     }
 
     public void deleteChannel(NostrKeys owner, UUID id) {
-        accept(owner, Nostr.sign(owner, 9008, List.of(tag("h", id.toString())), ""));
+        accept(owner, Nostr.sign(owner, Kinds.DELETE_CHANNEL, List.of(tag("h", id.toString())), ""));
         model.deleteChannel(id);
         note("delete channel " + shortId(id));
     }
@@ -113,25 +114,25 @@ public final class ModelWriter {
     }
 
     public void add(NostrKeys admin, UUID channel, NostrKeys member) {
-        accept(admin, Nostr.membership(admin, 9000, channel, member.publicKeyHex(), null));
+        accept(admin, Nostr.membership(admin, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null));
         model.member(channel, member.publicKeyHex(), true);
         note("add " + name(member.publicKeyHex()) + " to " + shortId(channel));
     }
 
     public void remove(NostrKeys admin, UUID channel, NostrKeys member) {
-        accept(admin, Nostr.membership(admin, 9001, channel, member.publicKeyHex(), null));
+        accept(admin, Nostr.membership(admin, Kinds.REMOVE_MEMBER, channel, member.publicKeyHex(), null));
         model.member(channel, member.publicKeyHex(), false);
         note("remove " + name(member.publicKeyHex()) + " from " + shortId(channel));
     }
 
     public void join(NostrKeys member, UUID channel) {
-        accept(member, Nostr.membership(member, 9021, channel, null, null));
+        accept(member, Nostr.membership(member, Kinds.JOIN, channel, null, null));
         model.member(channel, member.publicKeyHex(), true);
         note("join " + name(member.publicKeyHex()) + " " + shortId(channel));
     }
 
     public void leave(NostrKeys member, UUID channel) {
-        accept(member, Nostr.membership(member, 9022, channel, null, null));
+        accept(member, Nostr.membership(member, Kinds.LEAVE, channel, null, null));
         model.member(channel, member.publicKeyHex(), false);
         note("leave " + name(member.publicKeyHex()) + " " + shortId(channel));
     }

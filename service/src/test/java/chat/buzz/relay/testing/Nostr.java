@@ -1,6 +1,7 @@
 package chat.buzz.relay.testing;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,13 +43,13 @@ public final class Nostr {
         List<List<String>> tags = new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "channel " + channel),
                 tag("visibility", visibility)));
         tags.addAll(Arrays.asList(extra));
-        return sign(keys, 9007, tags, "");
+        return sign(keys, Kinds.CREATE_CHANNEL, tags, "");
     }
 
     public static Event editChannel(NostrKeys keys, UUID channel, List<String>... changes) {
         List<List<String>> tags = new ArrayList<>(List.of(tag("h", channel.toString())));
         tags.addAll(Arrays.asList(changes));
-        return sign(keys, 9002, tags, "");
+        return sign(keys, Kinds.EDIT_CHANNEL, tags, "");
     }
 
     public static Event membership(NostrKeys keys, int kind, UUID channel, String member, String role) {
@@ -71,10 +72,10 @@ public final class Nostr {
         if (prev != null) {
             tags.add(tag("prev", prev));
         }
-        return sign(keys, 45010, tags, "body of " + d);
+        return sign(keys, Kinds.ARTIFACT_REVISION, tags, "body of " + d);
     }
 
     public static Event redact(NostrKeys keys, UUID channel, String eventId) {
-        return sign(keys, 9005, List.of(tag("h", channel.toString()), tag("e", eventId)), "");
+        return sign(keys, Kinds.REDACTION, List.of(tag("h", channel.toString()), tag("e", eventId)), "");
     }
 }

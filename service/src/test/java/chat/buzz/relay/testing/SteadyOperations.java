@@ -187,7 +187,7 @@ public final class SteadyOperations {
     }
 
     /**
-     * A reader who is a member of a private or unlisted channel loses it (9001 or 9022), with a change
+     * A reader who is a member of a private or unlisted channel loses it (removed or left), with a change
      * to one of its artifacts before, after, or both: the shapes of issue 13 defect 1.
      */
     private boolean removalStory() {

@@ -3,6 +3,7 @@ package chat.buzz.relay.testing;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,7 +27,7 @@ import java.util.function.Predicate;
 
 /**
  * A sync client written from PROTOCOL.md with the JDK's WebSocket: it keeps, per subscription,
- * the store a real client would (EVENT 45010 puts the head under d, EVENT 45011 drops d).
+ * the store a real client would (an EVENT of a revision puts the head under d, one of a removal marker drops d).
  * {@link #pause()} stops reading from the socket, as a stalled client would.
  */
 public final class SyncClient implements WebSocket.Listener, AutoCloseable {
@@ -248,9 +249,9 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
                 Map<String, JsonNode> store = stores.get(subscription);
                 if (store != null) {
                     String d = tag(event, "d");
-                    if (event.get("kind").asInt() == 45010) {
+                    if (event.get("kind").asInt() == Kinds.ARTIFACT_REVISION) {
                         store.put(d, event);
-                    } else if (event.get("kind").asInt() == 45011) {
+                    } else if (event.get("kind").asInt() == Kinds.REMOVAL_MARKER) {
                         store.remove(d);
                     }
                 }

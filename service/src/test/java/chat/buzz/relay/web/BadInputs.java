@@ -1,5 +1,6 @@
 package chat.buzz.relay.web;
 
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.Nostr;
 import java.io.ByteArrayOutputStream;
@@ -40,16 +41,16 @@ final class BadInputs {
     }
 
     static List<Row> events() {
-        String template = Nostr.sign(CALLER, 9007, List.of(List.of("h", UUID.randomUUID().toString()),
+        String template = Nostr.sign(CALLER, Kinds.CREATE_CHANNEL, List.of(List.of("h", UUID.randomUUID().toString()),
                 List.of("name", "catalogue")), "MARK").toJson();
         List<Row> rows = new ArrayList<>(generic("/events", template));
-        rows.add(row("/events", "wrong type: kind as a string", template.replaceFirst("\"kind\":9007", "\"kind\":\"9007\"")));
+        rows.add(row("/events", "wrong type: kind as a string", template.replaceFirst("\"kind\":" + Kinds.CREATE_CHANNEL, "\"kind\":\"" + Kinds.CREATE_CHANNEL + "\"")));
         rows.add(row("/events", "wrong type: tags as an object", template.replaceFirst("\"tags\":\\[", "\"tags\":{\"a\":[").replace("]],", "]},")));
         rows.add(row("/events", "huge number: created_at past a long", template.replaceFirst("\"created_at\":\\d+", "\"created_at\":99999999999999999999999")));
         rows.add(row("/events", "huge number: 400 digits", template.replaceFirst("\"created_at\":\\d+", "\"created_at\":" + "9".repeat(400))));
-        rows.add(row("/events", "huge number: exponent", template.replaceFirst("\"kind\":9007", "\"kind\":1e999999")));
+        rows.add(row("/events", "huge number: exponent", template.replaceFirst("\"kind\":" + Kinds.CREATE_CHANNEL, "\"kind\":1e999999")));
         rows.add(row("/events", "duplicate keys", template.replaceFirst("\\{", "{\"content\":\"other\",")));
-        rows.add(row("/events", "thousands of tags", Nostr.sign(CALLER, 9007, IntStream.range(0, 5000)
+        rows.add(row("/events", "thousands of tags", Nostr.sign(CALLER, Kinds.CREATE_CHANNEL, IntStream.range(0, 5000)
                 .mapToObj(i -> List.of("t", "v" + i)).toList(), "").toJson()));
         rows.add(row("/events", "top level is an array", "[" + template + "]"));
         return rows;
