@@ -4,10 +4,10 @@ import static chat.buzz.relay.access.AccessSql.couldHaveHeld;
 import static chat.buzz.relay.access.AccessSql.discoverableHead;
 import static chat.buzz.relay.access.AccessSql.lastMovedFrom;
 import static chat.buzz.relay.access.AccessSql.membershipDecidesDiscovery;
-import static chat.buzz.relay.access.AccessSql.readable;
 import static chat.buzz.relay.access.AccessSql.readableHead;
 import static chat.buzz.relay.access.AccessSql.removeReason;
 
+import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.List;
 import java.util.Optional;
@@ -73,11 +73,9 @@ public final class IncrementalQueries {
 
     /** A channel of the scope that the reader can read and that has a TTL. */
     public Optional<String> firstTtlChannel(List<String> scope) {
-        return handle.createQuery("SELECT CAST(c.id AS text) FROM channels c WHERE c.community_id = :community"
-                        + " AND c.id = ANY (CAST(:scope AS uuid[])) AND c.ttl_seconds IS NOT NULL AND " + readable("c")
-                        + " ORDER BY c.id LIMIT 1")
+        return handle.createQuery(AccessSql.TTL_CHANNELS_IN_SCOPE)
                 .bind("community", community).bind("reader", reader).bindArray("scope", String.class, scope)
-                .mapTo(String.class).findOne();
+                .mapTo(String.class).findFirst();
     }
 
     /**
