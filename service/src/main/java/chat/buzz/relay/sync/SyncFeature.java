@@ -31,9 +31,12 @@ public final class SyncFeature {
         // Pings and deadlines (AUTH, snapshot): each task only queues a frame or a close, never waits.
         ScheduledExecutorService timers = environment.lifecycle().scheduledExecutorService("sync-timers")
                 .threads(1).removeOnCancelPolicy(true).build();
+        // One thread: changes are judged in the order they were heard, one query each.
+        ExecutorService fanoutThread = environment.lifecycle().executorService("sync-fanout")
+                .minThreads(1).maxThreads(1).build();
         SyncHub hub = new SyncHub(config, new SyncReads(jdbi, config.getStatementBudgetMillis()),
-                new RemovalEvents(identity, clock), gates, clock, overlapSeconds, workers, timers, environment.metrics(),
-                outage);
+                new RemovalEvents(identity, clock), gates, clock, overlapSeconds, workers, fanoutThread, timers,
+                environment.metrics(), outage);
         ChangeListener listener = new ChangeListener(database, hub);
         environment.lifecycle().manage(listener);
 
