@@ -73,6 +73,8 @@ final class FanoutSubscribers implements AutoCloseable {
         private final String url;
         private final UUID channel;
         private final StringBuilder partial = new StringBuilder();
+        /** The socket allows one send at a time; each send starts when the previous one finished. */
+        private CompletableFuture<WebSocket> sending;
         final CompletableFuture<Void> live = new CompletableFuture<>();
 
         Listener(NostrKeys keys, String url, UUID channel) {
@@ -103,15 +105,19 @@ final class FanoutSubscribers implements AutoCloseable {
                 }
             } else if (text.startsWith("[\"AUTH\"")) {
                 String challenge = text.substring(text.indexOf(",\"") + 2, text.lastIndexOf('"'));
-                socket.sendText("[\"AUTH\"," + Nip42.authEvent(keys, url, challenge, System.currentTimeMillis() / 1000)
-                        .toJson() + "]", true);
+                send(socket, "[\"AUTH\"," + Nip42.authEvent(keys, url, challenge, System.currentTimeMillis() / 1000)
+                        .toJson() + "]");
             } else if (text.startsWith("[\"OK\"")) {
-                socket.sendText("[\"REQ\",\"f\",{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}]", true);
+                send(socket, "[\"REQ\",\"f\",{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}]");
             } else if (text.startsWith("[\"EOSE\"")) {
                 live.complete(null);
             } else if (text.startsWith("[\"CLOSED\"")) {
                 closedByRelay.incrementAndGet();
             }
+        }
+
+        private void send(WebSocket socket, String text) {
+            sending = sending == null ? socket.sendText(text, true) : sending.thenCompose(s -> s.sendText(text, true));
         }
 
         @Override
