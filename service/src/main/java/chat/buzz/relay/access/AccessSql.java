@@ -1,12 +1,14 @@
 package chat.buzz.relay.access;
 
 import chat.buzz.protocol.Kinds;
+import java.util.function.Function;
 
 /**
  * The read rules of {@link ChannelAccess} and of PROTOCOL 4.2 as SQL fragments, so every read path
  * (current, incremental, WebSocket sync) decides access inside its query instead of loading a
  * reader's channel list. Fragments take table aliases; the reader is bound as {@code :reader} and a
- * scope, when given, as {@code :scope} (a text array of channel ids).
+ * scope, when given, as {@code :scope} (a text array of channel ids). The variants taking
+ * {@link ReaderTerms} say the same for readers named by SQL expressions, so one query can judge many.
  */
 public final class AccessSql {
     private AccessSql() {}
@@ -16,14 +18,22 @@ public final class AccessSql {
     public static final String READABLE_CHANNEL = readable("c");
 
     public static String activeMember(String channel) {
+        return activeMember(channel, ReaderTerms.BOUND);
+    }
+
+    private static String activeMember(String channel, ReaderTerms reader) {
         return "EXISTS (SELECT 1 FROM channel_members am WHERE am.channel_id = " + channel
-                + ".id AND am.pubkey = :reader AND am.removed_at IS NULL)";
+                + ".id AND am.pubkey = " + reader.pubkey() + " AND am.removed_at IS NULL)";
     }
 
     /** Open channels: anyone in the community; private: active members. Deleted channels: nobody. */
     public static String readable(String channel) {
+        return readable(channel, ReaderTerms.BOUND);
+    }
+
+    public static String readable(String channel, ReaderTerms reader) {
         return "(" + channel + ".deleted_at IS NULL AND (" + channel + ".visibility = 'open' OR "
-                + activeMember(channel) + "))";
+                + activeMember(channel, reader) + "))";
     }
 
     /**
@@ -33,11 +43,15 @@ public final class AccessSql {
      * members, so "member, or open and listed" says all of it.
      */
     public static String discoverableChannel(String channel, boolean scoped) {
+        return discoverableChannel(channel, scoped, ReaderTerms.BOUND);
+    }
+
+    private static String discoverableChannel(String channel, boolean scoped, ReaderTerms reader) {
         if (scoped) {
-            return "(" + channel + ".id = ANY (CAST(:scope AS uuid[])) AND " + readable(channel) + ")";
+            return "(" + channel + ".id = ANY (" + reader.scope() + ") AND " + readable(channel, reader) + ")";
         }
         return "(" + channel + ".deleted_at IS NULL AND ((" + channel + ".visibility = 'open' AND NOT "
-                + channel + ".unlisted) OR " + activeMember(channel) + "))";
+                + channel + ".unlisted) OR " + activeMember(channel, reader) + "))";
     }
 
     /**
@@ -68,8 +82,18 @@ public final class AccessSql {
 
     /** Membership in the discoverable set D(reader, scope) of PROTOCOL 4.2. */
     public static String discoverableHead(String head, String event, String channel, boolean scoped) {
+        return discoverableHead(head, event, channel, scoped, ReaderTerms.BOUND);
+    }
+
+    private static String discoverableHead(String head, String event, String channel, boolean scoped,
+                                           ReaderTerms reader) {
         return "(" + liveHead(head, event) + " AND " + channel + ".ttl_seconds IS NULL AND "
-                + discoverableChannel(channel, scoped) + ")";
+                + discoverableChannel(channel, scoped, reader) + ")";
+    }
+
+    /** {@link #discoverableHead} for readers each with or without a scope (NULL). */
+    public static String discoverableHead(String head, String event, String channel, ReaderTerms reader) {
+        return eitherScope(reader, scoped -> discoverableHead(head, event, channel, scoped, reader));
     }
 
     /** Whether a known-ID read may return the head: live, durable and readable, listed or not. */
@@ -84,9 +108,13 @@ public final class AccessSql {
      * {@code deleted} only to readers of the deleted head's channel, otherwise {@code unavailable}.
      */
     public static String removeReason(String head, String channel, String movedFrom) {
-        String moved = movedFrom == null ? "" : " WHEN " + movedFrom + ".id IS NOT NULL AND " + readable(movedFrom)
-                + " THEN 'moved'";
-        return "(CASE" + moved + " WHEN " + head + ".deleted AND " + readable(channel)
+        return removeReason(head, channel, movedFrom, ReaderTerms.BOUND);
+    }
+
+    public static String removeReason(String head, String channel, String movedFrom, ReaderTerms reader) {
+        String moved = movedFrom == null ? "" : " WHEN " + movedFrom + ".id IS NOT NULL AND "
+                + readable(movedFrom, reader) + " THEN 'moved'";
+        return "(CASE" + moved + " WHEN " + head + ".deleted AND " + readable(channel, reader)
                 + " THEN 'deleted' ELSE 'unavailable' END)";
     }
 
@@ -100,8 +128,10 @@ public final class AccessSql {
                 : "(" + channel + ".visibility = 'private' OR " + channel + ".unlisted)";
     }
 
-    /** The lower bound of {@link #couldHaveHeld}, bound as {@code :floor} in microseconds since the epoch. */
-    private static final String FLOOR = "(TIMESTAMPTZ 'epoch' + CAST(:floor AS bigint) * INTERVAL '1 microsecond')";
+    /** The lower bound of {@link #couldHaveHeld}, given in microseconds since the epoch. */
+    private static String floor(ReaderTerms reader) {
+        return "(TIMESTAMPTZ 'epoch' + CAST(" + reader.floorMicros() + " AS bigint) * INTERVAL '1 microsecond')";
+    }
 
     /**
      * Whether the artifact of {@code head} was in D(reader, scope) at some moment after {@code :floor}:
@@ -113,12 +143,22 @@ public final class AccessSql {
      * change of visibility, listing, TTL or deletion advances that stamp.
      */
     public static String couldHaveHeld(String head, boolean scoped) {
+        return couldHaveHeld(head, scoped, ReaderTerms.BOUND);
+    }
+
+    /** {@link #couldHaveHeld} for readers each with or without a scope (NULL) and with their own floor. */
+    public static String couldHaveHeld(String head, ReaderTerms reader) {
+        return eitherScope(reader, scoped -> couldHaveHeld(head, scoped, reader));
+    }
+
+    private static String couldHaveHeld(String head, boolean scoped, ReaderTerms reader) {
+        String floor = floor(reader);
         String memberDuringHold = """
-                EXISTS (SELECT 1 FROM channel_membership_spans s WHERE s.channel_id = hc.id AND s.pubkey = :reader
+                EXISTS (SELECT 1 FROM channel_membership_spans s WHERE s.channel_id = hc.id AND s.pubkey = %s
                         AND s.started_at < v.held_until AND COALESCE(s.ended_at, 'infinity') > GREATEST(v.held_from, %s))"""
-                .formatted(FLOOR);
+                .formatted(reader.pubkey(), floor);
         String discoverableDuringHold = scoped
-                ? "(hc.id = ANY (CAST(:scope AS uuid[])) AND (hc.visibility = 'open' OR " + memberDuringHold + "))"
+                ? "(hc.id = ANY (" + reader.scope() + ") AND (hc.visibility = 'open' OR " + memberDuringHold + "))"
                 : "((hc.visibility = 'open' AND NOT hc.unlisted) OR " + memberDuringHold + ")";
         return """
                 EXISTS (SELECT 1 FROM (
@@ -131,7 +171,12 @@ public final class AccessSql {
                     WHERE v.op <> 'delete' AND v.held_until > %2$s AND v.held_until > v.held_from
                       AND hc.ttl_seconds IS NULL
                       AND (hc.deleted_at IS NULL OR hc.deleted_at > GREATEST(v.held_from, %2$s))
-                      AND %3$s)""".formatted(head, FLOOR, discoverableDuringHold, Kinds.ARTIFACT_REVISION);
+                      AND %3$s)""".formatted(head, floor, discoverableDuringHold, Kinds.ARTIFACT_REVISION);
+    }
+
+    private static String eitherScope(ReaderTerms reader, Function<Boolean, String> predicate) {
+        return "(CASE WHEN " + reader.scope() + " IS NULL THEN " + predicate.apply(false) + " ELSE "
+                + predicate.apply(true) + " END)";
     }
 
     /**

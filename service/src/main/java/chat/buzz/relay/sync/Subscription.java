@@ -25,7 +25,7 @@ final class Subscription implements BulkStream.Target {
     private final SyncHub hub;
     private final String id;
     private final SyncFilter filter;
-    private final ArrayDeque<Change> pending = new ArrayDeque<>();
+    private final ArrayDeque<Queued> pending = new ArrayDeque<>();
     private final Runnable resume = this::resume;
     /** The stream in progress (the snapshot, or a grant's); only the task running this subscription touches it. */
     private BulkStream bulk;
@@ -73,8 +73,36 @@ final class Subscription implements BulkStream.Target {
         hub.submit(owner.reader(), this::run);
     }
 
-    /** Called on the listener thread: must stay cheap. */
+    /**
+     * A change waiting to be applied; {@code event} is what the fan-out already judged this reader gets,
+     * or null when the subscription judges the change itself.
+     */
+    private record Queued(Change change, String event) {}
+
+    /** Whether a head change can concern this subscriber: a scoped reader holds only artifacts of its scope. */
+    boolean concerns(Change change) {
+        // Any move out of the scope was a change of its own.
+        UUID from = change.from() == null ? change.channel() : change.from();
+        return inScope(from) || inScope(change.channel());
+    }
+
+    /** Who the fan-out judges live changes for, or null while the snapshot streams (its floor is not set yet). */
+    synchronized SyncReads.Judging judging() {
+        return snapshotDone && !cancelled ? new SyncReads.Judging(owner.reader(), floor, filter.scope()) : null;
+    }
+
+    /** Called by the fan-out: must stay cheap. The subscription judges the change itself. */
     void offer(Change change) {
+        enqueue(new Queued(change, null));
+    }
+
+    /** Called by the fan-out with the event it judged this reader gets. */
+    void offer(Change change, String event) {
+        enqueue(new Queued(change, event));
+    }
+
+    /** Only queues: the frame goes out on this subscription's worker, so the fan-out thread never touches a socket. */
+    private void enqueue(Queued item) {
         boolean overflow = false;
         synchronized (this) {
             if (cancelled) {
@@ -83,7 +111,7 @@ final class Subscription implements BulkStream.Target {
             if (pending.size() >= hub.config().getPendingChanges()) {
                 overflow = true;
             } else {
-                pending.add(change);
+                pending.add(item);
                 if (scheduled || !snapshotDone) {
                     return;
                 }
@@ -280,7 +308,7 @@ final class Subscription implements BulkStream.Target {
 
     private void drain() {
         while (true) {
-            Change change;
+            Queued change;
             synchronized (this) {
                 change = cancelled ? null : pending.poll();
                 if (change == null) {
@@ -300,7 +328,12 @@ final class Subscription implements BulkStream.Target {
         }
     }
 
-    private void apply(Change change) {
+    private void apply(Queued queued) {
+        if (queued.event() != null) {
+            emitLive(Frames.event(id, queued.event()));
+            return;
+        }
+        Change change = queued.change();
         switch (change.kind()) {
             case HEAD -> headChanged(change);
             case MEMBER -> memberChanged(change);
@@ -309,9 +342,7 @@ final class Subscription implements BulkStream.Target {
     }
 
     private void headChanged(Change change) {
-        // A scoped reader holds only artifacts of its scope, and any move out of it was a change of its own.
-        UUID from = change.from() == null ? change.channel() : change.from();
-        if (!inScope(from) && !inScope(change.channel())) {
+        if (!concerns(change)) {
             return;
         }
         var view = hub.reads().head(community(), owner.reader(), filter, floor, change.d()).orElse(null);

@@ -18,6 +18,9 @@ import org.jdbi.v3.core.Jdbi;
 
 /** Wires WebSocket sync into the application: endpoint, worker pool, pinger and change listener. */
 public final class SyncFeature {
+    /** Changes judged at once: each holds a pooled connection for one short query. */
+    private static final int FANOUT_JUDGES = 2;
+
     private SyncFeature() {}
 
     /** @return whether this instance's change feed is connected now (readiness) */
@@ -31,9 +34,12 @@ public final class SyncFeature {
         // Pings and deadlines (AUTH, snapshot): each task only queues a frame or a close, never waits.
         ScheduledExecutorService timers = environment.lifecycle().scheduledExecutorService("sync-timers")
                 .threads(1).removeOnCancelPolicy(true).build();
+        // One query per change; a few changes judged at once, handed out in the order they were heard.
+        ExecutorService fanoutThread = environment.lifecycle().executorService("sync-fanout-%d")
+                .minThreads(FANOUT_JUDGES).maxThreads(FANOUT_JUDGES).build();
         SyncHub hub = new SyncHub(config, new SyncReads(jdbi, config.getStatementBudgetMillis()),
-                new RemovalEvents(identity, clock), gates, clock, overlapSeconds, workers, timers, environment.metrics(),
-                outage);
+                new RemovalEvents(identity, clock), gates, clock, overlapSeconds, workers, fanoutThread, timers,
+                environment.metrics(), outage);
         ChangeListener listener = new ChangeListener(database, hub);
         environment.lifecycle().manage(listener);
 

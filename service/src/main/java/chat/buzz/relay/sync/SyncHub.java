@@ -6,9 +6,11 @@ import chat.buzz.relay.gate.Gates;
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * This instance's live subscriptions and connections: the {@link ChangeListener} hands every
- * committed change here, and each subscription of the change's community re-checks it.
+ * committed change here, and the {@link Fanout} judges it for the subscriptions of its community.
  */
 final class SyncHub {
     private final SyncConfig config;
@@ -42,10 +44,11 @@ final class SyncHub {
     private final AtomicInteger parkedStreams = new AtomicInteger();
     private final UnauthenticatedConnections unauthenticated;
     private final DatabaseOutage outage;
+    private final Fanout fanout;
 
     SyncHub(SyncConfig config, SyncReads reads, RemovalEvents removals, Gates gates, Clock clock,
-            long overlapSeconds, FairWorkers workers, ScheduledExecutorService timers, MetricRegistry metrics,
-            DatabaseOutage outage) {
+            long overlapSeconds, FairWorkers workers, Executor fanoutThread, ScheduledExecutorService timers,
+            MetricRegistry metrics, DatabaseOutage outage) {
         this.config = config;
         this.outage = outage;
         this.reads = reads;
@@ -55,6 +58,7 @@ final class SyncHub {
         this.overlapSeconds = overlapSeconds;
         this.workers = workers;
         this.timers = timers;
+        this.fanout = new Fanout(this, fanoutThread);
         this.unauthenticated = new UnauthenticatedConnections(config.getMaxUnauthenticatedPerAddress(),
                 config.getMaxUnauthenticatedConnections());
         this.tooSlow = metrics.counter("buzz.sync.disconnected-too-slow");
@@ -72,6 +76,7 @@ final class SyncHub {
         metrics.gauge("buzz.sync.tasks-waiting", () -> workers::waiting);
         metrics.gauge("buzz.sync.snapshots-active", () -> activeSnapshots::get);
         metrics.gauge("buzz.sync.streams-parked", () -> parkedStreams::get);
+        metrics.gauge("buzz.sync.live-access-queries", () -> reads::liveAccessQueries);
     }
 
     SyncConfig config() { return config; }
@@ -137,17 +142,13 @@ final class SyncHub {
 
     /** Runs on the listener thread: only queues work. */
     void dispatch(Change change) {
-        Set<Subscription> subscriptions = byCommunity.get(change.community());
-        if (subscriptions == null) {
-            return;
-        }
-        for (Subscription subscription : subscriptions) {
-            if (change.kind() == Change.Kind.POLICY) {
-                subscription.close("sync_reset: policy changed");
-            } else {
-                subscription.offer(change);
-            }
-        }
+        fanout.accept(change);
+    }
+
+    /** The live subscriptions of a community on this instance now. */
+    List<Subscription> subscriptionsOf(long community) {
+        Set<Subscription> subscriptions = byCommunity.get(community);
+        return subscriptions == null ? List.of() : List.copyOf(subscriptions);
     }
 
     /** Notifications may have been lost: every subscriber rebuilds from a fresh snapshot. */

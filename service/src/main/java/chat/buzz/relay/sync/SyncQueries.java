@@ -1,6 +1,7 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.relay.access.AccessSql;
+import chat.buzz.relay.access.ReaderTerms;
 
 /**
  * Every SQL statement of WebSocket sync. Who may see what is never decided here: the predicates
@@ -33,19 +34,43 @@ final class SyncQueries {
 
     /**
      * How a reader's view of one head is judged: whether it is in D, and if not, whether the reader
-     * could have held it since {@code :floor} (then a removal, with the reason and the channel it may
+     * could have held it since its floor (then a removal, with the reason and the channel it may
      * name; otherwise {@code reason} is null and the reader hears nothing). The removal names the
      * channel the artifact last left when the reader can read it, else its channel when readable.
+     * {@code readers} joins the set of readers judged, when they are not the one bound reader.
      */
+    private static String judged(String discoverable, String couldHaveHeld, ReaderTerms reader, String readers) {
+        return "CASE WHEN NOT j.discoverable AND " + couldHaveHeld + " THEN "
+                + AccessSql.removeReason("a", "c", "mc", reader) + " END AS reason, "
+                + "CASE WHEN mc.id IS NOT NULL AND " + AccessSql.readable("mc", reader) + " THEN mc.id"
+                + " WHEN " + AccessSql.readable("c", reader) + " THEN c.id END AS named "
+                + HEADS
+                + " LEFT JOIN channels mc ON mc.id = " + AccessSql.lastMovedFrom("a") + " AND mc.id <> a.channel_id "
+                + readers
+                + " CROSS JOIN LATERAL (SELECT " + discoverable + " AS discoverable) j ";
+    }
+
     private static String judged(boolean scoped) {
         return "SELECT a.d, CASE WHEN j.discoverable THEN e.json END AS json, j.discoverable, "
-                + "CASE WHEN NOT j.discoverable AND " + AccessSql.couldHaveHeld("a", scoped) + " THEN "
-                + AccessSql.removeReason("a", "c", "mc") + " END AS reason, "
-                + "CASE WHEN mc.id IS NOT NULL AND " + AccessSql.readable("mc") + " THEN mc.id"
-                + " WHEN " + AccessSql.readable("c") + " THEN c.id END AS named "
-                + HEADS
-                + " CROSS JOIN LATERAL (SELECT " + discoverable(scoped) + " AS discoverable) j"
-                + " LEFT JOIN channels mc ON mc.id = " + AccessSql.lastMovedFrom("a") + " AND mc.id <> a.channel_id ";
+                + judged(discoverable(scoped), AccessSql.couldHaveHeld("a", scoped), ReaderTerms.BOUND, "");
+    }
+
+    /**
+     * One artifact as every reader of a fan-out sees it now, one row per reader ({@code ord}, from 1):
+     * the readers are the arrays {@code :pubkeys}, {@code :floors} and {@code :scopes} (channel ids
+     * joined by commas, NULL for no scope). The head's JSON comes once, on the first row that may see it.
+     */
+    static final String HEAD_FOR_READERS;
+
+    static {
+        ReaderTerms reader = ReaderTerms.columnsOf("r");
+        HEAD_FOR_READERS = "SELECT r.ord, j.discoverable, CASE WHEN j.discoverable AND r.ord ="
+                + " min(r.ord) FILTER (WHERE j.discoverable) OVER () THEN e.json END AS json, "
+                + judged(AccessSql.discoverableHead("a", "e", "c", reader), AccessSql.couldHaveHeld("a", reader), reader, """
+                        CROSS JOIN (SELECT k.pubkey, k.floor, CAST(string_to_array(k.scopes, ',') AS uuid[]) AS scope, k.ord
+                            FROM unnest(CAST(:pubkeys AS text[]), CAST(:floors AS bigint[]), CAST(:scopes AS text[]))
+                                 WITH ORDINALITY AS k(pubkey, floor, scopes, ord)) r""")
+                + "WHERE a.community_id = :community AND a.d = :d ORDER BY r.ord";
     }
 
     /** One artifact as one reader sees it now. */

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.LongAdder;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 import org.jdbi.v3.core.statement.StatementContext;
@@ -21,6 +22,9 @@ final class SyncReads {
      */
     record ReaderView(UUID d, String json, boolean discoverable, String reason, UUID named) {}
 
+    /** A reader judged by a fan-out: its pubkey, the floor of its removals and its scope (empty: none). */
+    record Judging(String pubkey, long floor, List<UUID> scope) {}
+
     /** One row of a snapshot chunk. */
     record Row(UUID d, String json) {}
 
@@ -28,9 +32,15 @@ final class SyncReads {
     private static final UUID FIRST = new UUID(0, 0);
 
     private final BudgetedJdbi jdbi;
+    /** Queries that decided who sees a live change: one per change per instance, or one per subscriber that judged alone. */
+    private final LongAdder liveAccessQueries = new LongAdder();
 
     SyncReads(Jdbi jdbi, long statementBudgetMillis) {
         this.jdbi = new BudgetedJdbi(jdbi, statementBudgetMillis);
+    }
+
+    long liveAccessQueries() {
+        return liveAccessQueries.sum();
     }
 
     /** The next chunk of D after {@code after} (null: from the start), optionally only one channel's. */
@@ -63,6 +73,7 @@ final class SyncReads {
     }
 
     Optional<ReaderView> head(long community, String reader, SyncFilter filter, long floor, UUID d) {
+        liveAccessQueries.increment();
         return jdbi.withHandle(handle -> bindScope(handle.createQuery(SyncQueries.headForReader(filter.scoped())), filter)
                 .bind("community", community)
                 .bind("reader", reader)
@@ -70,6 +81,28 @@ final class SyncReads {
                 .bind("d", d)
                 .map(SyncReads::readerView)
                 .findOne());
+    }
+
+    /**
+     * One head as each of {@code readers} sees it now, in their order, in one query; the head's JSON
+     * is on the first view that is in D only. Empty when the head does not exist.
+     */
+    List<ReaderView> headForReaders(long community, UUID d, List<Judging> readers) {
+        liveAccessQueries.increment();
+        return jdbi.withHandle(handle -> handle.createQuery(SyncQueries.HEAD_FOR_READERS)
+                .bind("community", community)
+                .bind("d", d)
+                .bindArray("pubkeys", String.class, readers.stream().map(Judging::pubkey).toArray())
+                .bindArray("floors", Long.class, readers.stream().map(Judging::floor).toArray())
+                .bindArray("scopes", String.class, readers.stream().map(SyncReads::scopeList).toArray())
+                .map((rs, ctx) -> new ReaderView(d, rs.getString("json"), rs.getBoolean("discoverable"),
+                        rs.getString("reason"), rs.getObject("named", UUID.class)))
+                .list());
+    }
+
+    private static String scopeList(Judging reader) {
+        return reader.scope().isEmpty() ? null
+                : String.join(",", reader.scope().stream().map(UUID::toString).toList());
     }
 
     /** See {@link SyncQueries#FLOOR}. */

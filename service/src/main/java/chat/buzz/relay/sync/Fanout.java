@@ -1,0 +1,136 @@
+package chat.buzz.relay.sync;
+
+import chat.buzz.relay.changes.Change;
+
+import chat.buzz.relay.gate.Gate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands every committed change to this instance's subscriptions in the order the listener heard
+ * them. A head change is judged for all live subscriptions of its community in one query (one row
+ * per distinct reader, scope and floor), so the cost of a write grows with the number of subscribers
+ * by a row, not by a query. Several changes may be judged at once, on the judging threads, but each
+ * change's frames are handed to the subscriptions only after the previous change's. A subscription
+ * still streaming its snapshot has no floor yet: it gets the bare change and judges it itself after
+ * EOSE, as before.
+ */
+final class Fanout {
+    private static final Logger LOG = LoggerFactory.getLogger(Fanout.class);
+
+    private static final Runnable NOTHING = () -> { };
+
+    private final SyncHub hub;
+    private final Executor judges;
+    /** Completes once the last accepted change was handed out; only the listener thread replaces it. */
+    private CompletableFuture<Void> handedOut = CompletableFuture.completedFuture(null);
+
+    /** @param judges runs the judging queries; any number at once */
+    Fanout(SyncHub hub, Executor judges) {
+        this.hub = hub;
+        this.judges = judges;
+    }
+
+    /** Runs on the listener thread: only queues. */
+    void accept(Change change) {
+        CompletableFuture<Runnable> judged;
+        try {
+            judged = CompletableFuture.supplyAsync(() -> judge(change), judges);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("Sync fan-out is shutting down; a change was dropped", e);
+            return;
+        }
+        handedOut = handedOut.thenCombine(judged.exceptionally(failure -> {
+            LOG.warn("Sync fan-out could not judge a change", failure);
+            return NOTHING;
+        }), (previous, handOut) -> {
+            try {
+                handOut.run();
+            } catch (RuntimeException e) {
+                LOG.warn("Sync fan-out could not hand out a change", e);
+            }
+            return null;
+        });
+    }
+
+    /** Decides what each subscription gets; the returned step hands it out and only queues. */
+    private Runnable judge(Change change) {
+        List<Subscription> subscriptions = hub.subscriptionsOf(change.community());
+        if (subscriptions.isEmpty()) {
+            return NOTHING;
+        }
+        return switch (change.kind()) {
+            case POLICY -> () -> subscriptions.forEach(s -> s.close("sync_reset: policy changed"));
+            case MEMBER -> () -> subscriptions.forEach(s -> s.offer(change));
+            case HEAD -> headChanged(change, subscriptions);
+        };
+    }
+
+    private Runnable headChanged(Change change, List<Subscription> subscriptions) {
+        if (!hub.gates().isEnabled(Gate.SYNC)) {
+            // Each subscription notices the gate when it applies the change, and ends.
+            return () -> subscriptions.forEach(s -> s.offer(change));
+        }
+        Map<SyncReads.Judging, Integer> readers = new LinkedHashMap<>();
+        Map<Subscription, Integer> live = new LinkedHashMap<>();
+        List<Subscription> alone = new ArrayList<>();
+        for (Subscription subscription : subscriptions) {
+            if (!subscription.concerns(change)) {
+                continue;
+            }
+            SyncReads.Judging judging = subscription.judging();
+            if (judging == null) {
+                alone.add(subscription);
+            } else {
+                live.put(subscription, readers.computeIfAbsent(judging, j -> readers.size()));
+            }
+        }
+        if (live.isEmpty()) {
+            return () -> alone.forEach(s -> s.offer(change));
+        }
+        String[] events;
+        try {
+            List<SyncReads.ReaderView> views = hub.reads().headForReaders(change.community(), change.d(),
+                    List.copyOf(readers.keySet()));
+            events = views.isEmpty() ? new String[readers.size()] : events(change.d(), views);
+        } catch (RuntimeException e) {
+            // Each subscription judges the change alone and ends the way its own failure says.
+            LOG.warn("Sync fan-out could not judge a change for all subscribers at once", e);
+            return () -> subscriptions.stream().filter(s -> s.concerns(change)).forEach(s -> s.offer(change));
+        }
+        return () -> {
+            alone.forEach(s -> s.offer(change));
+            live.forEach((subscription, reader) -> {
+                if (events[reader] != null) {
+                    subscription.offer(change, events[reader]);
+                }
+            });
+        };
+    }
+
+    /** The event each reader gets: the head, a removal, or nothing (null); each distinct removal is signed once. */
+    private String[] events(UUID d, List<SyncReads.ReaderView> views) {
+        String head = views.stream().map(SyncReads.ReaderView::json).filter(json -> json != null).findFirst().orElse(null);
+        Map<String, String> removals = new HashMap<>();
+        String[] events = new String[views.size()];
+        for (int i = 0; i < events.length; i++) {
+            SyncReads.ReaderView view = views.get(i);
+            if (view.discoverable()) {
+                events[i] = head;
+            } else if (view.reason() != null) {
+                events[i] = removals.computeIfAbsent(view.reason() + " " + view.named(),
+                        key -> hub.removals().removal(d, view.named(), view.reason()));
+            }
+        }
+        return events;
+    }
+}

@@ -1,0 +1,133 @@
+package chat.buzz.relay.sync;
+
+import static chat.buzz.relay.sync.World.heads;
+import static chat.buzz.relay.sync.World.noScope;
+import static chat.buzz.relay.sync.World.scopeFilter;
+import static chat.buzz.relay.testing.SyncClient.tag;
+import static chat.buzz.relay.testing.SyncClient.verb;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.IntegrationTest;
+import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 11.5: a live change is judged for every subscriber of an instance in one access query, however
+ * many subscribers and readers there are, and each of them still gets exactly what PROTOCOL 5 says.
+ */
+@IntegrationTest
+class FanoutAccessQueriesTest {
+    private static final String QUERIES = "buzz.sync.live-access-queries";
+
+    @RegisterExtension
+    static final TestRelay A = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
+    @RegisterExtension
+    static final TestRelay B = TestRelay.anotherInstance(A, ConfigOverride.config("gates.sync", "true"));
+
+    private final NostrKeys alice = NostrKeys.generate();
+    private final NostrKeys bob = NostrKeys.generate();
+    private final NostrKeys carol = NostrKeys.generate();
+    private final NostrKeys dave = NostrKeys.generate();
+    private final World world = new World(A::client);
+
+    private final NostrKeys eve = NostrKeys.generate();
+
+    private record Follower(SyncClient client, String subscription, NostrKeys reader, Set<UUID> scope) {}
+
+    @Test
+    void everyChangeCostsOneAccessQueryPerInstanceAndRemovalsReachOnlyThoseWhoHeldTheArtifact() {
+        UUID listed = world.channel(alice, true, false, false);
+        UUID secret = world.channel(alice, false, false, false);
+        world.add(alice, secret, carol.publicKeyHex());
+        List<Follower> followers = new ArrayList<>();
+        try {
+            Follower aliceAll = follow(B, alice, noScope());
+            Follower bobAll = follow(B, bob, noScope());
+            Follower carolSecret = follow(B, carol, Set.of(secret));
+            Follower eveSecretOnB = follow(B, eve, Set.of(secret));
+            Follower eveSecretOnA = follow(A, eve, Set.of(secret));
+            followers.addAll(List.of(aliceAll, bobAll, carolSecret, eveSecretOnB, eveSecretOnA,
+                    follow(B, carol, noScope()), follow(B, dave, Set.of(listed)), follow(B, bob, Set.of(listed)),
+                    follow(A, dave, noScope()), follow(A, bob, Set.of(listed))));
+            long beforeA = A.gauge(QUERIES);
+            long beforeB = B.gauge(QUERIES);
+
+            UUID d = world.create(alice, listed);
+            awaitStores(followers);
+            world.update(alice, d);
+            awaitStores(followers);
+            world.move(alice, d, secret);
+            awaitStores(followers);
+            world.delete(alice, d);
+            awaitStores(followers);
+
+            for (TestRelay relay : List.of(A, B)) {
+                long before = relay == A ? beforeA : beforeB;
+                await().atMost(Duration.ofSeconds(30)).until(() -> relay.gauge(QUERIES) - before >= 4);
+                assertThat(relay.gauge(QUERIES) - before).as("four changes, one query each").isEqualTo(4);
+            }
+            JsonNode bobsFirst = removals(bobAll, d).get(0);
+            assertThat(tag(bobsFirst, "reason")).isEqualTo("moved");
+            assertThat(tag(bobsFirst, "h")).isEqualTo(listed.toString());
+            // Alice held it in both channels and can read both: one removal, at the delete.
+            assertThat(removals(aliceAll, d)).as("alice saw it until the delete").hasSize(1);
+            // Carol held it only in the secret channel; h names the channel it last left, which she can read.
+            assertThat(removals(carolSecret, d)).hasSize(1)
+                    .allSatisfy(removal -> assertThat(tag(removal, "h")).isEqualTo(listed.toString()));
+            for (Follower outsider : List.of(eveSecretOnA, eveSecretOnB)) {
+                assertThat(events(outsider, d)).as("eve never held it: she must not learn its id").isEmpty();
+            }
+        } finally {
+            followers.forEach(follower -> follower.client().close());
+        }
+    }
+
+    private Follower follow(TestRelay relay, NostrKeys reader, Set<UUID> scope) {
+        SyncClient client = SyncClient.connect(relay.baseUrl());
+        client.authenticateOk(reader);
+        client.subscribe("s", scopeFilter(scope));
+        client.awaitEose("s");
+        return new Follower(client, "s", reader, scope);
+    }
+
+    private void awaitStores(List<Follower> followers) {
+        for (Follower follower : followers) {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(heads(follower.client()
+                    .store(follower.subscription()))).isEqualTo(world.discoverable(follower.reader().publicKeyHex(),
+                    follower.scope())));
+        }
+    }
+
+    /** Every EVENT frame that names {@code d}: heads and removals. */
+    private static List<JsonNode> events(Follower follower, UUID d) {
+        List<JsonNode> events = new ArrayList<>();
+        for (JsonNode message : follower.client().received()) {
+            if (verb(message).equals("EVENT") && message.get(2).toString().contains(d.toString())) {
+                events.add(message.get(2));
+            }
+        }
+        return events;
+    }
+
+    private static List<JsonNode> removals(Follower follower, UUID d) {
+        List<JsonNode> removals = new ArrayList<>();
+        for (JsonNode message : follower.client().received()) {
+            if (verb(message).equals("EVENT") && message.get(2).get("kind").asInt() == 45011
+                    && d.toString().equals(tag(message.get(2), "d"))) {
+                removals.add(message.get(2));
+            }
+        }
+        return removals;
+    }
+}
