@@ -27,13 +27,16 @@ public abstract class ChannelListener implements WebSocket.Listener {
     protected abstract void onMessage(WebSocket socket, String text, long receivedNanos);
 
     protected void answerAuth(WebSocket socket, String challenge) {
-        socket.sendText("[\"AUTH\"," + Nip42.authEvent(keys, url, challenge, System.currentTimeMillis() / 1000)
-                .toJson() + "]", true);
+        socket.sendText(
+                "[\"AUTH\","
+                        + Nip42.authEvent(keys, url, challenge, System.currentTimeMillis() / 1000)
+                                .toJson() + "]",
+                true);
     }
 
     protected void subscribe(WebSocket socket, String subscription) {
-        socket.sendText("[\"REQ\",\"" + subscription + "\",{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}]",
-                true);
+        socket.sendText(
+                "[\"REQ\",\"" + subscription + "\",{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}]", true);
     }
 
     @Override

@@ -20,8 +20,7 @@ import java.util.Locale;
 public final class DigestBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private DigestBenchmark() {
-    }
+    private DigestBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         String baseUrl = args[0];
@@ -52,8 +51,11 @@ public final class DigestBenchmark {
         System.out.println("|---|---|---|");
         System.out.println(row("digest read, D = " + String.format(Locale.ROOT, "%,d", artifacts), digestMillis));
         System.out.println(row("bootstrap page of 100", pageMillis));
-        System.out.printf(Locale.ROOT, "%nA digest read costs %.1f bootstrap pages of 100 (medians); a full bootstrap is %d pages.%n",
-                percentile(digestMillis, 0.5) / percentile(pageMillis, 0.5), (artifacts + 99) / 100);
+        System.out.printf(
+                Locale.ROOT,
+                "%nA digest read costs %.1f bootstrap pages of 100 (medians); a full bootstrap is %d pages.%n",
+                percentile(digestMillis, 0.5) / percentile(pageMillis, 0.5),
+                (artifacts + 99) / 100);
     }
 
     private record Timed(String body, double millis) {}
@@ -62,9 +64,12 @@ public final class DigestBenchmark {
         byte[] body = filter.getBytes(StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/query"))
                 .header("Content-Type", "application/json")
-                .header("Authorization", Nip98.authorizationHeader(seed.keys(), "POST", baseUrl + "/query", body,
-                        System.currentTimeMillis() / 1000))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+                .header(
+                        "Authorization",
+                        Nip98.authorizationHeader(
+                                seed.keys(), "POST", baseUrl + "/query", body, System.currentTimeMillis() / 1000))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
         long start = System.nanoTime();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
         double millis = (System.nanoTime() - start) / 1e6;
@@ -75,7 +80,8 @@ public final class DigestBenchmark {
     }
 
     private static String row(String read, double[] millis) {
-        return String.format(Locale.ROOT, "| %s | %.1f | %.1f |", read, percentile(millis, 0.5), percentile(millis, 0.9));
+        return String.format(
+                Locale.ROOT, "| %s | %.1f | %.1f |", read, percentile(millis, 0.5), percentile(millis, 0.9));
     }
 
     private static double percentile(double[] values, double fraction) {

@@ -63,20 +63,31 @@ public final class FanoutBenchmark {
             long expected = writer.accepted.get() * subscribers;
             awaitFrames(subscribed, expected);
 
-            System.out.printf("fan-out: %d subscribers on %d instance(s), %d writes/s for %d s%n", subscribers,
-                    baseUrls.size(), writesPerSecond, seconds);
+            System.out.printf(
+                    "fan-out: %d subscribers on %d instance(s), %d writes/s for %d s%n",
+                    subscribers, baseUrls.size(), writesPerSecond, seconds);
             Latencies.Summary writes = writer.latencies.summaries().get("write");
-            System.out.printf("writes: %d accepted, %d failed %s; write latency p50 %.1f ms, p99 %.1f ms%n",
-                    writer.accepted.get(), writer.failed.get(), writes.failures(), writes.p50Millis(), writes.p99Millis());
-            System.out.printf("frames: %d of %d delivered (%.2f %%), %d subscriptions closed by the relay%n",
-                    subscribed.frames.get(), expected, expected == 0 ? 0 : 100.0 * subscribed.frames.get() / expected,
+            System.out.printf(
+                    "writes: %d accepted, %d failed %s; write latency p50 %.1f ms, p99 %.1f ms%n",
+                    writer.accepted.get(),
+                    writer.failed.get(),
+                    writes.failures(),
+                    writes.p50Millis(),
+                    writes.p99Millis());
+            System.out.printf(
+                    "frames: %d of %d delivered (%.2f %%), %d subscriptions closed by the relay%n",
+                    subscribed.frames.get(),
+                    expected,
+                    expected == 0 ? 0 : 100.0 * subscribed.frames.get() / expected,
                     subscribed.closedByRelay.get());
-            System.out.printf("write-to-frame: p50 %d ms, p99 %d ms, max %d ms%n", subscribed.percentile(0.50),
-                    subscribed.percentile(0.99), subscribed.percentile(1.0));
+            System.out.printf(
+                    "write-to-frame: p50 %d ms, p99 %d ms, max %d ms%n",
+                    subscribed.percentile(0.50), subscribed.percentile(0.99), subscribed.percentile(1.0));
             for (int i = 0; i < pids.size(); i++) {
                 double cpuSeconds = (cpuAfter[i] - cpuBefore[i]) / (double) CLOCK_TICKS_PER_SECOND;
-                System.out.printf("relay %d (pid %d) CPU: %.1f s in %.1f s = %.0f %% of one core%n", i + 1, pids.get(i),
-                        cpuSeconds, windowSeconds, 100 * cpuSeconds / windowSeconds);
+                System.out.printf(
+                        "relay %d (pid %d) CPU: %.1f s in %.1f s = %.0f %% of one core%n",
+                        i + 1, pids.get(i), cpuSeconds, windowSeconds, 100 * cpuSeconds / windowSeconds);
             }
             System.out.printf("load generator CPU: %.0f %% of one core%n", 100 * loadGenerator / 1e9 / windowSeconds);
             String[] load = Files.readString(Path.of("/proc/loadavg")).split(" ");
@@ -114,7 +125,8 @@ public final class FanoutBenchmark {
     }
 
     private static long loadGeneratorCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     /** Creates one artifact per tick in the seeded channel; each write is sent without waiting for the last. */
@@ -139,12 +151,16 @@ public final class FanoutBenchmark {
             AtomicLong inFlight = new AtomicLong();
             long total = (long) perSecond * seconds;
             AtomicLong sent = new AtomicLong();
-            ticks.scheduleAtFixedRate(() -> {
-                if (sent.incrementAndGet() <= total) {
-                    inFlight.incrementAndGet();
-                    write(inFlight);
-                }
-            }, 0, TimeUnit.SECONDS.toNanos(1) / perSecond, TimeUnit.NANOSECONDS);
+            ticks.scheduleAtFixedRate(
+                    () -> {
+                        if (sent.incrementAndGet() <= total) {
+                            inFlight.incrementAndGet();
+                            write(inFlight);
+                        }
+                    },
+                    0,
+                    TimeUnit.SECONDS.toNanos(1) / perSecond,
+                    TimeUnit.NANOSECONDS);
             while (sent.get() < total || inFlight.get() > 0) {
                 Thread.sleep(10);
             }
@@ -153,13 +169,25 @@ public final class FanoutBenchmark {
 
         private void write(AtomicLong inFlight) {
             long now = System.currentTimeMillis() / 1000;
-            Event event = seed.keys().sign(45010, now, List.of(List.of("ar", "1"),
-                    List.of("d", UUID.randomUUID().toString()), List.of("h", seed.channel().toString()),
-                    List.of("type", "task.v1"), List.of("op", "create"), List.of("title", "fan-out task")), "fan-out body");
+            Event event = seed.keys()
+                    .sign(
+                            45010,
+                            now,
+                            List.of(
+                                    List.of("ar", "1"),
+                                    List.of("d", UUID.randomUUID().toString()),
+                                    List.of("h", seed.channel().toString()),
+                                    List.of("type", "task.v1"),
+                                    List.of("op", "create"),
+                                    List.of("title", "fan-out task")),
+                            "fan-out body");
             byte[] body = event.toJson().getBytes(StandardCharsets.UTF_8);
             HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/events"))
-                    .header("Authorization", Nip98.authorizationHeader(seed.keys(), "POST", baseUrl + "/events", body, now))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+                    .header(
+                            "Authorization",
+                            Nip98.authorizationHeader(seed.keys(), "POST", baseUrl + "/events", body, now))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                    .build();
             long start = System.nanoTime();
             sentNanos.put(event.id(), start);
             http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, failure) -> {
@@ -167,8 +195,11 @@ public final class FanoutBenchmark {
                     latencies.ok("write", System.nanoTime() - start);
                     accepted.incrementAndGet();
                 } else {
-                    latencies.failed("write", failure != null ? failure.getClass().getSimpleName()
-                            : String.valueOf(response.statusCode()));
+                    latencies.failed(
+                            "write",
+                            failure != null
+                                    ? failure.getClass().getSimpleName()
+                                    : String.valueOf(response.statusCode()));
                     failed.incrementAndGet();
                 }
                 inFlight.decrementAndGet();

@@ -40,8 +40,10 @@ final class FanoutSubscribers implements AutoCloseable {
         for (int i = 0; i < count; i++) {
             String url = baseUrls.get(i % baseUrls.size()).replaceFirst("^http", "ws") + "/";
             Listener listener = new Listener(NostrKeys.generate(), url, channel);
-            sockets.add(http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
-                    .buildAsync(URI.create(url), listener).join());
+            sockets.add(http.newWebSocketBuilder()
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .buildAsync(URI.create(url), listener)
+                    .join());
             // One at a time: the relay limits connections per address that have not authenticated yet.
             listener.live.orTimeout(60, TimeUnit.SECONDS).join();
         }
@@ -75,6 +77,7 @@ final class FanoutSubscribers implements AutoCloseable {
         private final StringBuilder partial = new StringBuilder();
         /** The socket allows one send at a time; each send starts when the previous one finished. */
         private CompletableFuture<WebSocket> sending;
+
         final CompletableFuture<Void> live = new CompletableFuture<>();
 
         Listener(NostrKeys keys, String url, UUID channel) {
@@ -105,8 +108,11 @@ final class FanoutSubscribers implements AutoCloseable {
                 }
             } else if (text.startsWith("[\"AUTH\"")) {
                 String challenge = text.substring(text.indexOf(",\"") + 2, text.lastIndexOf('"'));
-                send(socket, "[\"AUTH\"," + Nip42.authEvent(keys, url, challenge, System.currentTimeMillis() / 1000)
-                        .toJson() + "]");
+                send(
+                        socket,
+                        "[\"AUTH\","
+                                + Nip42.authEvent(keys, url, challenge, System.currentTimeMillis() / 1000)
+                                        .toJson() + "]");
             } else if (text.startsWith("[\"OK\"")) {
                 send(socket, "[\"REQ\",\"f\",{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}]");
             } else if (text.startsWith("[\"EOSE\"")) {

@@ -44,8 +44,8 @@ final class Latencies {
         synchronized Summary summary() {
             long[] sorted = Arrays.copyOf(samples, count);
             Arrays.sort(sorted);
-            return new Summary(count, failed.get(), percentile(sorted, 0.50), percentile(sorted, 0.99),
-                    new TreeMap<>(failures));
+            return new Summary(
+                    count, failed.get(), percentile(sorted, 0.50), percentile(sorted, 0.99), new TreeMap<>(failures));
         }
 
         private static double percentile(long[] sorted, double p) {

@@ -14,7 +14,8 @@ import java.util.function.Supplier;
 
 /** Closed-loop load: each thread sends its next request as soon as the previous one answers. */
 final class LoadRunner {
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     Measurement run(Supplier<Scenario> scenarios, int threads, Duration window) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -35,11 +36,17 @@ final class LoadRunner {
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         pool.shutdown();
-        return new Measurement(name, threads, seconds, ok.get(), failed.get(),
+        return new Measurement(
+                name,
+                threads,
+                seconds,
+                ok.get(),
+                failed.get(),
                 latencies.stream().flatMapToLong(java.util.Arrays::stream).toArray());
     }
 
-    private long[] loop(Scenario scenario, long deadline, AtomicLong ok, AtomicLong failed) throws InterruptedException {
+    private long[] loop(Scenario scenario, long deadline, AtomicLong ok, AtomicLong failed)
+            throws InterruptedException {
         long[] samples = new long[1 << 16];
         int count = 0;
         while (System.nanoTime() < deadline) {

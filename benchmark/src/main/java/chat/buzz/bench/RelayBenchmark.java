@@ -47,8 +47,13 @@ public final class RelayBenchmark {
         Measurement after = runner.run(scenarios.information(), threads, window);
         double baseline = (before.throughput() + after.throughput()) / 2;
 
-        System.out.printf(Locale.ROOT, "threads=%d window=%ds warmup=%ds baseline drift=%.1f%%%n", threads,
-                window.toSeconds(), warmup.toSeconds(), 100 * Math.abs(after.throughput() - before.throughput()) / baseline);
+        System.out.printf(
+                Locale.ROOT,
+                "threads=%d window=%ds warmup=%ds baseline drift=%.1f%%%n",
+                threads,
+                window.toSeconds(),
+                warmup.toSeconds(),
+                100 * Math.abs(after.throughput() - before.throughput()) / baseline);
         System.out.println("| scenario | ok | failed | req/s | ratio to nip11-info | p50 ms | p99 ms |");
         System.out.println("|---|---|---|---|---|---|---|");
         print(before, baseline);
@@ -59,7 +64,15 @@ public final class RelayBenchmark {
     }
 
     private static void print(Measurement m, double baseline) {
-        System.out.printf(Locale.ROOT, "| %s | %d | %d | %.0f | %.3f | %.2f | %.2f |%n", m.scenario(), m.ok(), m.failed(),
-                m.throughput(), m.throughput() / baseline, m.percentileMillis(50), m.percentileMillis(99));
+        System.out.printf(
+                Locale.ROOT,
+                "| %s | %d | %d | %.0f | %.3f | %.2f | %.2f |%n",
+                m.scenario(),
+                m.ok(),
+                m.failed(),
+                m.throughput(),
+                m.throughput() / baseline,
+                m.percentileMillis(50),
+                m.percentileMillis(99));
     }
 }

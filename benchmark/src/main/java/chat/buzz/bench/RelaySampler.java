@@ -29,15 +29,25 @@ public final class RelaySampler {
     }
 
     public Sample sample(long atSeconds) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(adminUrl + "/metrics"))
-                .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(adminUrl + "/metrics"))
+                        .header("Authorization", "Bearer " + token)
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("admin /metrics answered " + response.statusCode() + ": " + response.body());
         }
         JsonNode gauges = JSON.readTree(response.body()).path("gauges");
-        return new Sample(atSeconds, gauge(gauges, "jvm.memory.heap.used"),
-                gauge(gauges, "jvm.memory.pools.G1-Old-Gen.used"), gauge(gauges, "jvm.memory.non-heap.used"),
-                rssBytes(), gauge(gauges, "jvm.threads.count"), poolGauge(gauges, ".active"), poolGauge(gauges, ".size"),
+        return new Sample(
+                atSeconds,
+                gauge(gauges, "jvm.memory.heap.used"),
+                gauge(gauges, "jvm.memory.pools.G1-Old-Gen.used"),
+                gauge(gauges, "jvm.memory.non-heap.used"),
+                rssBytes(),
+                gauge(gauges, "jvm.threads.count"),
+                poolGauge(gauges, ".active"),
+                poolGauge(gauges, ".size"),
                 gauge(gauges, "buzz.sync.connections"));
     }
 

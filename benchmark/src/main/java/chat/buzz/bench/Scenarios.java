@@ -3,7 +3,6 @@ package chat.buzz.bench;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip98;
-import chat.buzz.protocol.NostrKeys;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -23,8 +22,12 @@ final class Scenarios {
 
     /** Baseline: the NIP-11 document, served without auth or database work. */
     Supplier<Scenario> information() {
-        return () -> simple("nip11-info", () -> HttpRequest.newBuilder(URI.create(baseUrl + "/"))
-                .header("Accept", "application/nostr+json").GET().build());
+        return () -> simple(
+                "nip11-info",
+                () -> HttpRequest.newBuilder(URI.create(baseUrl + "/"))
+                        .header("Accept", "application/nostr+json")
+                        .GET()
+                        .build());
     }
 
     /** A signed read of 100 current heads of one channel. */
@@ -46,21 +49,31 @@ final class Scenarios {
             private String head;
             private Event pending;
 
-            @Override public String name() { return "revision-write"; }
+            @Override
+            public String name() {
+                return "revision-write";
+            }
 
-            @Override public HttpRequest next() {
+            @Override
+            public HttpRequest next() {
                 String op = head == null ? "create" : "update";
-                List<List<String>> tags = new java.util.ArrayList<>(List.of(List.of("ar", "1"), List.of("d", d.toString()),
-                        List.of("h", seed.channel().toString()), List.of("type", "task.v1"), List.of("op", op),
+                List<List<String>> tags = new java.util.ArrayList<>(List.of(
+                        List.of("ar", "1"),
+                        List.of("d", d.toString()),
+                        List.of("h", seed.channel().toString()),
+                        List.of("type", "task.v1"),
+                        List.of("op", op),
                         List.of("title", "benchmark task")));
                 if (head != null) {
                     tags.add(List.of("prev", head));
                 }
-                pending = seed.keys().sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, "benchmark body");
+                pending = seed.keys()
+                        .sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, "benchmark body");
                 return signedPost("/events", pending.toJson());
             }
 
-            @Override public boolean accept(int status, String body) {
+            @Override
+            public boolean accept(int status, String body) {
                 if (status == 200) {
                     head = pending.id();
                     return true;
@@ -73,16 +86,30 @@ final class Scenarios {
     private HttpRequest signedPost(String path, String body) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         return HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .header("Authorization", Nip98.authorizationHeader(seed.keys(), "POST", baseUrl + path, bytes,
-                        System.currentTimeMillis() / 1000))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build();
+                .header(
+                        "Authorization",
+                        Nip98.authorizationHeader(
+                                seed.keys(), "POST", baseUrl + path, bytes, System.currentTimeMillis() / 1000))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+                .build();
     }
 
     private static Scenario simple(String name, Supplier<HttpRequest> request) {
         return new Scenario() {
-            @Override public String name() { return name; }
-            @Override public HttpRequest next() { return request.get(); }
-            @Override public boolean accept(int status, String body) { return status == 200; }
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public HttpRequest next() {
+                return request.get();
+            }
+
+            @Override
+            public boolean accept(int status, String body) {
+                return status == 200;
+            }
         };
     }
 }

@@ -19,22 +19,48 @@ record Seed(NostrKeys keys, UUID channel) {
         HttpClient http = HttpClient.newHttpClient();
         NostrKeys keys = NostrKeys.generate();
         UUID channel = UUID.randomUUID();
-        publish(http, baseUrl, keys, keys.sign(Kinds.CREATE_CHANNEL, now(), List.of(List.of("h", channel.toString()),
-                List.of("name", "benchmark"), List.of("visibility", "open")), ""));
+        publish(
+                http,
+                baseUrl,
+                keys,
+                keys.sign(
+                        Kinds.CREATE_CHANNEL,
+                        now(),
+                        List.of(
+                                List.of("h", channel.toString()),
+                                List.of("name", "benchmark"),
+                                List.of("visibility", "open")),
+                        ""));
         for (int i = 0; i < artifacts; i++) {
-            publish(http, baseUrl, keys, keys.sign(Kinds.ARTIFACT_REVISION, now(), List.of(List.of("ar", "1"),
-                    List.of("d", UUID.randomUUID().toString()), List.of("h", channel.toString()),
-                    List.of("type", "task.v1"), List.of("op", "create"), List.of("title", "seeded task " + i)),
-                    "seeded body " + i));
+            publish(
+                    http,
+                    baseUrl,
+                    keys,
+                    keys.sign(
+                            Kinds.ARTIFACT_REVISION,
+                            now(),
+                            List.of(
+                                    List.of("ar", "1"),
+                                    List.of("d", UUID.randomUUID().toString()),
+                                    List.of("h", channel.toString()),
+                                    List.of("type", "task.v1"),
+                                    List.of("op", "create"),
+                                    List.of("title", "seeded task " + i)),
+                            "seeded body " + i));
         }
         return new Seed(keys, channel);
     }
 
     private static void publish(HttpClient http, String baseUrl, NostrKeys keys, Event event) throws Exception {
         byte[] body = event.toJson().getBytes(StandardCharsets.UTF_8);
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/events"))
-                .header("Authorization", Nip98.authorizationHeader(keys, "POST", baseUrl + "/events", body, now()))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(baseUrl + "/events"))
+                        .header(
+                                "Authorization",
+                                Nip98.authorizationHeader(keys, "POST", baseUrl + "/events", body, now()))
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IllegalStateException("seeding failed: " + response.statusCode() + " " + response.body());
         }

@@ -35,11 +35,13 @@ public final class Soak {
     private static final int KNOWN_ID_READERS = 1;
     private static final Duration SAMPLE_EVERY = Duration.ofSeconds(10);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Latencies latencies = new Latencies();
     private final AtomicBoolean over = new AtomicBoolean();
     /** Each load thread signs as its own member: the relay limits concurrent incremental reads per pubkey. */
     private final ThreadLocal<NostrKeys> caller = ThreadLocal.withInitial(NostrKeys::generate);
+
     private final String baseUrl;
     private final Seed seed;
 
@@ -105,8 +107,12 @@ public final class Soak {
             }
             samples.add(sampler.sample((System.nanoTime() - started) / 1_000_000_000L));
             System.out.println(samples.get(samples.size() - 1).line());
-            System.out.printf("websocket: %d events delivered to %d subscribers, %d resets, %d closed by the relay%n",
-                    subscribers.events.get(), subscriberCount, subscribers.resets.get(), subscribers.closedByRelay.get());
+            System.out.printf(
+                    "websocket: %d events delivered to %d subscribers, %d resets, %d closed by the relay%n",
+                    subscribers.events.get(),
+                    subscriberCount,
+                    subscribers.resets.get(),
+                    subscribers.closedByRelay.get());
             return report(samples, subscribers.closedByRelay.get() == 0);
         }
     }
@@ -116,8 +122,14 @@ public final class Soak {
         System.out.printf("%-10s %9s %7s %9s %9s%n", "kind", "ok", "failed", "p50 ms", "p99 ms");
         for (Map.Entry<String, Latencies.Summary> kind : latencies.summaries().entrySet()) {
             Latencies.Summary s = kind.getValue();
-            System.out.printf("%-10s %9d %7d %9.2f %9.2f %s%n", kind.getKey(), s.ok(), s.failed(), s.p50Millis(),
-                    s.p99Millis(), s.failures().isEmpty() ? "" : s.failures());
+            System.out.printf(
+                    "%-10s %9d %7d %9.2f %9.2f %s%n",
+                    kind.getKey(),
+                    s.ok(),
+                    s.failed(),
+                    s.p50Millis(),
+                    s.p99Millis(),
+                    s.failures().isEmpty() ? "" : s.failures());
             // A 503 is the relay shedding load as designed (bulkhead, statement budget); anything else is a fault.
             healthy &= s.failed() - s.failures().getOrDefault("503", 0L) == 0;
         }
@@ -150,13 +162,18 @@ public final class Soak {
                 d = UUID.randomUUID();
                 head = null;
             }
-            List<List<String>> tags = new ArrayList<>(List.of(List.of("ar", "1"), List.of("d", d.toString()),
-                    List.of("h", seed.channel().toString()), List.of("type", "task.v1"),
-                    List.of("op", head == null ? "create" : "update"), List.of("title", "soak task " + edits)));
+            List<List<String>> tags = new ArrayList<>(List.of(
+                    List.of("ar", "1"),
+                    List.of("d", d.toString()),
+                    List.of("h", seed.channel().toString()),
+                    List.of("type", "task.v1"),
+                    List.of("op", head == null ? "create" : "update"),
+                    List.of("title", "soak task " + edits)));
             if (head != null) {
                 tags.add(List.of("prev", head));
             }
-            Event event = caller.get().sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, "soak body " + edits);
+            Event event = caller.get()
+                    .sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, "soak body " + edits);
             if (call("write", "/events", event.toJson()) != null) {
                 head = event.id();
             } else {
@@ -171,10 +188,14 @@ public final class Soak {
         String cursor = null;
         while (!over.get()) {
             String since = cursor == null ? "" : ",\"since\":\"" + cursor + "\"";
-            JsonNode page = call(cursor == null ? "bootstrap" : "delta", "/query",
+            JsonNode page = call(
+                    cursor == null ? "bootstrap" : "delta",
+                    "/query",
                     "[{\"artifact\":\"incremental\",\"#h\":[\"" + seed.channel() + "\"],\"limit\":100" + since + "}]");
             if (page != null) {
-                cursor = page.path("reset").asBoolean() ? null : page.path("cursor").asText(null);
+                cursor = page.path("reset").asBoolean()
+                        ? null
+                        : page.path("cursor").asText(null);
             }
         }
     }
@@ -185,15 +206,19 @@ public final class Soak {
         while (!over.get()) {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
-                ids.add(i % 5 == 0 || known.isEmpty() ? UUID.randomUUID().toString()
-                        : known.get(random.nextInt(known.size())));
+                ids.add(
+                        i % 5 == 0 || known.isEmpty()
+                                ? UUID.randomUUID().toString()
+                                : known.get(random.nextInt(known.size())));
             }
             call("known-id", "/query", "[{\"artifact\":\"incremental\",\"#d\":" + toJson(ids) + "}]");
         }
     }
 
     private List<String> knownIds() {
-        JsonNode page = call("bootstrap", "/query",
+        JsonNode page = call(
+                "bootstrap",
+                "/query",
                 "[{\"artifact\":\"incremental\",\"#h\":[\"" + seed.channel() + "\"],\"limit\":100}]");
         List<String> ids = new ArrayList<>();
         if (page != null) {
@@ -207,11 +232,20 @@ public final class Soak {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         long begin = System.nanoTime();
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl + path))
-                    .timeout(Duration.ofSeconds(30))
-                    .header("Authorization", Nip98.authorizationHeader(caller.get(), "POST", baseUrl + path, bytes,
-                            System.currentTimeMillis() / 1000))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl + path))
+                            .timeout(Duration.ofSeconds(30))
+                            .header(
+                                    "Authorization",
+                                    Nip98.authorizationHeader(
+                                            caller.get(),
+                                            "POST",
+                                            baseUrl + path,
+                                            bytes,
+                                            System.currentTimeMillis() / 1000))
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 latencies.failed(kind, Integer.toString(response.statusCode()));
                 return null;

@@ -28,8 +28,10 @@ final class SoakSubscribers implements AutoCloseable {
         String url = baseUrl.replaceFirst("^http", "ws") + "/";
         for (int i = 0; i < count; i++) {
             Listener listener = new Listener(NostrKeys.generate(), url, channel);
-            sockets.add(http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
-                    .buildAsync(URI.create(url), listener).join());
+            sockets.add(http.newWebSocketBuilder()
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .buildAsync(URI.create(url), listener)
+                    .join());
             // One at a time: the relay limits connections per address that have not authenticated yet.
             listener.authenticated.orTimeout(30, TimeUnit.SECONDS).join();
         }
@@ -69,7 +71,7 @@ final class SoakSubscribers implements AutoCloseable {
                             closedByRelay.incrementAndGet();
                         }
                     }
-                    default -> { }
+                    default -> {}
                 }
             } catch (Exception e) {
                 closedByRelay.incrementAndGet();

@@ -22,14 +22,19 @@ final class Trends {
     /** @param judged false for heap use: it follows each collection's sawtooth, so it is shown, not judged */
     record Trend(String figure, double early, double late, boolean upward, boolean judged) {
         String line() {
-            return String.format("%-12s early median %10.1f  late median %10.1f  ratio %5.2f  %s", figure, early, late,
-                    early == 0 ? Double.NaN : late / early, !judged ? "(shown, not judged)"
-                            : upward ? "TRENDS UPWARD" : "flat");
+            return String.format(
+                    "%-12s early median %10.1f  late median %10.1f  ratio %5.2f  %s",
+                    figure,
+                    early,
+                    late,
+                    early == 0 ? Double.NaN : late / early,
+                    !judged ? "(shown, not judged)" : upward ? "TRENDS UPWARD" : "flat");
         }
     }
 
     static List<Trend> of(List<Sample> samples) {
-        List<Sample> steady = samples.stream().filter(s -> s.atSeconds() >= WARM_UP_SECONDS).toList();
+        List<Sample> steady =
+                samples.stream().filter(s -> s.atSeconds() >= WARM_UP_SECONDS).toList();
         if (steady.size() < 3) {
             steady = samples;
         }

@@ -32,9 +32,17 @@ public class VerificationBenchmark {
     @Setup
     public void sign() {
         NostrKeys keys = NostrKeys.generate();
-        event = keys.sign(45010, 1_796_000_000L, List.of(List.of("ar", "1"), List.of("d", UUID.randomUUID().toString()),
-                List.of("h", UUID.randomUUID().toString()), List.of("type", "task.v1"), List.of("op", "create"),
-                List.of("title", "benchmark task")), "benchmark body");
+        event = keys.sign(
+                45010,
+                1_796_000_000L,
+                List.of(
+                        List.of("ar", "1"),
+                        List.of("d", UUID.randomUUID().toString()),
+                        List.of("h", UUID.randomUUID().toString()),
+                        List.of("type", "task.v1"),
+                        List.of("op", "create"),
+                        List.of("title", "benchmark task")),
+                "benchmark body");
         pubkey = Hex.decode(event.pubkey(), 32);
         id = Hex.decode(event.id(), 32);
         sig = Hex.decode(event.sig(), 64);

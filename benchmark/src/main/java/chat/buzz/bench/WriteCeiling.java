@@ -30,15 +30,16 @@ public final class WriteCeiling {
         int warmupSeconds = Integer.parseInt(args[2]);
         int seconds = Integer.parseInt(args[3]);
         Seed seed = Seed.create(baseUrl, 0);
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient http =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         Latencies latencies = new Latencies();
         AtomicLong accepted = new AtomicLong();
         long warmupEnds = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmupSeconds);
         long ends = warmupEnds + TimeUnit.SECONDS.toNanos(seconds);
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < writers; i++) {
-            Thread thread = new Thread(() -> edit(http, baseUrl, seed.channel(), warmupEnds, ends, latencies, accepted),
-                    "writer-" + i);
+            Thread thread = new Thread(
+                    () -> edit(http, baseUrl, seed.channel(), warmupEnds, ends, latencies, accepted), "writer-" + i);
             thread.start();
             threads.add(thread);
         }
@@ -46,20 +47,36 @@ public final class WriteCeiling {
             thread.join();
         }
         Latencies.Summary summary = latencies.summaries().get("write");
-        System.out.printf("writers %d: %.0f accepted revisions/s over %d s (p50 %.1f ms, p99 %.1f ms), %d refused %s%n",
-                writers, accepted.get() / (double) seconds, seconds, summary.p50Millis(), summary.p99Millis(),
-                summary.failed(), summary.failures());
+        System.out.printf(
+                "writers %d: %.0f accepted revisions/s over %d s (p50 %.1f ms, p99 %.1f ms), %d refused %s%n",
+                writers,
+                accepted.get() / (double) seconds,
+                seconds,
+                summary.p50Millis(),
+                summary.p99Millis(),
+                summary.failed(),
+                summary.failures());
     }
 
-    private static void edit(HttpClient http, String baseUrl, UUID channel, long warmupEnds, long ends,
-                             Latencies latencies, AtomicLong accepted) {
+    private static void edit(
+            HttpClient http,
+            String baseUrl,
+            UUID channel,
+            long warmupEnds,
+            long ends,
+            Latencies latencies,
+            AtomicLong accepted) {
         NostrKeys keys = NostrKeys.generate();
         UUID d = UUID.randomUUID();
         String head = null;
         while (System.nanoTime() < ends) {
-            List<List<String>> tags = new ArrayList<>(List.of(List.of("ar", "1"), List.of("d", d.toString()),
-                    List.of("h", channel.toString()), List.of("type", "task.v1"),
-                    List.of("op", head == null ? "create" : "update"), List.of("title", "ceiling task")));
+            List<List<String>> tags = new ArrayList<>(List.of(
+                    List.of("ar", "1"),
+                    List.of("d", d.toString()),
+                    List.of("h", channel.toString()),
+                    List.of("type", "task.v1"),
+                    List.of("op", head == null ? "create" : "update"),
+                    List.of("title", "ceiling task")));
             if (head != null) {
                 tags.add(List.of("prev", head));
             }
@@ -68,9 +85,14 @@ public final class WriteCeiling {
             byte[] body = event.toJson().getBytes(StandardCharsets.UTF_8);
             long start = System.nanoTime();
             try {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/events"))
-                        .header("Authorization", Nip98.authorizationHeader(keys, "POST", baseUrl + "/events", body, now))
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = http.send(
+                        HttpRequest.newBuilder(URI.create(baseUrl + "/events"))
+                                .header(
+                                        "Authorization",
+                                        Nip98.authorizationHeader(keys, "POST", baseUrl + "/events", body, now))
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 boolean measured = start >= warmupEnds;
                 if (response.statusCode() == 200) {
                     head = event.id();

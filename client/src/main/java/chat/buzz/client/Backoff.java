@@ -39,8 +39,12 @@ public final class Backoff {
     }
 
     public static Backoff standard() {
-        return new Backoff(Duration.ofMillis(500), Duration.ofSeconds(60), 8, d -> Thread.sleep(d.toMillis()),
-                (request, delay, reason) -> { });
+        return new Backoff(
+                Duration.ofMillis(500),
+                Duration.ofSeconds(60),
+                8,
+                d -> Thread.sleep(d.toMillis()),
+                (request, delay, reason) -> {});
     }
 
     public Backoff withListener(Listener another) {

@@ -8,8 +8,17 @@ package chat.buzz.client;
  * @param restored  ids the repair added back, {@code removed} ids it dropped, {@code updated} ids whose head it replaced
  * @param bootstrap the repair needed a fresh bootstrap (known-ID reads were not enough)
  */
-public record CheckReport(boolean matched, boolean repaired, long relayCount, String relayDigest, long storeCount,
-                          String storeDigest, int restored, int removed, int updated, boolean bootstrap) {
+public record CheckReport(
+        boolean matched,
+        boolean repaired,
+        long relayCount,
+        String relayDigest,
+        long storeCount,
+        String storeDigest,
+        int restored,
+        int removed,
+        int updated,
+        boolean bootstrap) {
     public boolean consistent() {
         return matched || repaired;
     }
@@ -20,7 +29,9 @@ public record CheckReport(boolean matched, boolean repaired, long relayCount, St
         }
         String fixes = restored + " restored, " + removed + " removed, " + updated + " updated"
                 + (bootstrap ? " (needed a fresh bootstrap)" : "");
-        return repaired ? "store had drifted; repaired: " + fixes
-                : "store differs from the relay (" + storeCount + " held, relay has " + relayCount + ") after repair: " + fixes;
+        return repaired
+                ? "store had drifted; repaired: " + fixes
+                : "store differs from the relay (" + storeCount + " held, relay has " + relayCount + ") after repair: "
+                        + fixes;
     }
 }

@@ -15,8 +15,11 @@ public final class Digest {
 
     public Digest add(String d, String headId) {
         UUID id = UUID.fromString(d);
-        byte[] member = Sha256.digest(ByteBuffer.allocate(48).putLong(id.getMostSignificantBits())
-                .putLong(id.getLeastSignificantBits()).put(Hex.decode(headId, 32)).array());
+        byte[] member = Sha256.digest(ByteBuffer.allocate(48)
+                .putLong(id.getMostSignificantBits())
+                .putLong(id.getLeastSignificantBits())
+                .put(Hex.decode(headId, 32))
+                .array());
         for (int i = 0; i < value.length; i++) {
             value[i] ^= member[i];
         }

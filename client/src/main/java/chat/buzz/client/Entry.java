@@ -20,9 +20,11 @@ public record Entry(boolean upsert, String d, String h, String headId, String ev
                 if (!event.isObject() || !event.path("id").isTextual()) {
                     throw new ProtocolViolation("an upsert without its head event: " + entry);
                 }
-                yield new Entry(true, d, entry.path("h").asText(null), event.get("id").asText(), event.toString(), null);
+                yield new Entry(
+                        true, d, entry.path("h").asText(null), event.get("id").asText(), event.toString(), null);
             }
-            case "remove" -> new Entry(false, d, null, null, null, entry.path("reason").asText("unavailable"));
+            case "remove" ->
+                new Entry(false, d, null, null, null, entry.path("reason").asText("unavailable"));
             default -> throw new ProtocolViolation("an entry with op \"" + op + "\": " + entry);
         };
     }
@@ -35,8 +37,10 @@ public record Entry(boolean upsert, String d, String h, String headId, String ev
         chat.buzz.protocol.Event parsed = chat.buzz.protocol.Event.fromJson(event);
         String d = parsed.tag("d").orElseThrow(() -> new ProtocolViolation("a sync EVENT without d: " + event));
         return switch (parsed.kind()) {
-            case Kinds.ARTIFACT_REVISION -> new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null);
-            case Kinds.REMOVAL_MARKER -> new Entry(false, d, null, null, null, parsed.tag("reason").orElse("unavailable"));
+            case Kinds.ARTIFACT_REVISION ->
+                new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null);
+            case Kinds.REMOVAL_MARKER ->
+                new Entry(false, d, null, null, null, parsed.tag("reason").orElse("unavailable"));
             default -> throw new ProtocolViolation("a sync EVENT of kind " + parsed.kind());
         };
     }

@@ -1,6 +1,5 @@
 package chat.buzz.client;
 
-import chat.buzz.protocol.Kinds;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,9 +62,10 @@ public final class Follower implements AutoCloseable {
                     break;
                 }
                 failures++;
-                Duration wait = Duration.ofMillis(ThreadLocalRandom.current().nextLong(
-                        Math.min(60_000L, 1000L << Math.min(failures, 6)) + 1));
-                listener.note("following interrupted (" + error.getMessage() + "); trying again in " + wait.toMillis() + " ms");
+                Duration wait = Duration.ofMillis(ThreadLocalRandom.current()
+                        .nextLong(Math.min(60_000L, 1000L << Math.min(failures, 6)) + 1));
+                listener.note("following interrupted (" + error.getMessage() + "); trying again in " + wait.toMillis()
+                        + " ms");
                 Thread.sleep(wait.toMillis());
                 client.refreshCapabilities();
             }
@@ -90,7 +90,8 @@ public final class Follower implements AutoCloseable {
 
     /** One connection: AUTH, subscribe, apply, until the connection ends or the follower stops. */
     private Instant followLive(Instant nextCheck) throws InterruptedException {
-        try (LiveSubscription connection = LiveSubscription.connect(client.http().baseUrl(), client.http().keys())) {
+        try (LiveSubscription connection =
+                LiveSubscription.connect(client.http().baseUrl(), client.http().keys())) {
             live = connection;
             String subscription = null;
             Set<String> initial = new HashSet<>();
@@ -117,7 +118,11 @@ public final class Follower implements AutoCloseable {
                     case "AUTH" -> connection.authenticate(frame.path(1).asText());
                     case "OK" -> {
                         if (!frame.path(2).asBoolean()) {
-                            throw new RelayError(401, "auth-refused", "the relay refused AUTH: " + frame.path(3).asText(), null);
+                            throw new RelayError(
+                                    401,
+                                    "auth-refused",
+                                    "the relay refused AUTH: " + frame.path(3).asText(),
+                                    null);
                         }
                         subscription = "buzz-sync-" + (++subscriptions);
                         initial = new HashSet<>();
@@ -169,11 +174,13 @@ public final class Follower implements AutoCloseable {
                             connection.subscribe(subscription, client.scope());
                         } else {
                             client.refreshCapabilities();
-                            throw new RelayError(503, reason.split(":", 2)[0], "the relay closed the subscription: " + reason, null);
+                            throw new RelayError(
+                                    503, reason.split(":", 2)[0], "the relay closed the subscription: " + reason, null);
                         }
                     }
-                    case "NOTICE" -> listener.note("relay notice: " + frame.path(1).asText());
-                    default -> { }
+                    case "NOTICE" ->
+                        listener.note("relay notice: " + frame.path(1).asText());
+                    default -> {}
                 }
             }
             return nextCheck;

@@ -55,8 +55,11 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
         String url = baseUrl.replaceFirst("^http", "ws") + "/";
         LiveSubscription subscription = new LiveSubscription(url, keys);
         try {
-            subscription.socket = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
-                    .buildAsync(URI.create(url), subscription).join();
+            subscription.socket = HttpClient.newHttpClient()
+                    .newWebSocketBuilder()
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .buildAsync(URI.create(url), subscription)
+                    .join();
         } catch (RuntimeException e) {
             throw RelayError.unreachable("WebSocket " + url, e.getCause() == null ? e : e.getCause());
         }

@@ -33,7 +33,10 @@ public class RelayError extends RuntimeException {
                 return t.getMessage();
             }
         }
-        return cause.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase();
+        return cause.getClass()
+                .getSimpleName()
+                .replaceAll("([a-z])([A-Z])", "$1 $2")
+                .toLowerCase();
     }
 
     public int status() {

@@ -10,5 +10,14 @@ package chat.buzz.client;
  *                    as a reset would), or null
  * @param check       the self-check run after a bootstrap, or null when none ran
  */
-public record SessionReport(String mode, boolean bootstrap, boolean reset, String refusedCursor, int pages, int upserts,
-                            int removes, int revalidated, long held, CheckReport check) {}
+public record SessionReport(
+        String mode,
+        boolean bootstrap,
+        boolean reset,
+        String refusedCursor,
+        int pages,
+        int upserts,
+        int removes,
+        int revalidated,
+        long held,
+        CheckReport check) {}

@@ -30,11 +30,13 @@ public final class SignedHttp {
     public SignedHttp(String baseUrl, NostrKeys keys) {
         this.baseUrl = baseUrl.replaceAll("/+$", "");
         URI uri = URI.create(this.baseUrl);
-        if (uri.getHost() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
+        if (uri.getHost() == null
+                || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
             throw new IllegalArgumentException("relay URL must look like https://relay.example.com, not " + baseUrl);
         }
         this.keys = keys;
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        this.http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     }
 
     public String baseUrl() {
@@ -62,7 +64,10 @@ public final class SignedHttp {
         if (status == 200 || status == 400 || status == 403 || status == 409) {
             JsonNode body = parse(response);
             if (body.has("accepted")) {
-                return new WriteReply(status, body.path("event_id").asText(), body.path("accepted").asBoolean(),
+                return new WriteReply(
+                        status,
+                        body.path("event_id").asText(),
+                        body.path("accepted").asBoolean(),
                         body.path("message").asText());
             }
         }
@@ -71,8 +76,11 @@ public final class SignedHttp {
 
     /** GET / as NIP-11 (PROTOCOL 6). */
     public JsonNode information() {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/")).timeout(TIMEOUT)
-                .header("Accept", "application/nostr+json").GET().build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/"))
+                .timeout(TIMEOUT)
+                .header("Accept", "application/nostr+json")
+                .GET()
+                .build();
         HttpResponse<String> response = send(request, "GET /");
         if (response.statusCode() != 200) {
             throw error(response);
@@ -84,9 +92,12 @@ public final class SignedHttp {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         String url = baseUrl + path;
         String authorization = Nip98.authorizationHeader(keys, "POST", url, bytes, System.currentTimeMillis() / 1000);
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT)
-                .header("Authorization", authorization).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(TIMEOUT)
+                .header("Authorization", authorization)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+                .build();
         return send(request, "POST " + path);
     }
 
@@ -105,13 +116,17 @@ public final class SignedHttp {
         try {
             return JSON.readTree(response.body());
         } catch (IOException e) {
-            throw new ProtocolViolation("the relay answered " + response.statusCode() + " with a body that is not JSON");
+            throw new ProtocolViolation(
+                    "the relay answered " + response.statusCode() + " with a body that is not JSON");
         }
     }
 
     /** Incremental errors are {error, message}; NIP-98 and tenancy errors {error}; writes {message}. */
     private static RelayError error(HttpResponse<String> response) {
-        Duration retryAfter = response.headers().firstValue("Retry-After").flatMap(SignedHttp::seconds).orElse(null);
+        Duration retryAfter = response.headers()
+                .firstValue("Retry-After")
+                .flatMap(SignedHttp::seconds)
+                .orElse(null);
         String code = "http_" + response.statusCode();
         String message = response.body();
         try {

@@ -62,7 +62,8 @@ public final class SqliteStore implements Store {
             // connection (a `list`, a second client) wrote in between; taking the write lock first makes it wait.
             config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
             config.setBusyTimeout(30_000);
-            Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
+            Connection connection =
+                    DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
             try (Statement statement = connection.createStatement()) {
                 statement.execute("PRAGMA journal_mode = WAL");
                 // FULL: a committed page survives a power cut too, not only a killed process.
@@ -81,9 +82,12 @@ public final class SqliteStore implements Store {
 
     @Override
     public synchronized Optional<Binding> binding() {
-        return read("SELECT relay, pubkey, scope FROM sync_state WHERE id = 1", rs -> rs.getString("relay") == null
-                ? Optional.<Binding>empty()
-                : Optional.of(new Binding(rs.getString("relay"), rs.getString("pubkey"), scopeList(rs.getString("scope")))));
+        return read(
+                "SELECT relay, pubkey, scope FROM sync_state WHERE id = 1",
+                rs -> rs.getString("relay") == null
+                        ? Optional.<Binding>empty()
+                        : Optional.of(new Binding(
+                                rs.getString("relay"), rs.getString("pubkey"), scopeList(rs.getString("scope")))));
     }
 
     @Override
@@ -103,9 +107,12 @@ public final class SqliteStore implements Store {
 
     @Override
     public synchronized Optional<Position> position() {
-        return read("SELECT cursor, policy, more FROM sync_state WHERE id = 1", rs -> rs.getString("cursor") == null
-                ? Optional.<Position>empty()
-                : Optional.of(new Position(rs.getString("cursor"), rs.getString("policy"), rs.getInt("more") == 1)));
+        return read(
+                "SELECT cursor, policy, more FROM sync_state WHERE id = 1",
+                rs -> rs.getString("cursor") == null
+                        ? Optional.<Position>empty()
+                        : Optional.of(
+                                new Position(rs.getString("cursor"), rs.getString("policy"), rs.getInt("more") == 1)));
     }
 
     @Override
@@ -129,9 +136,11 @@ public final class SqliteStore implements Store {
     public synchronized void applyKnownIds(List<Entry> entries, String policy) {
         inTransaction(() -> {
             // Only a delta read proves an id is discoverable; a known-ID read keeps what a delta proved.
-            upsertAll(entries, "known_only = CASE WHEN artifacts.unconfirmed = 1 OR artifacts.known_only = 1 THEN 1 ELSE 0 END");
-            try (PreparedStatement state = connection.prepareStatement(
-                    "UPDATE sync_state SET policy = COALESCE(policy, ?) WHERE id = 1")) {
+            upsertAll(
+                    entries,
+                    "known_only = CASE WHEN artifacts.unconfirmed = 1 OR artifacts.known_only = 1 THEN 1 ELSE 0 END");
+            try (PreparedStatement state =
+                    connection.prepareStatement("UPDATE sync_state SET policy = COALESCE(policy, ?) WHERE id = 1")) {
                 state.setString(1, policy);
                 state.executeUpdate();
             }
@@ -150,14 +159,14 @@ public final class SqliteStore implements Store {
                 INSERT INTO artifacts (d, h, head, event, known_only, unconfirmed) VALUES (?, ?, ?, ?, ?, 0)
                 ON CONFLICT (d) DO UPDATE SET h = excluded.h, head = excluded.head, event = excluded.event,
                     %s, unconfirmed = 0""".formatted(knownOnlyOnUpdate));
-             PreparedStatement keepHead = connection.prepareStatement("""
+                PreparedStatement keepHead = connection.prepareStatement("""
                 UPDATE artifacts SET %s, unconfirmed = 0 WHERE d = ?""".formatted(knownOnlyOnUpdate));
-             PreparedStatement held = connection.prepareStatement("SELECT head FROM artifacts WHERE d = ?");
-             PreparedStatement behind = connection.prepareStatement(
-                     "SELECT count(*) FROM superseded WHERE d = ? AND id IN (?, ?)");
-             PreparedStatement supersede = connection.prepareStatement(
-                     "INSERT OR IGNORE INTO superseded (d, id) VALUES (?, ?)");
-             PreparedStatement remove = connection.prepareStatement("DELETE FROM artifacts WHERE d = ?")) {
+                PreparedStatement held = connection.prepareStatement("SELECT head FROM artifacts WHERE d = ?");
+                PreparedStatement behind =
+                        connection.prepareStatement("SELECT count(*) FROM superseded WHERE d = ? AND id IN (?, ?)");
+                PreparedStatement supersede =
+                        connection.prepareStatement("INSERT OR IGNORE INTO superseded (d, id) VALUES (?, ?)");
+                PreparedStatement remove = connection.prepareStatement("DELETE FROM artifacts WHERE d = ?")) {
             for (Entry entry : entries) {
                 if (!entry.upsert()) {
                     remove.setString(1, entry.d());
@@ -218,7 +227,7 @@ public final class SqliteStore implements Store {
         inTransaction(() -> {
             List<String> held = new ArrayList<>();
             try (Statement statement = connection.createStatement();
-                 ResultSet rs = statement.executeQuery("SELECT d FROM artifacts WHERE known_only = 0")) {
+                    ResultSet rs = statement.executeQuery("SELECT d FROM artifacts WHERE known_only = 0")) {
                 while (rs.next()) {
                     held.add(rs.getString(1));
                 }
@@ -345,8 +354,12 @@ public final class SqliteStore implements Store {
             List<StoredArtifact> found = new ArrayList<>();
             try (ResultSet rs = query.executeQuery()) {
                 while (rs.next()) {
-                    found.add(new StoredArtifact(rs.getString("d"), rs.getString("h"), rs.getString("head"),
-                            rs.getString("event"), rs.getInt("known_only") == 1));
+                    found.add(new StoredArtifact(
+                            rs.getString("d"),
+                            rs.getString("h"),
+                            rs.getString("head"),
+                            rs.getString("event"),
+                            rs.getInt("known_only") == 1));
                 }
             }
             return found;
@@ -356,7 +369,8 @@ public final class SqliteStore implements Store {
     }
 
     private List<String> strings(String sql) {
-        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(sql)) {
             List<String> values = new ArrayList<>();
             while (rs.next()) {
                 values.add(rs.getString(1));
@@ -372,7 +386,8 @@ public final class SqliteStore implements Store {
     }
 
     private <T> T read(String sql, RowReader<T> reader) {
-        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(sql)) {
             rs.next();
             return reader.read(rs);
         } catch (SQLException e) {

@@ -25,6 +25,7 @@ public final class SyncClient implements AutoCloseable {
     private static final int CURRENT_MAX_OFFSET = 10_000;
     /** Identical consecutive requests allowed before the client stops instead of spinning. */
     private static final int MAX_IDENTICAL_REQUESTS = 3;
+
     private static final Pattern UUID_IN_TEXT =
             Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
@@ -42,14 +43,14 @@ public final class SyncClient implements AutoCloseable {
         this.store = store;
         this.scope = List.copyOf(new TreeSet<>(scope));
         this.backoff = backoff.alsoTelling((request, delay, reason) -> listener.note((reason.status() == 0
-                ? "could not reach the relay for " + request + " (" + reason.getMessage() + ")"
-                : "the relay answered " + reason.status() + " " + reason.code() + " to " + request)
+                        ? "could not reach the relay for " + request + " (" + reason.getMessage() + ")"
+                        : "the relay answered " + reason.status() + " " + reason.code() + " to " + request)
                 + "; retrying in " + delay.toMillis() + " ms"));
         this.listener = listener;
     }
 
     public static SyncClient open(String relayUrl, NostrKeys keys, Store store, List<String> scope) {
-        return new SyncClient(new SignedHttp(relayUrl, keys), store, scope, Backoff.standard(), new SyncListener() { });
+        return new SyncClient(new SignedHttp(relayUrl, keys), store, scope, Backoff.standard(), new SyncListener() {});
     }
 
     public Store store() {
@@ -134,8 +135,9 @@ public final class SyncClient implements AutoCloseable {
             String request = filter.toString();
             identical = request.equals(lastRequest) ? identical + 1 : 0;
             if (identical >= MAX_IDENTICAL_REQUESTS) {
-                throw new ProtocolViolation("the relay keeps answering \"more\" without moving the cursor; stopped after"
-                        + " sending the same request " + identical + " times");
+                throw new ProtocolViolation(
+                        "the relay keeps answering \"more\" without moving the cursor; stopped after"
+                                + " sending the same request " + identical + " times");
             }
             lastRequest = request;
             JsonNode page;
@@ -143,7 +145,8 @@ public final class SyncClient implements AutoCloseable {
                 page = backoff.run("a delta read", () -> http.query(filter));
             } catch (RelayError error) {
                 if (refusedCursor == null && position.isPresent() && isLostCursor(error)) {
-                    listener.note("the relay refused the saved cursor (" + error.code() + "): starting a fresh bootstrap");
+                    listener.note(
+                            "the relay refused the saved cursor (" + error.code() + "): starting a fresh bootstrap");
                     store.restartSession(true);
                     refusedCursor = error.code();
                     resets++;
@@ -166,7 +169,8 @@ public final class SyncClient implements AutoCloseable {
                 resets++;
                 listener.note("policy reset: the relay answered with a fresh bootstrap; saved ids will be revalidated");
             }
-            store.applyPage(entries, new Store.Position(cursor, page.path("policy").asText(null), more), pageReset);
+            store.applyPage(
+                    entries, new Store.Position(cursor, page.path("policy").asText(null), more), pageReset);
             reset |= pageReset;
             bootstrap |= pageReset;
             pages++;
@@ -188,8 +192,17 @@ public final class SyncClient implements AutoCloseable {
         }
         int revalidated = revalidateUnconfirmed();
         CheckReport check = bootstrap && checkAfterBootstrap ? check(true) : null;
-        return new SessionReport("incremental", bootstrap, reset, refusedCursor, pages, upserts, removes, revalidated,
-                store.ids().size(), check);
+        return new SessionReport(
+                "incremental",
+                bootstrap,
+                reset,
+                refusedCursor,
+                pages,
+                upserts,
+                removes,
+                revalidated,
+                store.ids().size(),
+                check);
     }
 
     private static boolean isLostCursor(RelayError error) {
@@ -206,8 +219,11 @@ public final class SyncClient implements AutoCloseable {
         List<String> narrower = new ArrayList<>(scope);
         narrower.remove(channel);
         if (narrower.isEmpty()) {
-            throw new RelayError(error.status(), error.code(), "the only channel of the scope, " + channel
-                    + ", has a TTL: its artifacts are never synced", null);
+            throw new RelayError(
+                    error.status(),
+                    error.code(),
+                    "the only channel of the scope, " + channel + ", has a TTL: its artifacts are never synced",
+                    null);
         }
         int dropped = store.dropChannel(channel);
         scope = List.copyOf(narrower);
@@ -222,8 +238,8 @@ public final class SyncClient implements AutoCloseable {
         Store.Binding wanted = new Store.Binding(http.baseUrl(), http.keys().publicKeyHex(), scope);
         if (!store.binding().map(wanted::equals).orElse(false)) {
             if (store.binding().isPresent()) {
-                listener.note("the store was synced for " + describe(store.binding().get())
-                        + "; starting a fresh bootstrap for " + describe(wanted));
+                listener.note("the store was synced for "
+                        + describe(store.binding().get()) + "; starting a fresh bootstrap for " + describe(wanted));
             }
             store.rebind(wanted);
         }
@@ -256,12 +272,13 @@ public final class SyncClient implements AutoCloseable {
         JsonNode answer = backoff.run("a known-ID read", () -> http.query(filter));
         List<Entry> entries = entries(answer.path("entries"));
         if (entries.size() != ids.size()) {
-            throw new ProtocolViolation("a known-ID read of " + ids.size() + " ids answered " + entries.size() + " entries");
+            throw new ProtocolViolation(
+                    "a known-ID read of " + ids.size() + " ids answered " + entries.size() + " entries");
         }
         for (int i = 0; i < ids.size(); i++) {
             if (!entries.get(i).d().equals(ids.get(i))) {
-                throw new ProtocolViolation("a known-ID read answered " + entries.get(i).d() + " where " + ids.get(i)
-                        + " was asked");
+                throw new ProtocolViolation(
+                        "a known-ID read answered " + entries.get(i).d() + " where " + ids.get(i) + " was asked");
             }
         }
         return new KnownIds(entries, answer.path("policy").asText(null));
@@ -276,7 +293,9 @@ public final class SyncClient implements AutoCloseable {
         if (!answer.path("digest").isTextual() || !answer.path("count").canConvertToLong()) {
             throw new ProtocolViolation("a digest read answered " + answer);
         }
-        return new DigestAnswer(answer.get("count").asLong(), answer.get("digest").asText(),
+        return new DigestAnswer(
+                answer.get("count").asLong(),
+                answer.get("digest").asText(),
                 answer.path("policy").asText(null));
     }
 
@@ -296,13 +315,15 @@ public final class SyncClient implements AutoCloseable {
             relay = digestRead();
             local = store.digest();
             if (matches(relay, local)) {
-                return new CheckReport(true, false, relay.count(), relay.digest(), local.count(), local.hex(), 0, 0, 0, false);
+                return new CheckReport(
+                        true, false, relay.count(), relay.digest(), local.count(), local.hex(), 0, 0, 0, false);
             }
         }
         listener.note("self-check: the store differs from the relay (" + local.count() + " held, digest " + local.hex()
                 + "; relay " + relay.count() + ", digest " + relay.digest() + ")");
         if (!repair) {
-            return new CheckReport(false, false, relay.count(), relay.digest(), local.count(), local.hex(), 0, 0, 0, false);
+            return new CheckReport(
+                    false, false, relay.count(), relay.digest(), local.count(), local.hex(), 0, 0, 0, false);
         }
         Map<String, String> before = heads();
         revalidate(store.ids());
@@ -329,9 +350,19 @@ public final class SyncClient implements AutoCloseable {
                 updated++;
             }
         }
-        int removed = (int) before.keySet().stream().filter(d -> !after.containsKey(d)).count();
-        CheckReport report = new CheckReport(false, matches(relay, local), relay.count(), relay.digest(), local.count(),
-                local.hex(), restored, removed, updated, bootstrapped);
+        int removed = (int)
+                before.keySet().stream().filter(d -> !after.containsKey(d)).count();
+        CheckReport report = new CheckReport(
+                false,
+                matches(relay, local),
+                relay.count(),
+                relay.digest(),
+                local.count(),
+                local.hex(),
+                restored,
+                removed,
+                updated,
+                bootstrapped);
         listener.note("self-check: " + report.describe());
         return report;
     }
@@ -379,8 +410,11 @@ public final class SyncClient implements AutoCloseable {
         List<Entry> heads = new ArrayList<>();
         int pages = 0;
         for (int offset = 0; offset <= CURRENT_MAX_OFFSET; offset += CURRENT_PAGE) {
-            ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", "current")
-                    .put("limit", CURRENT_PAGE).put("offset", offset);
+            ObjectNode filter = SignedHttp.JSON
+                    .createObjectNode()
+                    .put("artifact", "current")
+                    .put("limit", CURRENT_PAGE)
+                    .put("offset", offset);
             if (!scope.isEmpty()) {
                 ArrayNode h = filter.putArray("#h");
                 scope.forEach(h::add);
@@ -389,8 +423,9 @@ public final class SyncClient implements AutoCloseable {
             pages++;
             for (JsonNode event : answer) {
                 Event parsed = Event.fromJson(event);
-                parsed.tag("d").ifPresent(d -> heads.add(new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(),
-                        event.toString(), null)));
+                parsed.tag("d")
+                        .ifPresent(d -> heads.add(
+                                new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null)));
             }
             listener.page(answer.size(), heads.size(), answer.size() == CURRENT_PAGE);
             if (answer.size() < CURRENT_PAGE) {
@@ -436,5 +471,4 @@ public final class SyncClient implements AutoCloseable {
     public String toString() {
         return "SyncClient[" + http.baseUrl() + ", " + http.keys().publicKeyHex() + ", scope " + scope + "]";
     }
-
 }

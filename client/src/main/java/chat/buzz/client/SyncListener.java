@@ -3,17 +3,17 @@ package chat.buzz.client;
 /** Told what a client does, for progress bars and logs. Every method has a do-nothing default. */
 public interface SyncListener {
     /** A page was applied; {@code entriesSoFar} counts this session's entries. */
-    default void page(int entries, long entriesSoFar, boolean more) { }
+    default void page(int entries, long entriesSoFar, boolean more) {}
 
     /** Something worth a line in a log: resets, repairs, fallbacks, waits. */
-    default void note(String message) { }
+    default void note(String message) {}
 
     /**
      * A follower is current and stays so {@code how}: after a subscription's initial heads, or when
      * it starts polling. Changes after this are reported to {@link #changed(Entry)}.
      */
-    default void following(String how) { }
+    default void following(String how) {}
 
     /** An artifact changed while following; {@code entry.upsert()} false means it left. */
-    default void changed(Entry entry) { }
+    default void changed(Entry entry) {}
 }

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class BackoffTest {
     private final List<Duration> waits = new ArrayList<>();
-    private final Backoff backoff = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2), 5, waits::add,
-            (request, delay, reason) -> { });
+    private final Backoff backoff =
+            new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2), 5, waits::add, (request, delay, reason) -> {});
 
     private static RelayError capacity(Duration retryAfter) {
         return new RelayError(503, "incremental_capacity", "busy", retryAfter);
@@ -36,8 +36,9 @@ class BackoffTest {
         for (int run = 0; run < 200; run++) {
             waits.clear();
             assertThatThrownBy(() -> backoff.run("a read", () -> {
-                throw capacity(null);
-            })).isInstanceOf(RetriesExhausted.class);
+                        throw capacity(null);
+                    }))
+                    .isInstanceOf(RetriesExhausted.class);
             assertThat(waits).hasSize(4);
             for (int retry = 0; retry < waits.size(); retry++) {
                 long ceiling = Math.min(2000, 100L << retry);
@@ -67,9 +68,10 @@ class BackoffTest {
     void givesUpAfterTheLastAttemptWithTheLastAnswerInTheMessage() {
         AtomicInteger calls = new AtomicInteger();
         assertThatThrownBy(() -> backoff.run("a delta read", () -> {
-            calls.incrementAndGet();
-            throw new RelayError(503, "incremental_timeout", "the read ran out of its time budget", null);
-        })).isInstanceOf(RetriesExhausted.class)
+                    calls.incrementAndGet();
+                    throw new RelayError(503, "incremental_timeout", "the read ran out of its time budget", null);
+                }))
+                .isInstanceOf(RetriesExhausted.class)
                 .hasMessage("gave up a delta read after 5 attempts; last answer: the read ran out of its time budget");
         assertThat(calls).hasValue(5);
     }
@@ -78,17 +80,23 @@ class BackoffTest {
     void refusalsAreNotRetried() {
         AtomicInteger calls = new AtomicInteger();
         assertThatThrownBy(() -> backoff.run("a read", () -> {
-            calls.incrementAndGet();
-            throw new RelayError(400, "incremental_invalid_request", "unknown key", null);
-        })).isInstanceOf(RelayError.class).isNotInstanceOf(RetriesExhausted.class);
+                    calls.incrementAndGet();
+                    throw new RelayError(400, "incremental_invalid_request", "unknown key", null);
+                }))
+                .isInstanceOf(RelayError.class)
+                .isNotInstanceOf(RetriesExhausted.class);
         assertThat(calls).hasValue(1);
         assertThat(waits).isEmpty();
     }
 
     @Test
     void theGateBeingOffIsNotRetried() {
-        assertThat(new RelayError(503, "incremental_unavailable", "off", null).retryable()).isFalse();
-        assertThat(new RelayError(429, "http_429", "rate-limited", Duration.ofSeconds(3)).retryable()).isTrue();
-        assertThat(RelayError.unreachable("GET /", new java.net.ConnectException()).retryable()).isTrue();
+        assertThat(new RelayError(503, "incremental_unavailable", "off", null).retryable())
+                .isFalse();
+        assertThat(new RelayError(429, "http_429", "rate-limited", Duration.ofSeconds(3)).retryable())
+                .isTrue();
+        assertThat(RelayError.unreachable("GET /", new java.net.ConnectException())
+                        .retryable())
+                .isTrue();
     }
 }

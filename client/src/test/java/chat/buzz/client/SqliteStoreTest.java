@@ -26,8 +26,14 @@ class SqliteStoreTest {
     /** A revision of {@code d} that replaced {@code prev}, as the relay's chain of heads has it. */
     private static Entry revision(String d, char head, char prev) {
         String id = String.valueOf(head).repeat(64);
-        return new Entry(true, d, H, id, "{\"id\":\"" + id + "\",\"tags\":[[\"d\",\"" + d + "\"],[\"prev\",\""
-                + String.valueOf(prev).repeat(64) + "\"]]}", null);
+        return new Entry(
+                true,
+                d,
+                H,
+                id,
+                "{\"id\":\"" + id + "\",\"tags\":[[\"d\",\"" + d + "\"],[\"prev\",\""
+                        + String.valueOf(prev).repeat(64) + "\"]]}",
+                null);
     }
 
     private static Entry remove(String d) {
@@ -66,14 +72,19 @@ class SqliteStoreTest {
     @Test
     void aResetMarksWhatWasHeldUnconfirmedUntilAPageOrAKnownIdReadConfirmsIt() {
         try (SqliteStore store = open()) {
-            store.applyPage(List.of(upsert(A, 'a'), upsert(B, 'b'), upsert(C, 'c')), new Store.Position("c1", "p1", false), false);
+            store.applyPage(
+                    List.of(upsert(A, 'a'), upsert(B, 'b'), upsert(C, 'c')),
+                    new Store.Position("c1", "p1", false),
+                    false);
             store.applyPage(List.of(upsert(A, 'a')), new Store.Position("c2", "p2", true), true);
             assertThat(store.unconfirmed()).containsExactly(B, C);
             store.applyKnownIds(List.of(upsert(B, 'b'), remove(C)), "p2");
             assertThat(store.unconfirmed()).isEmpty();
             assertThat(store.ids()).containsExactly(A, B);
             assertThat(store.get(B)).map(StoredArtifact::knownIdOnly).contains(true);
-            assertThat(store.digest().count()).as("known-ID-only ids are left out of the digest").isEqualTo(1);
+            assertThat(store.digest().count())
+                    .as("known-ID-only ids are left out of the digest")
+                    .isEqualTo(1);
             store.applyPage(List.of(upsert(B, 'b')), new Store.Position("c3", "p2", false), false);
             assertThat(store.get(B)).map(StoredArtifact::knownIdOnly).contains(false);
         }
@@ -140,13 +151,24 @@ class SqliteStoreTest {
             // Revisions 1 <- 2 <- 3 <- 4: a catch-up installs 4; 2 and 3 arrive late over the socket.
             store.applyKnownIds(List.of(revision(A, '4', '3')), "p1");
             store.applyLive(List.of(revision(A, '2', '1')));
-            assertThat(store.get(A)).as("2 follows 1, which 4 replaced").map(StoredArtifact::headId).contains("4".repeat(64));
+            assertThat(store.get(A))
+                    .as("2 follows 1, which 4 replaced")
+                    .map(StoredArtifact::headId)
+                    .contains("4".repeat(64));
             store.applyLive(List.of(revision(A, '3', '2')));
-            assertThat(store.get(A)).as("3 is the prev of 4").map(StoredArtifact::headId).contains("4".repeat(64));
+            assertThat(store.get(A))
+                    .as("3 is the prev of 4")
+                    .map(StoredArtifact::headId)
+                    .contains("4".repeat(64));
             store.applyLive(List.of(revision(A, '5', '4')));
-            assertThat(store.get(A)).as("5 follows the head").map(StoredArtifact::headId).contains("5".repeat(64));
+            assertThat(store.get(A))
+                    .as("5 follows the head")
+                    .map(StoredArtifact::headId)
+                    .contains("5".repeat(64));
             store.applyPage(List.of(revision(A, '4', '3')), new Store.Position("c2", "p1", false), false);
-            assertThat(store.get(A)).as("a delta repeating 4 does not undo 5").map(StoredArtifact::headId)
+            assertThat(store.get(A))
+                    .as("a delta repeating 4 does not undo 5")
+                    .map(StoredArtifact::headId)
                     .contains("5".repeat(64));
         }
     }

@@ -31,7 +31,8 @@ class TightLoopGuardTest {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
             byte[] body = (exchange.getRequestURI().getPath().equals("/query")
-                    ? queryAnswer : "{\"name\":\"fake\",\"capabilities\":[\"artifacts.incremental\"]}")
+                            ? queryAnswer
+                            : "{\"name\":\"fake\",\"capabilities\":[\"artifacts.incremental\"]}")
                     .getBytes(StandardCharsets.UTF_8);
             if (exchange.getRequestURI().getPath().equals("/query")) {
                 queries.incrementAndGet();
@@ -48,20 +49,33 @@ class TightLoopGuardTest {
     @Test
     void moreWithTheSameCursorStopsAfterThreeIdenticalRequests() throws Exception {
         String url = start("{\"entries\":[],\"cursor\":\"stuck\",\"more\":true,\"policy\":\"p\",\"reset\":false}");
-        try (SyncClient client = new SyncClient(new SignedHttp(url, NostrKeys.generate()),
-                SqliteStore.open(directory.resolve("s.db")), List.of(), Backoff.standard(), new SyncListener() { })) {
-            assertThatThrownBy(() -> client.sync(false)).isInstanceOf(ProtocolViolation.class)
-                    .hasMessage("the relay keeps answering \"more\" without moving the cursor; stopped after sending the same request 3 times");
+        try (SyncClient client = new SyncClient(
+                new SignedHttp(url, NostrKeys.generate()),
+                SqliteStore.open(directory.resolve("s.db")),
+                List.of(),
+                Backoff.standard(),
+                new SyncListener() {})) {
+            assertThatThrownBy(() -> client.sync(false))
+                    .isInstanceOf(ProtocolViolation.class)
+                    .hasMessage(
+                            "the relay keeps answering \"more\" without moving the cursor; stopped after sending the same request 3 times");
         }
-        assertThat(queries).as("the first request, then the same one three times").hasValue(4);
+        assertThat(queries)
+                .as("the first request, then the same one three times")
+                .hasValue(4);
     }
 
     @Test
     void anAnswerWithoutACursorIsAProtocolViolation() throws Exception {
         String url = start("{\"entries\":[],\"more\":false,\"policy\":\"p\",\"reset\":false}");
-        try (SyncClient client = new SyncClient(new SignedHttp(url, NostrKeys.generate()),
-                SqliteStore.open(directory.resolve("s.db")), List.of(), Backoff.standard(), new SyncListener() { })) {
-            assertThatThrownBy(() -> client.sync(false)).isInstanceOf(ProtocolViolation.class)
+        try (SyncClient client = new SyncClient(
+                new SignedHttp(url, NostrKeys.generate()),
+                SqliteStore.open(directory.resolve("s.db")),
+                List.of(),
+                Backoff.standard(),
+                new SyncListener() {})) {
+            assertThatThrownBy(() -> client.sync(false))
+                    .isInstanceOf(ProtocolViolation.class)
                     .hasMessage("a delta read answered without a cursor");
             assertThat(client.store().position()).as("nothing saved").isEmpty();
         }

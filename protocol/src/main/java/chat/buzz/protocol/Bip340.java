@@ -18,13 +18,12 @@ public final class Bip340 {
     private static final ECDomainParameters DOMAIN = BIP340Signer.getDomain();
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private Bip340() {
-    }
+    private Bip340() {}
 
     public static byte[] publicKey(byte[] secretKey32) {
         BigInteger d = secretScalar(secretKey32);
-        return BigIntegers.asUnsignedByteArray(32,
-                DOMAIN.getG().multiply(d).normalize().getAffineXCoord().toBigInteger());
+        return BigIntegers.asUnsignedByteArray(
+                32, DOMAIN.getG().multiply(d).normalize().getAffineXCoord().toBigInteger());
     }
 
     public static byte[] sign(byte[] secretKey32, byte[] message32) {
@@ -58,8 +57,11 @@ public final class Bip340 {
     }
 
     static boolean verifyAnyLength(byte[] publicKey32, byte[] message, byte[] signature64) {
-        if (publicKey32 == null || publicKey32.length != 32 || message == null
-                || signature64 == null || signature64.length != 64) {
+        if (publicKey32 == null
+                || publicKey32.length != 32
+                || message == null
+                || signature64 == null
+                || signature64.length != 64) {
             return false;
         }
         try {

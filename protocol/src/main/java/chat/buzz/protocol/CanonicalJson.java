@@ -10,8 +10,7 @@ import java.util.List;
 public final class CanonicalJson {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private CanonicalJson() {
-    }
+    private CanonicalJson() {}
 
     public static String idPayload(String pubkey, long createdAt, int kind, List<List<String>> tags, String content) {
         StringBuilder sb = new StringBuilder(128 + content.length());

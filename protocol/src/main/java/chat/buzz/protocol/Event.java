@@ -11,8 +11,8 @@ import java.util.Optional;
  * A Nostr event. The constructor only guards against nulls; {@link #parse} and
  * {@link #fromJson} are where untrusted input is checked strictly.
  */
-public record Event(String id, String pubkey, long createdAt, int kind, List<List<String>> tags,
-                    String content, String sig) {
+public record Event(
+        String id, String pubkey, long createdAt, int kind, List<List<String>> tags, String content, String sig) {
 
     public Event {
         Objects.requireNonNull(id, "id");

@@ -11,8 +11,7 @@ import java.util.Set;
 final class EventJsonReader {
     private static final Set<String> FIELDS = Set.of("id", "pubkey", "created_at", "kind", "tags", "content", "sig");
 
-    private EventJsonReader() {
-    }
+    private EventJsonReader() {}
 
     static JsonNode readTree(String json) {
         if (json == null) {

@@ -7,8 +7,7 @@ package chat.buzz.protocol;
 public final class Hex {
     private static final char[] DIGITS = "0123456789abcdef".toCharArray();
 
-    private Hex() {
-    }
+    private Hex() {}
 
     public static String encode(byte[] bytes) {
         char[] out = new char[bytes.length * 2];
@@ -24,8 +23,8 @@ public final class Hex {
             throw new IllegalArgumentException("expected " + expectedBytes * 2 + " lowercase hex characters, got null");
         }
         if (hex.length() != expectedBytes * 2) {
-            throw new IllegalArgumentException("expected " + expectedBytes * 2
-                    + " lowercase hex characters, got " + hex.length() + " characters");
+            throw new IllegalArgumentException(
+                    "expected " + expectedBytes * 2 + " lowercase hex characters, got " + hex.length() + " characters");
         }
         byte[] out = new byte[expectedBytes];
         for (int i = 0; i < expectedBytes; i++) {

@@ -23,10 +23,12 @@ public final class Limits {
 
     /** Mode "current": page size when the filter names none, the largest page and offset. */
     public static final int CURRENT_DEFAULT_LIMIT = 100;
+
     public static final int CURRENT_MAX_LIMIT = 1000;
     public static final int CURRENT_MAX_OFFSET = 10_000;
     /** Mode "current": tag keys per filter (#h and #d included) and values in all. */
     public static final int CURRENT_MAX_TAG_KEYS = 16;
+
     public static final int CURRENT_MAX_VALUES = 1000;
 
     /** Mode "incremental": the largest (and default) page. */

@@ -7,11 +7,11 @@ import java.util.List;
 public final class Nip42 {
     static final long MAX_SKEW_SECONDS = 600;
 
-    private Nip42() {
-    }
+    private Nip42() {}
 
     public static Event authEvent(NostrKeys keys, String relayUrl, String challenge, long now) {
-        return keys.sign(Kinds.RELAY_AUTH, now, List.of(List.of("relay", relayUrl), List.of("challenge", challenge)), "");
+        return keys.sign(
+                Kinds.RELAY_AUTH, now, List.of(List.of("relay", relayUrl), List.of("challenge", challenge)), "");
     }
 
     /** Returns the authenticated pubkey. */

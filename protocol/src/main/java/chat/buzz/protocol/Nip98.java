@@ -11,11 +11,10 @@ public final class Nip98 {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private Nip98() {
-    }
+    private Nip98() {}
 
-    public static String authorizationHeader(NostrKeys keys, String method, String absoluteUrl,
-                                             byte[] bodyOrNull, long nowEpochSeconds) {
+    public static String authorizationHeader(
+            NostrKeys keys, String method, String absoluteUrl, byte[] bodyOrNull, long nowEpochSeconds) {
         List<List<String>> tags = new ArrayList<>();
         tags.add(List.of("u", absoluteUrl));
         tags.add(List.of("method", method));

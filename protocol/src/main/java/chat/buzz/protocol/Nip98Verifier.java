@@ -70,7 +70,8 @@ public final class Nip98Verifier {
         String json;
         try {
             byte[] raw = Base64.getDecoder().decode(token);
-            json = StandardCharsets.UTF_8.newDecoder()
+            json = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(raw))

@@ -4,8 +4,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 public final class Sha256 {
-    private Sha256() {
-    }
+    private Sha256() {}
 
     public static byte[] digest(byte[] data) {
         try {

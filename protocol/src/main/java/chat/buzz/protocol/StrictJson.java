@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,20 +34,19 @@ public final class StrictJson {
     public static final long MAX_DOCUMENT_LENGTH = 1024 * 1024;
 
     private static final ObjectReader READER = new ObjectMapper(JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(MAX_NESTING_DEPTH)
-                    .maxNumberLength(MAX_NUMBER_LENGTH)
-                    .maxNameLength(MAX_NAME_LENGTH)
-                    .maxStringLength(MAX_STRING_LENGTH)
-                    .maxDocumentLength(MAX_DOCUMENT_LENGTH)
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_NESTING_DEPTH)
+                            .maxNumberLength(MAX_NUMBER_LENGTH)
+                            .maxNameLength(MAX_NAME_LENGTH)
+                            .maxStringLength(MAX_STRING_LENGTH)
+                            .maxDocumentLength(MAX_DOCUMENT_LENGTH)
+                            .build())
                     .build())
-            .build())
             .reader()
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-    private StrictJson() {
-    }
+    private StrictJson() {}
 
     /**
      * @return the document's tree; null for an empty input
@@ -66,7 +65,8 @@ public final class StrictJson {
         checkLength(json.length);
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder()
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(json))

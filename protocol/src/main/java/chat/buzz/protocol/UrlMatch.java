@@ -10,13 +10,13 @@ import java.util.Objects;
  * one trailing '/').
  */
 final class UrlMatch {
-    private UrlMatch() {
-    }
+    private UrlMatch() {}
 
     static boolean sameResource(String signed, String actual) {
         Parts a = Parts.of(signed);
         Parts b = Parts.of(actual);
-        return a != null && b != null
+        return a != null
+                && b != null
                 && a.scheme.equals(b.scheme)
                 && a.authority.equals(b.authority)
                 && a.path.equals(b.path)

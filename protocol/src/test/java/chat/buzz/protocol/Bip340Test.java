@@ -7,8 +7,8 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
 class Bip340Test {
-    private static final byte[] SECRET = HexFormat.of()
-            .parseHex("b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da56a784d9045190cfef");
+    private static final byte[] SECRET =
+            HexFormat.of().parseHex("b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da56a784d9045190cfef");
     private static final byte[] MESSAGE = new byte[32];
 
     @Test
@@ -43,8 +43,10 @@ class Bip340Test {
         // x = 5 has no point on secp256k1 (5^3 + 7 = 132 is not a square mod p).
         byte[] notOnCurve = new byte[32];
         notOnCurve[31] = 5;
-        assertThat(Bip340.verify(notOnCurve, MESSAGE, Bip340.sign(SECRET, MESSAGE))).isFalse();
-        assertThat(Bip340.verify(new byte[32], MESSAGE, Bip340.sign(SECRET, MESSAGE))).isFalse();
+        assertThat(Bip340.verify(notOnCurve, MESSAGE, Bip340.sign(SECRET, MESSAGE)))
+                .isFalse();
+        assertThat(Bip340.verify(new byte[32], MESSAGE, Bip340.sign(SECRET, MESSAGE)))
+                .isFalse();
     }
 
     @Test
@@ -56,7 +58,8 @@ class Bip340Test {
         assertThatThrownBy(() -> Bip340.sign(SECRET, MESSAGE, new byte[31]))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Bip340.publicKey(new byte[32]))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("range");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("range");
         byte[] n = HexFormat.of().parseHex("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
         assertThatThrownBy(() -> Bip340.publicKey(n)).isInstanceOf(IllegalArgumentException.class);
     }

@@ -30,8 +30,15 @@ class Bip340VectorsTest {
 
     // Test parameters, never compared or hashed.
     @SuppressWarnings("ArrayRecordComponent")
-    record Vector(String index, byte[] secretKey, byte[] publicKey, byte[] auxRand, byte[] message,
-                  byte[] signature, boolean expected, String comment) {
+    record Vector(
+            String index,
+            byte[] secretKey,
+            byte[] publicKey,
+            byte[] auxRand,
+            byte[] message,
+            byte[] signature,
+            boolean expected,
+            String comment) {
         @Override
         public String toString() {
             return "#" + index + (comment.isEmpty() ? "" : " " + comment);
@@ -39,8 +46,10 @@ class Bip340VectorsTest {
     }
 
     static Stream<Arguments> vectors() throws IOException {
-        return Stream.concat(load("/bip340-test-vectors.csv").stream(),
-                load("/bip340-test-vectors-2022-12-rows.csv").stream()).map(Arguments::of);
+        return Stream.concat(
+                        load("/bip340-test-vectors.csv").stream(),
+                        load("/bip340-test-vectors-2022-12-rows.csv").stream())
+                .map(Arguments::of);
     }
 
     static List<Vector> load(String resource) throws IOException {
@@ -57,7 +66,13 @@ class Bip340VectorsTest {
 
     private static Vector row(String line) {
         String[] f = line.split(",", 8);
-        return new Vector(f[0], bytes(f[1]), bytes(f[2]), bytes(f[3]), bytes(f[4]), bytes(f[5]),
+        return new Vector(
+                f[0],
+                bytes(f[1]),
+                bytes(f[2]),
+                bytes(f[3]),
+                bytes(f[4]),
+                bytes(f[5]),
                 switch (f[6]) {
                     case "TRUE" -> true;
                     case "FALSE" -> false;
@@ -74,7 +89,8 @@ class Bip340VectorsTest {
     void csvHoldsEveryOfficialRow() throws IOException {
         List<Vector> rows = load("/bip340-test-vectors.csv");
         assertThat(rows).hasSize(15);
-        assertThat(rows).extracting(Vector::index)
+        assertThat(rows)
+                .extracting(Vector::index)
                 .containsExactly("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
         assertThat(load("/bip340-test-vectors-2022-12-rows.csv"))
                 .extracting(v -> v.index() + ":" + v.message().length)
@@ -95,7 +111,8 @@ class Bip340VectorsTest {
         if (nostrSized) {
             assertThat(Bip340.verify(v.publicKey(), v.message(), v.signature())).isEqualTo(v.expected());
         } else {
-            assertThat(Bip340.verifyAnyLength(v.publicKey(), v.message(), v.signature())).isEqualTo(v.expected());
+            assertThat(Bip340.verifyAnyLength(v.publicKey(), v.message(), v.signature()))
+                    .isEqualTo(v.expected());
             assertThat(Bip340.verify(v.publicKey(), v.message(), v.signature())).isFalse();
             if (v.secretKey().length > 0) {
                 assertThatThrownBy(() -> Bip340.sign(v.secretKey(), v.message(), v.auxRand()))

@@ -3,9 +3,9 @@ package chat.buzz.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Expected strings are written by hand: they are the reference, not a second implementation. */
 class CanonicalJsonTest {
@@ -37,24 +37,27 @@ class CanonicalJsonTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"\u007f", "/", "</script>", "héllo 🐝", "日本語", "\u2028\u2029", "'", "\u00a0", "\uffff", " "})
+    @ValueSource(
+            strings = {"\u007f", "/", "</script>", "héllo 🐝", "日本語", "\u2028\u2029", "'", "\u00a0", "\uffff", " "})
     void everythingElseIsVerbatim(String s) {
         assertThat(escaped(s)).isEqualTo("\"" + s + "\"");
     }
 
     @Test
     void payloadHasNoWhitespaceAndExactShape() {
-        String payload = CanonicalJson.idPayload(PK, 1700000000L, 1,
-                List.of(List.of("e", "abc"), List.of("p", "x", "wss://r/")), "hi");
-        assertThat(payload).isEqualTo("[0,\"" + PK + "\",1700000000,1,[[\"e\",\"abc\"],[\"p\",\"x\",\"wss://r/\"]],\"hi\"]");
+        String payload = CanonicalJson.idPayload(
+                PK, 1700000000L, 1, List.of(List.of("e", "abc"), List.of("p", "x", "wss://r/")), "hi");
+        assertThat(payload)
+                .isEqualTo("[0,\"" + PK + "\",1700000000,1,[[\"e\",\"abc\"],[\"p\",\"x\",\"wss://r/\"]],\"hi\"]");
     }
 
     @Test
     void payloadWithEmptyTagsAndEveryEscape() {
         String content = "a\nb\"c\\d\re\tf\bg\fh\u0000i\u001fj\u007fk/l héllo 🐝 日本";
         String payload = CanonicalJson.idPayload(PK, 0L, 65535, List.of(), content);
-        assertThat(payload).isEqualTo("[0,\"" + PK + "\",0,65535,[],"
-                + "\"a\\nb\\\"c\\\\d\\re\\tf\\bg\\fh\\u0000i\\u001fj\u007fk/l héllo 🐝 日本\"]");
+        assertThat(payload)
+                .isEqualTo("[0,\"" + PK + "\",0,65535,[],"
+                        + "\"a\\nb\\\"c\\\\d\\re\\tf\\bg\\fh\\u0000i\\u001fj\u007fk/l héllo 🐝 日本\"]");
     }
 
     @Test

@@ -20,11 +20,17 @@ import net.jqwik.api.Provide;
  * succeeds or fails with the exceptions the relay turns into a 400; nothing else escapes.
  */
 class EventParserFuzzTest {
-    private static final NostrKeys KEYS = NostrKeys.fromSecretHex("0000000000000000000000000000000000000000000000000000000000000003");
-    private static final String VALID = KEYS.sign(Kinds.ARTIFACT_REVISION, 1_795_000_000L,
-            List.of(List.of("ar", "1"), List.of("d", "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00"),
-                    List.of("h", "4f0c7c3e-2b0a-4c1e-9d53-6a1f0e2b7c11"), List.of("title", "caf\u00e9 \ud83d\udc1d")),
-            "content with \"quotes\" and \\ and \n").toJson();
+    private static final NostrKeys KEYS =
+            NostrKeys.fromSecretHex("0000000000000000000000000000000000000000000000000000000000000003");
+    private static final String VALID = KEYS.sign(
+                    Kinds.ARTIFACT_REVISION,
+                    1_795_000_000L,
+                    List.of(
+                            List.of("ar", "1"), List.of("d", "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00"),
+                            List.of("h", "4f0c7c3e-2b0a-4c1e-9d53-6a1f0e2b7c11"),
+                                    List.of("title", "caf\u00e9 \ud83d\udc1d")),
+                    "content with \"quotes\" and \\ and \n")
+            .toJson();
 
     @Property(tries = 3000, seed = "20261201")
     void anyTextParsesOrIsMalformed(@ForAll("jsonish") String text) {
@@ -65,20 +71,50 @@ class EventParserFuzzTest {
     /** Fragments of JSON and of events, glued at random: far likelier to reach deep parser states than noise. */
     @Provide
     Arbitrary<String> jsonish() {
-        Arbitrary<String> fragments = Arbitraries.of("{", "}", "[", "]", ",", ":", "\"", "\\", "\\u0000", "\\ud800",
-                "\"id\"", "\"pubkey\"", "\"created_at\"", "\"kind\"", "\"tags\"", "\"content\"", "\"sig\"",
-                "0", "-1", "1e999", "99999999999999999999999", "1.5", "true", "null", "\"x\"", "\u0000", "\ud83d",
-                "\"" + "ab".repeat(32) + "\"", "[[\"d\",\"x\"]]", " ", "\u00ff");
+        Arbitrary<String> fragments = Arbitraries.of(
+                "{",
+                "}",
+                "[",
+                "]",
+                ",",
+                ":",
+                "\"",
+                "\\",
+                "\\u0000",
+                "\\ud800",
+                "\"id\"",
+                "\"pubkey\"",
+                "\"created_at\"",
+                "\"kind\"",
+                "\"tags\"",
+                "\"content\"",
+                "\"sig\"",
+                "0",
+                "-1",
+                "1e999",
+                "99999999999999999999999",
+                "1.5",
+                "true",
+                "null",
+                "\"x\"",
+                "\u0000",
+                "\ud83d",
+                "\"" + "ab".repeat(32) + "\"",
+                "[[\"d\",\"x\"]]",
+                " ",
+                "\u00ff");
         return fragments.list().ofMaxSize(60).map(parts -> String.join("", parts));
     }
 
     @Provide
     Arbitrary<String> mutatedEvents() {
         Arbitrary<Integer> at = Arbitraries.integers().between(0, VALID.length());
-        Arbitrary<String> insert = Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(8),
-                Arbitraries.of("\"kind\":1,", "{", "]", "\\", "\"", "\u0000", "\ud800", "9".repeat(30), ",\"sig\":\"\""));
-        Arbitrary<String> inserted = Combinators.combine(at, insert)
-                .as((i, s) -> VALID.substring(0, i) + s + VALID.substring(i));
+        Arbitrary<String> insert = Arbitraries.oneOf(
+                Arbitraries.strings().ofMaxLength(8),
+                Arbitraries.of(
+                        "\"kind\":1,", "{", "]", "\\", "\"", "\u0000", "\ud800", "9".repeat(30), ",\"sig\":\"\""));
+        Arbitrary<String> inserted =
+                Combinators.combine(at, insert).as((i, s) -> VALID.substring(0, i) + s + VALID.substring(i));
         Arbitrary<String> truncated = at.map(i -> VALID.substring(0, i));
         Arbitrary<String> cut = Combinators.combine(at, at)
                 .as((a, b) -> VALID.substring(0, Math.min(a, b)) + VALID.substring(Math.max(a, b)));

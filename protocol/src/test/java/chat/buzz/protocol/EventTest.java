@@ -16,8 +16,8 @@ class EventTest {
     private static final String G_X = "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798";
 
     private static String sha256Hex(String s) throws Exception {
-        return HexFormat.of().formatHex(
-                MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        return HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -43,7 +43,13 @@ class EventTest {
         Event e = KEYS.sign(1, 1, List.of(), "hello");
         String literal = "[0,\"" + G_X + "\",1,1,[],\"hello\"]";
         assertThat(e.id()).isEqualTo(sha256Hex(literal));
-        Event fixedSig = new Event(e.id(), G_X, 1, 1, List.of(), "hello",
+        Event fixedSig = new Event(
+                e.id(),
+                G_X,
+                1,
+                1,
+                List.of(),
+                "hello",
                 Hex.encode(Bip340.sign(KEYS.secretKey(), Hex.decode(e.id(), 32), new byte[32])));
         fixedSig.verify();
         // Signing is deterministic for a given aux_rand.
@@ -55,9 +61,10 @@ class EventTest {
     void toJsonRoundTripsAndUsesCanonicalEscaping() {
         Event e = KEYS.sign(30023, 42, List.of(List.of("d", "x/y"), List.of("alt")), "é\n\u2028</");
         String json = e.toJson();
-        assertThat(json).isEqualTo("{\"id\":\"" + e.id() + "\",\"pubkey\":\"" + G_X
-                + "\",\"created_at\":42,\"kind\":30023,\"tags\":[[\"d\",\"x/y\"],[\"alt\"]],"
-                + "\"content\":\"é\\n\u2028</\",\"sig\":\"" + e.sig() + "\"}");
+        assertThat(json)
+                .isEqualTo("{\"id\":\"" + e.id() + "\",\"pubkey\":\"" + G_X
+                        + "\",\"created_at\":42,\"kind\":30023,\"tags\":[[\"d\",\"x/y\"],[\"alt\"]],"
+                        + "\"content\":\"é\\n\u2028</\",\"sig\":\"" + e.sig() + "\"}");
         assertThat(Event.parse(json)).isEqualTo(e);
         Event.parse(json).verify();
     }
@@ -66,12 +73,14 @@ class EventTest {
     void verifyReportsIdThenSignature() {
         Event e = KEYS.sign(1, 10, List.of(), "x");
         Event tamperedContent = new Event(e.id(), e.pubkey(), 10, 1, List.of(), "y", e.sig());
-        assertThatThrownBy(tamperedContent::verify).isInstanceOf(InvalidEventException.class)
+        assertThatThrownBy(tamperedContent::verify)
+                .isInstanceOf(InvalidEventException.class)
                 .hasMessage("id does not match");
         Event other = KEYS.sign(1, 11, List.of(), "x");
         Event wrongSig = new Event(e.id(), e.pubkey(), 10, 1, List.of(), "x", other.sig());
         assertThat(wrongSig.hasValidId()).isTrue();
-        assertThatThrownBy(wrongSig::verify).isInstanceOf(InvalidEventException.class)
+        assertThatThrownBy(wrongSig::verify)
+                .isInstanceOf(InvalidEventException.class)
                 .hasMessage("bad signature");
         Event otherKey = NostrKeys.generate().sign(1, 10, List.of(), "x");
         Event wrongKey = new Event(otherKey.id(), G_X, 10, 1, List.of(), "x", otherKey.sig());
@@ -87,8 +96,11 @@ class EventTest {
 
     @Test
     void tagHelpers() {
-        Event e = KEYS.sign(1, 1, List.of(List.of("p", "a"), List.of("e"), List.of("p", "b", "relay"),
-                List.of("e", "first-with-value")), "");
+        Event e = KEYS.sign(
+                1,
+                1,
+                List.of(List.of("p", "a"), List.of("e"), List.of("p", "b", "relay"), List.of("e", "first-with-value")),
+                "");
         assertThat(e.tag("p")).contains("a");
         assertThat(e.tag("e")).isEmpty();
         assertThat(e.tag("missing")).isEmpty();

@@ -15,9 +15,11 @@ class HexTest {
     @Test
     void decodesExactLengthLowercaseOnly() {
         assertThat(Hex.decode("000fabff", 4)).containsExactly(0, 15, 0xab, 0xff);
-        assertThatThrownBy(() -> Hex.decode("000FABFF", 4)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Hex.decode("000FABFF", 4))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lowercase hex");
-        assertThatThrownBy(() -> Hex.decode("000fab", 4)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Hex.decode("000fab", 4))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("expected 8");
         assertThatThrownBy(() -> Hex.decode("000fabff00", 4)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Hex.decode("000fabfg", 4)).isInstanceOf(IllegalArgumentException.class);

@@ -8,9 +8,21 @@ import org.junit.jupiter.api.Test;
 class KindsTest {
     @Test
     void kindsAreTheContractsNumbers() {
-        assertThat(new int[] {Kinds.DELETION, Kinds.ADD_MEMBER, Kinds.REMOVE_MEMBER, Kinds.EDIT_CHANNEL,
-                Kinds.REDACTION, Kinds.CREATE_CHANNEL, Kinds.DELETE_CHANNEL, Kinds.JOIN, Kinds.LEAVE,
-                Kinds.RELAY_AUTH, Kinds.HTTP_AUTH, Kinds.ARTIFACT_REVISION, Kinds.REMOVAL_MARKER})
+        assertThat(new int[] {
+                    Kinds.DELETION,
+                    Kinds.ADD_MEMBER,
+                    Kinds.REMOVE_MEMBER,
+                    Kinds.EDIT_CHANNEL,
+                    Kinds.REDACTION,
+                    Kinds.CREATE_CHANNEL,
+                    Kinds.DELETE_CHANNEL,
+                    Kinds.JOIN,
+                    Kinds.LEAVE,
+                    Kinds.RELAY_AUTH,
+                    Kinds.HTTP_AUTH,
+                    Kinds.ARTIFACT_REVISION,
+                    Kinds.REMOVAL_MARKER
+                })
                 .containsExactly(5, 9000, 9001, 9002, 9005, 9007, 9008, 9021, 9022, 22242, 27235, 45010, 45011);
     }
 }

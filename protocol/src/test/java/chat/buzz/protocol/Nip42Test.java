@@ -18,7 +18,8 @@ class Nip42Test {
 
     private static void assertReason(Event e, String reason) {
         assertThatThrownBy(() -> Nip42.verify(e, RELAY, CHALLENGE, CLOCK))
-                .isInstanceOf(Nip42Exception.class).hasMessage(reason);
+                .isInstanceOf(Nip42Exception.class)
+                .hasMessage(reason);
     }
 
     @Test
@@ -40,16 +41,26 @@ class Nip42Test {
 
     @Test
     void rejectsEachFailureWithItsReason() {
-        assertReason(KEYS.sign(1, NOW, List.of(List.of("relay", RELAY), List.of("challenge", CHALLENGE)), ""),
-                "wrong kind");
+        assertReason(
+                KEYS.sign(1, NOW, List.of(List.of("relay", RELAY), List.of("challenge", CHALLENGE)), ""), "wrong kind");
         Event good = Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW);
-        assertReason(new Event(good.id(), good.pubkey(), good.createdAt(), good.kind(), good.tags(), "x", good.sig()),
+        assertReason(
+                new Event(good.id(), good.pubkey(), good.createdAt(), good.kind(), good.tags(), "x", good.sig()),
                 "invalid event id");
-        assertReason(new Event(good.id(), good.pubkey(), good.createdAt(), good.kind(), good.tags(), "",
-                Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW + 1).sig()), "invalid signature");
+        assertReason(
+                new Event(
+                        good.id(),
+                        good.pubkey(),
+                        good.createdAt(),
+                        good.kind(),
+                        good.tags(),
+                        "",
+                        Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW + 1).sig()),
+                "invalid signature");
         assertReason(Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW - 601), "auth event too old");
         assertReason(Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW + 601), "auth event from the future");
-        assertReason(KEYS.sign(Kinds.RELAY_AUTH, NOW, List.of(List.of("challenge", CHALLENGE)), ""), "missing relay tag");
+        assertReason(
+                KEYS.sign(Kinds.RELAY_AUTH, NOW, List.of(List.of("challenge", CHALLENGE)), ""), "missing relay tag");
         assertReason(KEYS.sign(Kinds.RELAY_AUTH, NOW, List.of(List.of("relay", RELAY)), ""), "missing challenge tag");
         assertReason(Nip42.authEvent(KEYS, RELAY, "c-124", NOW), "challenge mismatch");
         assertReason(Nip42.authEvent(KEYS, RELAY, "C-123", NOW), "challenge mismatch");

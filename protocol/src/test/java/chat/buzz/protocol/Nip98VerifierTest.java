@@ -20,8 +20,7 @@ class Nip98VerifierTest {
     private static final byte[] BODY = "{\"kind\":1}".getBytes(StandardCharsets.UTF_8);
     private static final NostrKeys KEYS = NostrKeys.generate();
 
-    private final Nip98Verifier verifier =
-            new Nip98Verifier(Clock.fixed(Instant.ofEpochSecond(NOW), ZoneOffset.UTC));
+    private final Nip98Verifier verifier = new Nip98Verifier(Clock.fixed(Instant.ofEpochSecond(NOW), ZoneOffset.UTC));
 
     private static String header(Event e) {
         return "Nostr " + Base64.getEncoder().encodeToString(e.toJson().getBytes(StandardCharsets.UTF_8));
@@ -63,7 +62,8 @@ class Nip98VerifierTest {
         assertThat(event.tag("u")).contains(URL);
         assertThat(event.tag("method")).contains("POST");
         assertThat(event.tag("payload")).contains(Sha256.hex(BODY));
-        assertThat(event.tag("nonce")).hasValueSatisfying(n -> assertThat(Hex.isLowerHex(n, 16)).isTrue());
+        assertThat(event.tag("nonce"))
+                .hasValueSatisfying(n -> assertThat(Hex.isLowerHex(n, 16)).isTrue());
     }
 
     @Test
@@ -81,16 +81,26 @@ class Nip98VerifierTest {
     @Test
     void acceptsLenientButAllowedVariants() {
         String header = signed(NOW + 60, tags("HTTPS://Relay.Example.COM:8443/events/?x=1", "post", null));
-        assertThat(verifier.verify(header.replace("Nostr ", "nOsTr "), "POST", URL, null).pubkey())
+        assertThat(verifier.verify(header.replace("Nostr ", "nOsTr "), "POST", URL, null)
+                        .pubkey())
                 .isEqualTo(KEYS.publicKeyHex());
         assertThat(verifier.verify(signed(NOW - 60, tags(URL, "POST", null)), "post", URL, new byte[0]))
                 .isNotNull();
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', nullValues = "NULL", value = {
-            "NULL", "''", "Nostr", "Bearer abc", "Nostr !!!notbase64", "Basic dXNlcjpwYXNz", "Nostr /w==",
-    })
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "NULL",
+            value = {
+                "NULL",
+                "''",
+                "Nostr",
+                "Bearer abc",
+                "Nostr !!!notbase64",
+                "Basic dXNlcjpwYXNz",
+                "Nostr /w==",
+            })
     void malformedHeader(String header) {
         assertReason(header, "POST", URL, null, "malformed authorization header");
     }
@@ -157,10 +167,14 @@ class Nip98VerifierTest {
     @Test
     void missingAndMismatchedPayload() {
         assertReason(signed(NOW, tags(URL, "POST", null)), "POST", URL, BODY, "missing payload tag");
-        assertReason(signed(NOW, tags(URL, "POST", Sha256.hex("other".getBytes(StandardCharsets.UTF_8)))),
-                "POST", URL, BODY, "payload mismatch");
-        assertReason(signed(NOW, tags(URL, "POST", Sha256.hex(BODY).toUpperCase())),
-                "POST", URL, BODY, "payload mismatch");
+        assertReason(
+                signed(NOW, tags(URL, "POST", Sha256.hex("other".getBytes(StandardCharsets.UTF_8)))),
+                "POST",
+                URL,
+                BODY,
+                "payload mismatch");
+        assertReason(
+                signed(NOW, tags(URL, "POST", Sha256.hex(BODY).toUpperCase())), "POST", URL, BODY, "payload mismatch");
     }
 
     @Test

@@ -19,7 +19,9 @@ class NostrKeysTest {
     @Test
     void toStringDoesNotRevealTheSecret() {
         NostrKeys keys = NostrKeys.fromSecretHex(SECRET);
-        assertThat(keys.toString()).doesNotContain(SECRET).doesNotContain(SECRET.substring(0, 16))
+        assertThat(keys.toString())
+                .doesNotContain(SECRET)
+                .doesNotContain(SECRET.substring(0, 16))
                 .contains(keys.publicKeyHex());
     }
 
@@ -32,15 +34,20 @@ class NostrKeysTest {
 
     @Test
     void rejectsBadSecrets() {
-        assertThatThrownBy(() -> NostrKeys.fromSecretHex(SECRET.toUpperCase())).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> NostrKeys.fromSecretHex(SECRET.substring(2))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> NostrKeys.fromSecretHex(SECRET.toUpperCase()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> NostrKeys.fromSecretHex(SECRET.substring(2)))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> NostrKeys.fromSecretHex("0".repeat(64)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("range");
-        assertThatThrownBy(() -> NostrKeys.fromSecretHex(
-                "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("range");
-        assertThat(NostrKeys.fromSecretHex(
-                "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140").publicKeyHex()).hasSize(64);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("range");
+        assertThatThrownBy(() ->
+                        NostrKeys.fromSecretHex("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("range");
+        assertThat(NostrKeys.fromSecretHex("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140")
+                        .publicKeyHex())
+                .hasSize(64);
     }
 
     @Test
@@ -51,6 +58,7 @@ class NostrKeysTest {
         Event e = a.sign(1, 123, List.of(List.of("t", "x")), "hi");
         e.verify();
         assertThat(e.pubkey()).isEqualTo(a.publicKeyHex());
-        assertThat(NostrKeys.fromSecretHex(Hex.encode(a.secretKey())).publicKeyHex()).isEqualTo(a.publicKeyHex());
+        assertThat(NostrKeys.fromSecretHex(Hex.encode(a.secretKey())).publicKeyHex())
+                .isEqualTo(a.publicKeyHex());
     }
 }

@@ -15,7 +15,11 @@ class StrictJsonTest {
                 .isInstanceOf(JacksonException.class);
         assertThatThrownBy(() -> StrictJson.read("[\"REQ\",\"s\",{\"#h\":[],\"#h\":[]}]"))
                 .isInstanceOf(JacksonException.class);
-        assertThat(StrictJson.read("{\"a\":{\"k\":1},\"b\":{\"k\":2}}").get("b").get("k").asInt()).isEqualTo(2);
+        assertThat(StrictJson.read("{\"a\":{\"k\":1},\"b\":{\"k\":2}}")
+                        .get("b")
+                        .get("k")
+                        .asInt())
+                .isEqualTo(2);
     }
 
     @Test
@@ -34,7 +38,9 @@ class StrictJsonTest {
 
     @Test
     void numberLengthIsLimited() throws Exception {
-        assertThat(StrictJson.read("[" + "9".repeat(StrictJson.MAX_NUMBER_LENGTH) + "]").get(0).isIntegralNumber())
+        assertThat(StrictJson.read("[" + "9".repeat(StrictJson.MAX_NUMBER_LENGTH) + "]")
+                        .get(0)
+                        .isIntegralNumber())
                 .isTrue();
         assertThatThrownBy(() -> StrictJson.read("[" + "9".repeat(StrictJson.MAX_NUMBER_LENGTH + 1) + "]"))
                 .isInstanceOf(JacksonException.class);
@@ -46,7 +52,9 @@ class StrictJsonTest {
         assertThatThrownBy(() -> StrictJson.read("{\"" + longName + "\":1}")).isInstanceOf(JacksonException.class);
         String longString = "s".repeat(StrictJson.MAX_STRING_LENGTH + 1);
         assertThatThrownBy(() -> StrictJson.read("[\"" + longString + "\"]")).isInstanceOf(JacksonException.class);
-        assertThat(StrictJson.read("[\"" + "s".repeat(StrictJson.MAX_STRING_LENGTH) + "\"]").get(0).textValue())
+        assertThat(StrictJson.read("[\"" + "s".repeat(StrictJson.MAX_STRING_LENGTH) + "\"]")
+                        .get(0)
+                        .textValue())
                 .hasSize(StrictJson.MAX_STRING_LENGTH);
     }
 
@@ -67,7 +75,9 @@ class StrictJsonTest {
         assertThatThrownBy(() -> StrictJson.read(overlongSlash)).isInstanceOf(JacksonException.class);
         byte[] encodedSurrogate = {'[', '"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', ']'};
         assertThatThrownBy(() -> StrictJson.read(encodedSurrogate)).isInstanceOf(JacksonException.class);
-        assertThat(StrictJson.read("[\"caf\u00e9 \ud83d\udc1d\"]".getBytes(StandardCharsets.UTF_8)).get(0).textValue())
+        assertThat(StrictJson.read("[\"caf\u00e9 \ud83d\udc1d\"]".getBytes(StandardCharsets.UTF_8))
+                        .get(0)
+                        .textValue())
                 .isEqualTo("caf\u00e9 \ud83d\udc1d");
     }
 

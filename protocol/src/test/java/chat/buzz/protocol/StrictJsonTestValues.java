@@ -10,8 +10,21 @@ import java.util.Random;
 /** Random JSON values for fuzzing, biased toward what parsers get wrong: edges of types and numbers. */
 final class StrictJsonTestValues {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final String[] STRINGS = {"", "x", "\u0000", "\ud800", "\ud83d\udc1d", "ab".repeat(32),
-            "AB".repeat(32), "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00", "\\", "\"", "1", "create", " ".repeat(300)};
+    private static final String[] STRINGS = {
+        "",
+        "x",
+        "\u0000",
+        "\ud800",
+        "\ud83d\udc1d",
+        "ab".repeat(32),
+        "AB".repeat(32),
+        "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00",
+        "\\",
+        "\"",
+        "1",
+        "create",
+        " ".repeat(300)
+    };
 
     private StrictJsonTestValues() {}
 

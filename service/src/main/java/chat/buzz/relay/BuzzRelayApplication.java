@@ -62,7 +62,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         bootstrap.addBundle(new MigrationsBundle<>() {
             @Override
             public DataSourceFactory getDataSourceFactory(BuzzRelayConfiguration configuration) {
-                return Database.dataSourceFactory(configuration.getEmbeddedDatabase(), configuration.getDataSourceFactory());
+                return Database.dataSourceFactory(
+                        configuration.getEmbeddedDatabase(), configuration.getDataSourceFactory());
             }
 
             @Override
@@ -75,8 +76,13 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
     @Override
     public void run(BuzzRelayConfiguration config, Environment environment) throws Exception {
         Clock clock = Clock.systemUTC();
-        RelayDatabase database = DatabaseFeature.register(environment, config.getEmbeddedDatabase(),
-                config.getDataSourceFactory(), config.isAutoMigrate(), config.getChangelog(), clock);
+        RelayDatabase database = DatabaseFeature.register(
+                environment,
+                config.getEmbeddedDatabase(),
+                config.getDataSourceFactory(),
+                config.isAutoMigrate(),
+                config.getChangelog(),
+                clock);
         Jdbi jdbi = database.jdbi();
         RelayIdentity identity = RelayIdentity.load(config.getRelay());
         LOG.info("Relay public key {}", identity.publicKeyHex());
@@ -86,30 +92,58 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
         ScheduledExecutorService opsScheduler = OperationsFeature.scheduler(environment);
         IncrementalReadiness readiness = new IncrementalReadiness(jdbi);
-        FlagService gates = GateFeature.register(environment, jdbi, config.getGates(), readiness,
-                config.getAdmin().getFlagRefresh(), opsScheduler);
+        FlagService gates = GateFeature.register(
+                environment,
+                jdbi,
+                config.getGates(),
+                readiness,
+                config.getAdmin().getFlagRefresh(),
+                opsScheduler);
         String instanceId = InstanceName.newInstanceId();
-        DatabaseSyncStatistics statistics = OperationsFeature.statistics(environment, database, instanceId, clock,
-                config.getAdmin(), opsScheduler);
+        DatabaseSyncStatistics statistics =
+                OperationsFeature.statistics(environment, database, instanceId, clock, config.getAdmin(), opsScheduler);
 
-        EventsFeature.register(environment, jdbi, clock,
-                ChannelFeature.handlers(config.getPolicyChangeLimit(), OperationsFeature.policyChanges(environment), statistics),
+        EventsFeature.register(
+                environment,
+                jdbi,
+                clock,
+                ChannelFeature.handlers(
+                        config.getPolicyChangeLimit(), OperationsFeature.policyChanges(environment), statistics),
                 ArtifactFeature.handlers(identity, clock));
-        QueryResource query = QueryFeature.register(environment, jdbi, config.getCurrent(),
-                IncrementalFeature.reads(config.getIncremental(), jdbi, gates, identity, statistics,
-                        environment.metrics()));
-        ErrorAnswers.register(environment, config.getServerFactory(), database.outage(),
+        QueryResource query = QueryFeature.register(
+                environment,
+                jdbi,
+                config.getCurrent(),
+                IncrementalFeature.reads(
+                        config.getIncremental(), jdbi, gates, identity, statistics, environment.metrics()));
+        ErrorAnswers.register(
+                environment,
+                config.getServerFactory(),
+                database.outage(),
                 Map.of("/events", EventsResource.outageReply(), "/query", query.outageReply()));
-        InformationFeature.register(environment, config.getRelay(), identity.publicKeyHex(), gates,
+        InformationFeature.register(
+                environment,
+                config.getRelay(),
+                identity.publicKeyHex(),
+                gates,
                 config.getIncremental().getOverlapSeconds());
-        BooleanSupplier changeFeedConnected = SyncFeature.register(environment, config.getSync(), jdbi,
-                database.settings(), communities, gates, identity, config.getRelay().getPublicScheme(), clock,
-                config.getIncremental().getOverlapSeconds(), database.outage());
+        BooleanSupplier changeFeedConnected = SyncFeature.register(
+                environment,
+                config.getSync(),
+                jdbi,
+                database.settings(),
+                communities,
+                gates,
+                identity,
+                config.getRelay().getPublicScheme(),
+                clock,
+                config.getIncremental().getOverlapSeconds(),
+                database.outage());
 
         HealthFeature.register(environment, jdbi, config.getChangelog(), changeFeedConnected);
-        Fleet fleet = FleetFeature.register(environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(),
-                opsScheduler);
-        OperationsFeature.register(environment, config.getAdmin(), database, config.getChangelog(), clock, gates,
-                readiness, fleet);
+        Fleet fleet = FleetFeature.register(
+                environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
+        OperationsFeature.register(
+                environment, config.getAdmin(), database, config.getChangelog(), clock, gates, readiness, fleet);
     }
 }

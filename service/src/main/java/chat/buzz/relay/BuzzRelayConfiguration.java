@@ -20,10 +20,12 @@ import java.util.List;
 
 public class BuzzRelayConfiguration extends Configuration {
 
-    @Valid @NotNull
+    @Valid
+    @NotNull
     private DataSourceFactory database = new DataSourceFactory();
 
-    @Valid @NotNull
+    @Valid
+    @NotNull
     private EmbeddedDatabaseConfig embeddedDatabase = new EmbeddedDatabaseConfig();
 
     private boolean autoMigrate;
@@ -32,98 +34,153 @@ public class BuzzRelayConfiguration extends Configuration {
     @NotEmpty
     private String changelog = Database.CHANGELOG;
 
-    @Valid @NotNull
+    @Valid
+    @NotNull
     private RelayConfig relay = new RelayConfig();
 
-    @Valid @NotEmpty
+    @Valid
+    @NotEmpty
     private List<CommunityConfig> communities = List.of();
 
-    @Valid @NotNull
+    @Valid
+    @NotNull
     private GatesConfig gates = new GatesConfig();
 
-    @Valid @NotNull
+    @Valid
+    @NotNull
     private IncrementalConfig incremental = new IncrementalConfig();
 
-    @Valid @NotNull
+    @Valid
+    @NotNull
     private CurrentConfig current = new CurrentConfig();
 
     private AdminConfig admin = new AdminConfig();
 
-    @Valid @NotNull
+    @Valid
+    @NotNull
     private PolicyChangeLimitConfig policyChangeLimit = new PolicyChangeLimitConfig();
 
     @JsonProperty
-    public PolicyChangeLimitConfig getPolicyChangeLimit() { return policyChangeLimit; }
+    public PolicyChangeLimitConfig getPolicyChangeLimit() {
+        return policyChangeLimit;
+    }
 
     @JsonProperty
-    public void setPolicyChangeLimit(PolicyChangeLimitConfig policyChangeLimit) { this.policyChangeLimit = policyChangeLimit; }
+    public void setPolicyChangeLimit(PolicyChangeLimitConfig policyChangeLimit) {
+        this.policyChangeLimit = policyChangeLimit;
+    }
 
     @JsonProperty
-    public AdminConfig getAdmin() { return admin; }
+    public AdminConfig getAdmin() {
+        return admin;
+    }
 
     @JsonProperty
-    public void setAdmin(AdminConfig admin) { this.admin = admin; }
+    public void setAdmin(AdminConfig admin) {
+        this.admin = admin;
+    }
 
-    @Valid @NotNull
+    @Valid
+    @NotNull
     private SyncConfig sync = new SyncConfig();
 
     @JsonProperty
-    public SyncConfig getSync() { return sync; }
+    public SyncConfig getSync() {
+        return sync;
+    }
 
     @JsonProperty
-    public void setSync(SyncConfig sync) { this.sync = sync; }
+    public void setSync(SyncConfig sync) {
+        this.sync = sync;
+    }
 
     @JsonProperty("database")
-    public DataSourceFactory getDataSourceFactory() { return database; }
+    public DataSourceFactory getDataSourceFactory() {
+        return database;
+    }
 
     @JsonProperty("database")
-    public void setDataSourceFactory(DataSourceFactory database) { this.database = database; }
+    public void setDataSourceFactory(DataSourceFactory database) {
+        this.database = database;
+    }
 
     @JsonProperty
-    public EmbeddedDatabaseConfig getEmbeddedDatabase() { return embeddedDatabase; }
+    public EmbeddedDatabaseConfig getEmbeddedDatabase() {
+        return embeddedDatabase;
+    }
 
     @JsonProperty
-    public void setEmbeddedDatabase(EmbeddedDatabaseConfig embeddedDatabase) { this.embeddedDatabase = embeddedDatabase; }
+    public void setEmbeddedDatabase(EmbeddedDatabaseConfig embeddedDatabase) {
+        this.embeddedDatabase = embeddedDatabase;
+    }
 
     @JsonProperty
-    public String getChangelog() { return changelog; }
+    public String getChangelog() {
+        return changelog;
+    }
 
     @JsonProperty
-    public void setChangelog(String changelog) { this.changelog = changelog; }
+    public void setChangelog(String changelog) {
+        this.changelog = changelog;
+    }
 
     @JsonProperty
-    public boolean isAutoMigrate() { return autoMigrate; }
+    public boolean isAutoMigrate() {
+        return autoMigrate;
+    }
 
     @JsonProperty
-    public void setAutoMigrate(boolean autoMigrate) { this.autoMigrate = autoMigrate; }
+    public void setAutoMigrate(boolean autoMigrate) {
+        this.autoMigrate = autoMigrate;
+    }
 
     @JsonProperty
-    public RelayConfig getRelay() { return relay; }
+    public RelayConfig getRelay() {
+        return relay;
+    }
 
     @JsonProperty
-    public void setRelay(RelayConfig relay) { this.relay = relay; }
+    public void setRelay(RelayConfig relay) {
+        this.relay = relay;
+    }
 
     @JsonProperty
-    public GatesConfig getGates() { return gates; }
+    public GatesConfig getGates() {
+        return gates;
+    }
 
     @JsonProperty
-    public void setGates(GatesConfig gates) { this.gates = gates; }
+    public void setGates(GatesConfig gates) {
+        this.gates = gates;
+    }
 
     @JsonProperty
-    public IncrementalConfig getIncremental() { return incremental; }
+    public IncrementalConfig getIncremental() {
+        return incremental;
+    }
 
     @JsonProperty
-    public void setIncremental(IncrementalConfig incremental) { this.incremental = incremental; }
+    public void setIncremental(IncrementalConfig incremental) {
+        this.incremental = incremental;
+    }
 
     @JsonProperty
-    public CurrentConfig getCurrent() { return current; }
+    public CurrentConfig getCurrent() {
+        return current;
+    }
 
     @JsonProperty
-    public void setCurrent(CurrentConfig current) { this.current = current; }
+    public void setCurrent(CurrentConfig current) {
+        this.current = current;
+    }
 
     @JsonProperty
-    public List<CommunityConfig> getCommunities() { return communities; }
+    public List<CommunityConfig> getCommunities() {
+        return communities;
+    }
 
     @JsonProperty
-    public void setCommunities(List<CommunityConfig> communities) { this.communities = List.copyOf(communities); }
+    public void setCommunities(List<CommunityConfig> communities) {
+        this.communities = List.copyOf(communities);
+    }
 }

@@ -1,8 +1,8 @@
 package chat.buzz.bench.scale;
 
-import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Bip340;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Sha256;
 import java.nio.charset.StandardCharsets;
@@ -36,9 +36,16 @@ public class Bip340Verification {
         publicKey = chat.buzz.protocol.Hex.decode(keys.publicKeyHex(), 32);
         message = Sha256.digest("benchmark".getBytes(StandardCharsets.UTF_8));
         signature = Bip340.sign(keys.secretKey(), message);
-        revision = keys.sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, List.of(List.of("ar", "1"),
-                List.of("d", UUID.randomUUID().toString()), List.of("h", UUID.randomUUID().toString()),
-                List.of("type", "task.v1"), List.of("op", "create"), List.of("title", "benchmark")),
+        revision = keys.sign(
+                Kinds.ARTIFACT_REVISION,
+                System.currentTimeMillis() / 1000,
+                List.of(
+                        List.of("ar", "1"),
+                        List.of("d", UUID.randomUUID().toString()),
+                        List.of("h", UUID.randomUUID().toString()),
+                        List.of("type", "task.v1"),
+                        List.of("op", "create"),
+                        List.of("title", "benchmark")),
                 "x".repeat(4_400));
     }
 

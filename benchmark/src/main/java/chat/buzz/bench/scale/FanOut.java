@@ -33,15 +33,25 @@ final class FanOut {
         this.calls = calls;
     }
 
-    Map<String, Object> run(UUID channel, NostrKeys writer, UUID artifact, String head, int subscribers,
-                            double writesPerSecond, int seconds) throws Exception {
+    Map<String, Object> run(
+            UUID channel,
+            NostrKeys writer,
+            UUID artifact,
+            String head,
+            int subscribers,
+            double writesPerSecond,
+            int seconds)
+            throws Exception {
         String url = calls.baseUrl().replaceFirst("^http", "ws") + "/";
         List<WebSocket> sockets = new ArrayList<>();
         try {
             for (int i = 0; i < subscribers; i++) {
                 Listener listener = new Listener(NostrKeys.generate(), url, channel);
-                sockets.add(calls.http().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
-                        .buildAsync(URI.create(url), listener).join());
+                sockets.add(calls.http()
+                        .newWebSocketBuilder()
+                        .connectTimeout(Duration.ofSeconds(10))
+                        .buildAsync(URI.create(url), listener)
+                        .join());
                 // One at a time: the relay limits unauthenticated connections per address.
                 try {
                     listener.subscribed.get(60, TimeUnit.SECONDS);
@@ -124,7 +134,7 @@ final class FanOut {
                         closed.incrementAndGet();
                         subscribed.completeExceptionally(new IllegalStateException("the relay said " + text));
                     }
-                    default -> { }
+                    default -> {}
                 }
             } catch (Exception e) {
                 closed.incrementAndGet();

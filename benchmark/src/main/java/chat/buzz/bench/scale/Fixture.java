@@ -1,7 +1,7 @@
 package chat.buzz.bench.scale;
 
-import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
@@ -45,6 +45,7 @@ final class Fixture {
     final List<UUID> grantChannels = new ArrayList<>();
     /** Seeded artifacts in the reader's set: d, head event id and its channel's index. */
     final List<UUID> artifactIds = new ArrayList<>();
+
     final List<String> headIds = new ArrayList<>();
     final List<Integer> artifactChannel = new ArrayList<>();
     private final String content;
@@ -90,7 +91,7 @@ final class Fixture {
 
     private static long community(Connection db) throws SQLException {
         try (Statement statement = db.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT id FROM communities WHERE name = 'local'")) {
+                ResultSet rows = statement.executeQuery("SELECT id FROM communities WHERE name = 'local'")) {
             if (!rows.next()) {
                 throw new IllegalStateException("the relay has not created its community 'local' yet");
             }
@@ -100,14 +101,23 @@ final class Fixture {
 
     private void seedChannels(Connection db) throws SQLException, IOException {
         int total = shape.channels() + Shape.GRANT_CHANNELS;
-        List<Event> creates = IntStream.range(0, total).parallel().mapToObj(i -> {
-            boolean grant = i >= shape.channels();
-            UUID id = grant ? grantChannels.get(i - shape.channels()) : channels.get(i);
-            NostrKeys owner = grant ? grantOwner : ownerOf(i);
-            String visibility = grant || shape.isPrivate(i) ? "private" : "open";
-            return owner.sign(9007, base.getEpochSecond(), List.of(List.of("h", id.toString()),
-                    List.of("name", "channel " + i), List.of("visibility", visibility)), "");
-        }).toList();
+        List<Event> creates = IntStream.range(0, total)
+                .parallel()
+                .mapToObj(i -> {
+                    boolean grant = i >= shape.channels();
+                    UUID id = grant ? grantChannels.get(i - shape.channels()) : channels.get(i);
+                    NostrKeys owner = grant ? grantOwner : ownerOf(i);
+                    String visibility = grant || shape.isPrivate(i) ? "private" : "open";
+                    return owner.sign(
+                            9007,
+                            base.getEpochSecond(),
+                            List.of(
+                                    List.of("h", id.toString()),
+                                    List.of("name", "channel " + i),
+                                    List.of("visibility", visibility)),
+                            "");
+                })
+                .toList();
         Rows events = new Rows();
         Rows channelRows = new Rows();
         Rows members = new Rows();
@@ -116,10 +126,22 @@ final class Fixture {
             boolean grant = i >= shape.channels();
             UUID id = grant ? grantChannels.get(i - shape.channels()) : channels.get(i);
             String stamp = nextStamp();
-            events.add(create.id(), communityId, create.pubkey(), create.kind(), create.createdAt(), tags(create),
-                    create.toJson(), stamp);
-            channelRows.add(id, communityId, "channel " + i, grant || shape.isPrivate(i) ? "private" : "open",
-                    create.pubkey(), stamp);
+            events.add(
+                    create.id(),
+                    communityId,
+                    create.pubkey(),
+                    create.kind(),
+                    create.createdAt(),
+                    tags(create),
+                    create.toJson(),
+                    stamp);
+            channelRows.add(
+                    id,
+                    communityId,
+                    "channel " + i,
+                    grant || shape.isPrivate(i) ? "private" : "open",
+                    create.pubkey(),
+                    stamp);
             members.add(id, create.pubkey(), "owner", stamp, stamp);
             if (!grant) {
                 members.add(id, reader.publicKeyHex(), "member", nextStamp(), stamp);
@@ -139,27 +161,58 @@ final class Fixture {
     private void seedArtifacts(Connection db, int fromChannel, int toChannel, boolean grant)
             throws SQLException, IOException {
         record Planned(int channel, UUID d, Event event) {}
-        List<Planned> planned = IntStream.range(fromChannel, toChannel).parallel().boxed().flatMap(c -> {
-            UUID channel = grant ? grantChannels.get(c) : channels.get(c);
-            NostrKeys author = grant ? grantOwner : ownerOf(c);
-            int count = grant ? Shape.ARTIFACTS_PER_CHANNEL : shape.artifactsIn(c);
-            return IntStream.range(0, count).mapToObj(k -> {
-                UUID d = UUID.randomUUID();
-                return new Planned(c, d, author.sign(Kinds.ARTIFACT_REVISION, base.getEpochSecond(), List.of(List.of("ar", "1"),
-                        List.of("d", d.toString()), List.of("h", channel.toString()), List.of("type", "task.v1"),
-                        List.of("op", "create"), List.of("title", "seeded task " + c + "." + k)), content));
-            });
-        }).toList();
+        List<Planned> planned = IntStream.range(fromChannel, toChannel)
+                .parallel()
+                .boxed()
+                .flatMap(c -> {
+                    UUID channel = grant ? grantChannels.get(c) : channels.get(c);
+                    NostrKeys author = grant ? grantOwner : ownerOf(c);
+                    int count = grant ? Shape.ARTIFACTS_PER_CHANNEL : shape.artifactsIn(c);
+                    return IntStream.range(0, count).mapToObj(k -> {
+                        UUID d = UUID.randomUUID();
+                        return new Planned(
+                                c,
+                                d,
+                                author.sign(
+                                        Kinds.ARTIFACT_REVISION,
+                                        base.getEpochSecond(),
+                                        List.of(
+                                                List.of("ar", "1"),
+                                                List.of("d", d.toString()),
+                                                List.of("h", channel.toString()),
+                                                List.of("type", "task.v1"),
+                                                List.of("op", "create"),
+                                                List.of("title", "seeded task " + c + "." + k)),
+                                        content));
+                    });
+                })
+                .toList();
         Rows events = new Rows();
         Rows heads = new Rows();
         Rows revisions = new Rows();
         for (Planned p : planned) {
             UUID channel = grant ? grantChannels.get(p.channel()) : channels.get(p.channel());
             String stamp = nextStamp();
-            events.add(p.event().id(), communityId, p.event().pubkey(), Kinds.ARTIFACT_REVISION, p.event().createdAt(), tags(p.event()),
-                    p.event().toJson(), stamp);
+            events.add(
+                    p.event().id(),
+                    communityId,
+                    p.event().pubkey(),
+                    Kinds.ARTIFACT_REVISION,
+                    p.event().createdAt(),
+                    tags(p.event()),
+                    p.event().toJson(),
+                    stamp);
             heads.add(communityId, p.d(), channel, p.event().id(), "task.v1", stamp, stamp);
-            revisions.add(p.event().id(), communityId, p.d(), channel, Kinds.ARTIFACT_REVISION, "create", p.event().pubkey(), stamp, stamp);
+            revisions.add(
+                    p.event().id(),
+                    communityId,
+                    p.d(),
+                    channel,
+                    Kinds.ARTIFACT_REVISION,
+                    "create",
+                    p.event().pubkey(),
+                    stamp,
+                    stamp);
             if (!grant) {
                 artifactIds.add(p.d());
                 headIds.add(p.event().id());
@@ -168,8 +221,10 @@ final class Fixture {
         }
         events.copy(db, "events (id, community_id, pubkey, kind, created_at, tags, json, received_at)");
         heads.copy(db, "artifact_heads (community_id, d, channel_id, head_event_id, type, created_at, modified_at)");
-        revisions.copy(db, "artifact_revisions (event_id, community_id, d, channel_id, kind, op, author, accepted_at,"
-                + " modified_at)");
+        revisions.copy(
+                db,
+                "artifact_revisions (event_id, community_id, d, channel_id, kind, op, author, accepted_at,"
+                        + " modified_at)");
     }
 
     /** Distinct, increasing stamps, as clock_timestamp() gives the write path. */
@@ -189,10 +244,19 @@ final class Fixture {
     /** Plain text that makes a seeded revision about {@code eventBytes} long, as in the reference run. */
     private static String contentFor(int eventBytes) {
         NostrKeys probe = NostrKeys.generate();
-        int overhead = probe.sign(Kinds.ARTIFACT_REVISION, Instant.now().getEpochSecond(), List.of(List.of("ar", "1"),
-                List.of("d", UUID.randomUUID().toString()), List.of("h", UUID.randomUUID().toString()),
-                List.of("type", "task.v1"), List.of("op", "create"), List.of("title", "seeded task 1000.0")), "")
-                .toJson().length();
+        int overhead = probe.sign(
+                        Kinds.ARTIFACT_REVISION,
+                        Instant.now().getEpochSecond(),
+                        List.of(
+                                List.of("ar", "1"),
+                                List.of("d", UUID.randomUUID().toString()),
+                                List.of("h", UUID.randomUUID().toString()),
+                                List.of("type", "task.v1"),
+                                List.of("op", "create"),
+                                List.of("title", "seeded task 1000.0")),
+                        "")
+                .toJson()
+                .length();
         StringBuilder text = new StringBuilder();
         String words = "the quick brown fox reviews the plan and notes the next step for the team. ";
         while (text.length() < eventBytes - overhead) {
@@ -230,7 +294,8 @@ final class Fixture {
         }
 
         void copy(Connection db, String tableAndColumns) throws SQLException, IOException {
-            db.unwrap(PGConnection.class).getCopyAPI()
+            db.unwrap(PGConnection.class)
+                    .getCopyAPI()
                     .copyIn("COPY " + tableAndColumns + " FROM STDIN", new StringReader(text.toString()));
             text.setLength(0);
         }
@@ -238,7 +303,8 @@ final class Fixture {
 
     /** Moves every stamp of the seeded and measured rows two hours back, triggers off: the overlap has passed. */
     static void ageEverything(String jdbcUrl) throws SQLException {
-        try (Connection db = DriverManager.getConnection(jdbcUrl); Statement statement = db.createStatement()) {
+        try (Connection db = DriverManager.getConnection(jdbcUrl);
+                Statement statement = db.createStatement()) {
             db.setAutoCommit(false);
             statement.execute("SET LOCAL session_replication_role = replica");
             for (String update : AGE_STATEMENTS) {
@@ -266,7 +332,7 @@ final class Fixture {
     /** @return {rows, bytes, nanos} of the floor query. */
     static long[] floor(String jdbcUrl, String reader, long community) throws SQLException {
         try (Connection db = DriverManager.getConnection(jdbcUrl);
-             PreparedStatement query = db.prepareStatement(FLOOR_QUERY)) {
+                PreparedStatement query = db.prepareStatement(FLOOR_QUERY)) {
             db.setAutoCommit(false);
             query.setFetchSize(1_000);
             query.setString(1, reader);

@@ -38,7 +38,9 @@ public final class InstanceCurve {
         int artifacts = Integer.parseInt(args[1]);
         int seconds = Integer.parseInt(args[2]);
         Path resultsDir = Path.of(args[3]);
-        List<Integer> counts = java.util.Arrays.stream(args[4].split(",")).map(Integer::parseInt).toList();
+        List<Integer> counts = java.util.Arrays.stream(args[4].split(","))
+                .map(Integer::parseInt)
+                .toList();
         List<String> baseUrls = List.of(args).subList(5, args.length);
         for (String url : baseUrls) {
             if (!URI.create(url).getHost().equals("127.0.0.1")) {
@@ -48,15 +50,31 @@ public final class InstanceCurve {
         Fixture fixture = new Fixture(Shape.of(artifacts));
         fixture.seed(jdbcUrl);
         List<Map<String, Object>> curve = new ArrayList<>();
-        System.out.printf("%9s %9s %9s %12s %12s %12s %12s %9s%n", "instances", "writes/s", "reads/s",
-                "write p50/99", "delta p50/99", "known p50/99", "refused 503", "commits/s");
+        System.out.printf(
+                "%9s %9s %9s %12s %12s %12s %12s %9s%n",
+                "instances",
+                "writes/s",
+                "reads/s",
+                "write p50/99",
+                "delta p50/99",
+                "known p50/99",
+                "refused 503",
+                "commits/s");
         for (int count : counts) {
             Map<String, Object> point = run(fixture, jdbcUrl, baseUrls.subList(0, count), seconds);
             curve.add(point);
-            System.out.printf("%9d %9.0f %9.0f %5.1f/%6.1f %5.1f/%6.1f %5.1f/%6.1f %12d %9.0f%n", count,
-                    point.get("writes_per_s"), point.get("reads_per_s"), point.get("write_p50_ms"),
-                    point.get("write_p99_ms"), point.get("delta_p50_ms"), point.get("delta_p99_ms"),
-                    point.get("known_id_p50_ms"), point.get("known_id_p99_ms"), point.get("refused_503"),
+            System.out.printf(
+                    "%9d %9.0f %9.0f %5.1f/%6.1f %5.1f/%6.1f %5.1f/%6.1f %12d %9.0f%n",
+                    count,
+                    point.get("writes_per_s"),
+                    point.get("reads_per_s"),
+                    point.get("write_p50_ms"),
+                    point.get("write_p99_ms"),
+                    point.get("delta_p50_ms"),
+                    point.get("delta_p99_ms"),
+                    point.get("known_id_p50_ms"),
+                    point.get("known_id_p99_ms"),
+                    point.get("refused_503"),
                     point.get("commits_per_s"));
         }
         Files.createDirectories(resultsDir);
@@ -66,7 +84,9 @@ public final class InstanceCurve {
         out.put("writers", WRITERS);
         out.put("readers", READERS);
         out.put("curve", curve);
-        SignedCalls.JSON.writerWithDefaultPrettyPrinter().writeValue(resultsDir.resolve("instances.json").toFile(), out);
+        SignedCalls.JSON
+                .writerWithDefaultPrettyPrinter()
+                .writeValue(resultsDir.resolve("instances.json").toFile(), out);
         System.exit(0);
     }
 
@@ -84,13 +104,15 @@ public final class InstanceCurve {
             SignedCalls calls = instances.get(t % instances.size());
             boolean writer = t < WRITERS;
             NostrKeys keys = writer ? NostrKeys.generate() : fixture.memberPool.get(t);
-            Thread thread = new Thread(() -> {
-                if (writer) {
-                    writeLoop(calls, keys, warmEnd, end, writes, refused);
-                } else {
-                    readLoop(calls, keys, fixture, warmEnd, end, deltas, knownIds, refused);
-                }
-            }, "instance-load-" + t);
+            Thread thread = new Thread(
+                    () -> {
+                        if (writer) {
+                            writeLoop(calls, keys, warmEnd, end, writes, refused);
+                        } else {
+                            readLoop(calls, keys, fixture, warmEnd, end, deltas, knownIds, refused);
+                        }
+                    },
+                    "instance-load-" + t);
             thread.start();
             threads.add(thread);
         }
@@ -119,8 +141,8 @@ public final class InstanceCurve {
         return point;
     }
 
-    private static void writeLoop(SignedCalls calls, NostrKeys writer, long warmEnd, long end, Timings writes,
-                                  AtomicLong refused) {
+    private static void writeLoop(
+            SignedCalls calls, NostrKeys writer, long warmEnd, long end, Timings writes, AtomicLong refused) {
         UUID channel = new Writers(calls).ownChannel(writer);
         UUID d = UUID.randomUUID();
         String head = null;
@@ -139,20 +161,33 @@ public final class InstanceCurve {
         }
     }
 
-    private static void readLoop(SignedCalls calls, NostrKeys reader, Fixture fixture, long warmEnd, long end,
-                                 Timings deltas, Timings knownIds, AtomicLong refused) {
+    private static void readLoop(
+            SignedCalls calls,
+            NostrKeys reader,
+            Fixture fixture,
+            long warmEnd,
+            long end,
+            Timings deltas,
+            Timings knownIds,
+            AtomicLong refused) {
         Reads reads = new Reads(calls);
         Random random = new Random(reader.publicKeyHex().hashCode());
         String cursor = reads.session(reader, null).cursor();
         while (System.nanoTime() < end) {
-            SignedCalls.Reply delta = calls.postHonouringRetryAfter(reader, "/query", SignedCalls.query(
-                    "{\"artifact\":\"incremental\",\"limit\":100,\"since\":\"" + cursor + "\"}"), refused)
+            SignedCalls.Reply delta = calls.postHonouringRetryAfter(
+                            reader,
+                            "/query",
+                            SignedCalls.query(
+                                    "{\"artifact\":\"incremental\",\"limit\":100,\"since\":\"" + cursor + "\"}"),
+                            refused)
                     .expectOk("delta read");
             cursor = delta.json().path("cursor").asText();
             record(deltas, delta, warmEnd);
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 100; i++) {
-                ids.add(fixture.artifactIds.get(random.nextInt(fixture.artifactIds.size())).toString());
+                ids.add(fixture.artifactIds
+                        .get(random.nextInt(fixture.artifactIds.size()))
+                        .toString());
             }
             record(knownIds, reads.knownIds(reader, ids), warmEnd);
         }
@@ -167,9 +202,10 @@ public final class InstanceCurve {
     }
 
     private static long commits(String jdbcUrl) throws Exception {
-        try (Connection db = DriverManager.getConnection(jdbcUrl); Statement statement = db.createStatement();
-             ResultSet rows = statement.executeQuery(
-                     "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
+        try (Connection db = DriverManager.getConnection(jdbcUrl);
+                Statement statement = db.createStatement();
+                ResultSet rows = statement.executeQuery(
+                        "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
             rows.next();
             return rows.getLong(1);
         }

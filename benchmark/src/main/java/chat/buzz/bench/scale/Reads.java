@@ -33,8 +33,11 @@ final class Reads {
         boolean more = true;
         while (more) {
             String sinceKey = cursor == null ? "" : ",\"since\":\"" + cursor + "\"";
-            SignedCalls.Reply reply = calls.postHonouringRetryAfter(reader, "/query",
-                    SignedCalls.query("{\"artifact\":\"incremental\",\"limit\":100" + sinceKey + "}"), refusals)
+            SignedCalls.Reply reply = calls.postHonouringRetryAfter(
+                            reader,
+                            "/query",
+                            SignedCalls.query("{\"artifact\":\"incremental\",\"limit\":100" + sinceKey + "}"),
+                            refusals)
                     .expectOk("incremental read");
             JsonNode page = reply.json();
             pages++;
@@ -53,22 +56,33 @@ final class Reads {
     record Delta(long nanos, int entries, String cursor, boolean more) {}
 
     Delta delta(NostrKeys reader, String since) {
-        SignedCalls.Reply reply = calls.post(reader, "/query", SignedCalls.query(
-                "{\"artifact\":\"incremental\",\"limit\":100,\"since\":\"" + since + "\"}")).expectOk("delta read");
+        SignedCalls.Reply reply = calls.post(
+                        reader,
+                        "/query",
+                        SignedCalls.query("{\"artifact\":\"incremental\",\"limit\":100,\"since\":\"" + since + "\"}"))
+                .expectOk("delta read");
         JsonNode page = reply.json();
-        return new Delta(reply.nanos(), page.path("entries").size(), page.path("cursor").asText(),
+        return new Delta(
+                reply.nanos(),
+                page.path("entries").size(),
+                page.path("cursor").asText(),
                 page.path("more").asBoolean());
     }
 
     SignedCalls.Reply knownIds(NostrKeys reader, List<String> ids) {
-        return calls.post(reader, "/query", SignedCalls.query("{\"artifact\":\"incremental\",\"#d\":"
-                + json(ids) + "}")).expectOk("known-ID read");
+        return calls.post(
+                        reader, "/query", SignedCalls.query("{\"artifact\":\"incremental\",\"#d\":" + json(ids) + "}"))
+                .expectOk("known-ID read");
     }
 
     /** The baseline: a signed read that finds nothing (one unknown id in mode current). */
     SignedCalls.Reply trivial(NostrKeys reader) {
-        return calls.post(reader, "/query", SignedCalls.query("{\"artifact\":\"current\",\"#d\":[\""
-                + java.util.UUID.randomUUID() + "\"],\"limit\":1}")).expectOk("trivial read");
+        return calls.post(
+                        reader,
+                        "/query",
+                        SignedCalls.query("{\"artifact\":\"current\",\"#d\":[\"" + java.util.UUID.randomUUID()
+                                + "\"],\"limit\":1}"))
+                .expectOk("trivial read");
     }
 
     /** The naive reload: mode current, pages of 1,000 by offset (the protocol caps offset at 10,000). */
@@ -78,8 +92,11 @@ final class Reads {
         long entries = 0;
         long bytes = 0;
         for (int offset = 0; offset <= 10_000; offset += 1_000) {
-            SignedCalls.Reply reply = calls.post(reader, "/query", SignedCalls.query(
-                    "{\"artifact\":\"current\",\"limit\":1000,\"offset\":" + offset + "}")).expectOk("current read");
+            SignedCalls.Reply reply = calls.post(
+                            reader,
+                            "/query",
+                            SignedCalls.query("{\"artifact\":\"current\",\"limit\":1000,\"offset\":" + offset + "}"))
+                    .expectOk("current read");
             int size = reply.json().size();
             pages++;
             entries += size;

@@ -1,9 +1,9 @@
 package chat.buzz.bench.scale;
 
-import chat.buzz.protocol.Kinds;
 import chat.buzz.bench.RelaySampler;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Hex;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
@@ -65,16 +65,18 @@ public final class ScaleBenchmark {
         RelaySampler sampler = new RelaySampler(benchmark.calls.http(), args[1], args[2], Long.parseLong(args[3]));
         AtomicLong peakHeap = new AtomicLong();
         AtomicBoolean over = new AtomicBoolean();
-        Thread heapWatch = new Thread(() -> {
-            while (!over.get()) {
-                try {
-                    peakHeap.accumulateAndGet(sampler.sample(0).heapUsedBytes(), Math::max);
-                    Thread.sleep(250); // the sampling period
-                } catch (Exception e) {
-                    return;
-                }
-            }
-        }, "heap-watch");
+        Thread heapWatch = new Thread(
+                () -> {
+                    while (!over.get()) {
+                        try {
+                            peakHeap.accumulateAndGet(sampler.sample(0).heapUsedBytes(), Math::max);
+                            Thread.sleep(250); // the sampling period
+                        } catch (Exception e) {
+                            return;
+                        }
+                    }
+                },
+                "heap-watch");
         heapWatch.setDaemon(true);
         heapWatch.start();
         benchmark.run(Integer.parseInt(args[6]), fanOut, clients, writeSeconds);
@@ -95,8 +97,9 @@ public final class ScaleBenchmark {
         long begin = System.nanoTime();
         fixture.seed(jdbcUrl);
         results.put("seed_s", Timings.round((System.nanoTime() - begin) / 1e9));
-        log("seeded %d artifacts, %d channels, %d memberships in %.1f s", shape.artifacts(), shape.channels(),
-                shape.memberships(), (System.nanoTime() - begin) / 1e9);
+        log(
+                "seeded %d artifacts, %d channels, %d memberships in %.1f s",
+                shape.artifacts(), shape.channels(), shape.memberships(), (System.nanoTime() - begin) / 1e9);
         verifySeed();
         warmUp(warmupSeconds);
 
@@ -107,8 +110,15 @@ public final class ScaleBenchmark {
         Writers writers = new Writers(calls);
         for (int count : List.of(1, 8)) {
             Writers.Result result = writers.run(count, writeSeconds);
-            results.put("writes_" + count, Map.of("accepted", result.accepted(), "refused", result.refused(),
-                    "per_second", Timings.round(result.perSecond())));
+            results.put(
+                    "writes_" + count,
+                    Map.of(
+                            "accepted",
+                            result.accepted(),
+                            "refused",
+                            result.refused(),
+                            "per_second",
+                            Timings.round(result.perSecond())));
             log("writes with %d writer(s): %.0f accepted revisions/s", count, result.perSecond());
         }
 
@@ -132,14 +142,21 @@ public final class ScaleBenchmark {
         boot.put("refusals", bootstrap.refusals());
         boot.put("floor_ratio", Timings.round(bootstrap.nanos() / (double) floor[2]));
         results.put("bootstrap", boot);
-        log("bootstrap: %.0f ms, %d pages, %d entries (%d distinct), %.1f MB; SQL floor %.0f ms (ratio %.2f)",
-                bootstrap.millis(), bootstrap.pages(), bootstrap.entries(), bootstrap.distinct(),
-                bootstrap.bytes() / 1e6, floor[2] / 1e6, bootstrap.nanos() / (double) floor[2]);
+        log(
+                "bootstrap: %.0f ms, %d pages, %d entries (%d distinct), %.1f MB; SQL floor %.0f ms (ratio %.2f)",
+                bootstrap.millis(),
+                bootstrap.pages(),
+                bootstrap.entries(),
+                bootstrap.distinct(),
+                bootstrap.bytes() / 1e6,
+                floor[2] / 1e6,
+                bootstrap.nanos() / (double) floor[2]);
 
         String[] cursor = {bootstrap.cursor()};
         Timings afterBootstrap = deltas(cursor);
         results.put("delta_after_bootstrap", withRatio(afterBootstrap.summary(), afterBootstrap, trivial));
-        log("no-change delta right after the bootstrap: median %.2f ms, %s entries first",
+        log(
+                "no-change delta right after the bootstrap: median %.2f ms, %s entries first",
                 afterBootstrap.medianMillis(), afterBootstrap.summary().get("entries_first"));
 
         Timings oneChange = new Timings();
@@ -151,13 +168,23 @@ public final class ScaleBenchmark {
         }
         results.put("delta_one_change", oneChange.summary());
 
-        Timings knownIds = repeat(() -> reads.knownIds(fixture.reader, randomIds(100)).nanos(), 100);
+        Timings knownIds =
+                repeat(() -> reads.knownIds(fixture.reader, randomIds(100)).nanos(), 100);
         results.put("known_id_100", knownIds.summary());
         log("known-ID 100: median %.2f ms", knownIds.medianMillis());
 
         Reads.Session reload = reads.currentReload(fixture.reader);
-        results.put("current_reload", Map.of("ms", Timings.round(reload.millis()), "pages", reload.pages(),
-                "entries", reload.entries(), "mb", Timings.round(reload.bytes() / 1e6)));
+        results.put(
+                "current_reload",
+                Map.of(
+                        "ms",
+                        Timings.round(reload.millis()),
+                        "pages",
+                        reload.pages(),
+                        "entries",
+                        reload.entries(),
+                        "mb",
+                        Timings.round(reload.bytes() / 1e6)));
         log("current reload (limit 1000 + offset): %.0f ms, %d entries", reload.millis(), reload.entries());
 
         Fixture.ageEverything(jdbcUrl);
@@ -169,8 +196,15 @@ public final class ScaleBenchmark {
         crowd(clients);
         if (fanOutSubscribers > 0) {
             int index = 0; // channel 0 is open
-            Map<String, Object> fan = new FanOut(calls).run(fixture.channels.get(0), fixture.reader,
-                    fixture.artifactIds.get(index), fixture.headIds.get(index), fanOutSubscribers, 10, 20);
+            Map<String, Object> fan = new FanOut(calls)
+                    .run(
+                            fixture.channels.get(0),
+                            fixture.reader,
+                            fixture.artifactIds.get(index),
+                            fixture.headIds.get(index),
+                            fanOutSubscribers,
+                            10,
+                            20);
             fixture.headIds.set(index, (String) fan.remove("head"));
             results.put("fan_out", fan);
             log("fan-out: %s", fan);
@@ -179,17 +213,20 @@ public final class ScaleBenchmark {
 
     /** Reads a seeded artifact back through the relay and compares the relay's digest of the whole set. */
     private void verifySeed() throws Exception {
-        SignedCalls.Reply known = reads.knownIds(fixture.reader, List.of(fixture.artifactIds.get(1).toString()));
+        SignedCalls.Reply known = reads.knownIds(
+                fixture.reader, List.of(fixture.artifactIds.get(1).toString()));
         JsonNode entry = known.json().path("entries").path(0);
         Event event = Event.fromJson(entry.path("event"));
         boolean readBack = entry.path("op").asText().equals("upsert")
-                && event.id().equals(fixture.headIds.get(1)) && event.hasValidId() && event.hasValidSignature();
+                && event.id().equals(fixture.headIds.get(1))
+                && event.hasValidId()
+                && event.hasValidSignature();
         results.put("seed_read_back", readBack);
         results.put("event_bytes", event.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
         SignedCalls.Reply digest = reads.digest(fixture.reader);
         Object digestMatches = digest.status() == 200
                 ? digest.json().path("digest").asText().equals(expectedDigest())
-                && digest.json().path("count").asLong() == fixture.artifactIds.size()
+                        && digest.json().path("count").asLong() == fixture.artifactIds.size()
                 : "status " + digest.status();
         results.put("seed_digest_matches", digestMatches);
         log("seed check: read back %s, digest matches %s", readBack, digestMatches);
@@ -203,8 +240,10 @@ public final class ScaleBenchmark {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         for (int i = 0; i < fixture.artifactIds.size(); i++) {
             UUID d = fixture.artifactIds.get(i);
-            sha.update(ByteBuffer.allocate(16).putLong(d.getMostSignificantBits())
-                    .putLong(d.getLeastSignificantBits()).array());
+            sha.update(ByteBuffer.allocate(16)
+                    .putLong(d.getMostSignificantBits())
+                    .putLong(d.getLeastSignificantBits())
+                    .array());
             sha.update(Hex.decode(fixture.headIds.get(i), 32));
             byte[] hash = sha.digest();
             for (int k = 0; k < 32; k++) {
@@ -222,28 +261,34 @@ public final class ScaleBenchmark {
         for (int t = 0; t < 2; t++) {
             NostrKeys writer = NostrKeys.generate();
             UUID own = writers.ownChannel(writer);
-            Thread thread = new Thread(() -> {
-                String cursor = null;
-                String head = null;
-                UUID d = UUID.randomUUID();
-                while (System.nanoTime() < end) {
-                    reads.trivial(fixture.reader);
-                    SignedCalls.Reply page = calls.post(writer, "/query", SignedCalls.query(
-                            "{\"artifact\":\"incremental\",\"limit\":100"
-                                    + (cursor == null ? "" : ",\"since\":\"" + cursor + "\"") + "}"));
-                    if (page.status() == 200) {
-                        cursor = page.json().path("more").asBoolean() ? page.json().path("cursor").asText() : null;
-                    }
-                    synchronized (random) {
-                        reads.knownIds(writer, randomIds(100));
-                    }
-                    Event event = Writers.revision(writer, d, own, head, "warm-up", "warm-up body");
-                    head = calls.post(writer, "/events", event.toJson()).status() == 200 ? event.id() : null;
-                    if (head == null) {
-                        d = UUID.randomUUID();
-                    }
-                }
-            }, "warm-up-" + t);
+            Thread thread = new Thread(
+                    () -> {
+                        String cursor = null;
+                        String head = null;
+                        UUID d = UUID.randomUUID();
+                        while (System.nanoTime() < end) {
+                            reads.trivial(fixture.reader);
+                            SignedCalls.Reply page = calls.post(
+                                    writer,
+                                    "/query",
+                                    SignedCalls.query("{\"artifact\":\"incremental\",\"limit\":100"
+                                            + (cursor == null ? "" : ",\"since\":\"" + cursor + "\"") + "}"));
+                            if (page.status() == 200) {
+                                cursor = page.json().path("more").asBoolean()
+                                        ? page.json().path("cursor").asText()
+                                        : null;
+                            }
+                            synchronized (random) {
+                                reads.knownIds(writer, randomIds(100));
+                            }
+                            Event event = Writers.revision(writer, d, own, head, "warm-up", "warm-up body");
+                            head = calls.post(writer, "/events", event.toJson()).status() == 200 ? event.id() : null;
+                            if (head == null) {
+                                d = UUID.randomUUID();
+                            }
+                        }
+                    },
+                    "warm-up-" + t);
             thread.start();
             threads.add(thread);
         }
@@ -269,8 +314,13 @@ public final class ScaleBenchmark {
         for (int i = 0; i < count; i++) {
             int index = random.nextInt(fixture.artifactIds.size());
             UUID channel = fixture.channels.get(fixture.artifactChannel.get(index));
-            Event event = Writers.revision(fixture.reader, fixture.artifactIds.get(index), channel,
-                    fixture.headIds.get(index), "edited task", "edited body");
+            Event event = Writers.revision(
+                    fixture.reader,
+                    fixture.artifactIds.get(index),
+                    channel,
+                    fixture.headIds.get(index),
+                    "edited task",
+                    "edited body");
             calls.post(fixture.reader, "/events", event.toJson()).expectOk("an edit");
             fixture.headIds.set(index, event.id());
         }
@@ -289,16 +339,36 @@ public final class ScaleBenchmark {
     /** The reader is added to 100 channels holding 500 old artifacts; the next delta session brings them. */
     private void grant(String[] cursor) {
         for (UUID channel : fixture.grantChannels) {
-            calls.post(fixture.grantOwner, "/events", fixture.grantOwner.sign(Kinds.ADD_MEMBER, System.currentTimeMillis() / 1000,
-                    List.of(List.of("h", channel.toString()), List.of("p", fixture.reader.publicKeyHex())), "")
-                    .toJson()).expectOk("adding the reader");
+            calls.post(
+                            fixture.grantOwner,
+                            "/events",
+                            fixture.grantOwner
+                                    .sign(
+                                            Kinds.ADD_MEMBER,
+                                            System.currentTimeMillis() / 1000,
+                                            List.of(
+                                                    List.of("h", channel.toString()),
+                                                    List.of("p", fixture.reader.publicKeyHex())),
+                                            "")
+                                    .toJson())
+                    .expectOk("adding the reader");
         }
         Reads.Session session = reads.session(fixture.reader, cursor[0]);
         cursor[0] = session.cursor();
-        results.put("grant", Map.of("ms", Timings.round(session.millis()), "pages", session.pages(),
-                "entries", session.entries(), "distinct", session.distinct()));
-        log("grant of 100 channels: %.0f ms, %d pages, %d entries", session.millis(), session.pages(),
-                session.entries());
+        results.put(
+                "grant",
+                Map.of(
+                        "ms",
+                        Timings.round(session.millis()),
+                        "pages",
+                        session.pages(),
+                        "entries",
+                        session.entries(),
+                        "distinct",
+                        session.distinct()));
+        log(
+                "grant of 100 channels: %.0f ms, %d pages, %d entries",
+                session.millis(), session.pages(), session.entries());
     }
 
     /** Many clients bootstrapping at once against the default bulkhead; each honours Retry-After. */
@@ -313,15 +383,17 @@ public final class ScaleBenchmark {
         long begin = System.nanoTime();
         for (int i = 0; i < clients; i++) {
             NostrKeys client = fixture.memberPool.get(i % fixture.memberPool.size());
-            Thread thread = new Thread(() -> {
-                try {
-                    Reads.Session session = reads.session(client, null);
-                    refusals.addAndGet(session.refusals());
-                    entries.addAndGet(session.entries());
-                } catch (RuntimeException e) {
-                    failures.incrementAndGet();
-                }
-            }, "client-" + i);
+            Thread thread = new Thread(
+                    () -> {
+                        try {
+                            Reads.Session session = reads.session(client, null);
+                            refusals.addAndGet(session.refusals());
+                            entries.addAndGet(session.entries());
+                        } catch (RuntimeException e) {
+                            failures.incrementAndGet();
+                        }
+                    },
+                    "client-" + i);
             thread.start();
             threads.add(thread);
         }
@@ -329,16 +401,30 @@ public final class ScaleBenchmark {
             thread.join();
         }
         double seconds = (System.nanoTime() - begin) / 1e9;
-        results.put("crowd", Map.of("clients", clients, "total_s", Timings.round(seconds),
-                "refusals_503", refusals.get(), "failed", failures.get(), "entries", entries.get()));
-        log("%d clients bootstrapping at once: %.1f s, %d refusals (503), %d failed, %d entries", clients, seconds,
-                refusals.get(), failures.get(), entries.get());
+        results.put(
+                "crowd",
+                Map.of(
+                        "clients",
+                        clients,
+                        "total_s",
+                        Timings.round(seconds),
+                        "refusals_503",
+                        refusals.get(),
+                        "failed",
+                        failures.get(),
+                        "entries",
+                        entries.get()));
+        log(
+                "%d clients bootstrapping at once: %.1f s, %d refusals (503), %d failed, %d entries",
+                clients, seconds, refusals.get(), failures.get(), entries.get());
     }
 
     private List<String> randomIds(int count) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            ids.add(fixture.artifactIds.get(random.nextInt(fixture.artifactIds.size())).toString());
+            ids.add(fixture.artifactIds
+                    .get(random.nextInt(fixture.artifactIds.size()))
+                    .toString());
         }
         return ids;
     }

@@ -28,19 +28,34 @@ public final class ScaleReport {
             row("bootstrap entries/s / MB / MB/s", "bootstrap/entries_per_s", "bootstrap/mb", "bootstrap/mb_per_s"),
             row("SQL floor ms (rows, MB)", "sql_floor/ms", "sql_floor/rows", "sql_floor/mb"),
             row("bootstrap / SQL floor", "bootstrap/floor_ratio"),
-            row("current reload ms (pages, entries)", "current_reload/ms", "current_reload/pages",
+            row(
+                    "current reload ms (pages, entries)",
+                    "current_reload/ms",
+                    "current_reload/pages",
                     "current_reload/entries"),
             row("trivial signed request ms (median / p99)", "trivial/median_ms", "trivial/p99_ms"),
-            row("no-change delta after bootstrap ms (median / p99)", "delta_after_bootstrap/median_ms",
+            row(
+                    "no-change delta after bootstrap ms (median / p99)",
+                    "delta_after_bootstrap/median_ms",
                     "delta_after_bootstrap/p99_ms"),
-            row("  entries (first / max), x trivial", "delta_after_bootstrap/entries_first",
-                    "delta_after_bootstrap/entries_max", "delta_after_bootstrap/ratio_to_trivial"),
-            row("no-change delta after overlap ms (median / p99)", "delta_after_overlap/median_ms",
+            row(
+                    "  entries (first / max), x trivial",
+                    "delta_after_bootstrap/entries_first",
+                    "delta_after_bootstrap/entries_max",
+                    "delta_after_bootstrap/ratio_to_trivial"),
+            row(
+                    "no-change delta after overlap ms (median / p99)",
+                    "delta_after_overlap/median_ms",
                     "delta_after_overlap/p99_ms"),
-            row("  entries (max), x trivial", "delta_after_overlap/entries_max",
+            row(
+                    "  entries (max), x trivial",
+                    "delta_after_overlap/entries_max",
                     "delta_after_overlap/ratio_to_trivial"),
-            row("one-change delta ms (median), entries (median / max)", "delta_one_change/median_ms",
-                    "delta_one_change/entries_median", "delta_one_change/entries_max"),
+            row(
+                    "one-change delta ms (median), entries (median / max)",
+                    "delta_one_change/median_ms",
+                    "delta_one_change/entries_median",
+                    "delta_one_change/entries_max"),
             row("known-ID 100 ms (median / p99)", "known_id_100/median_ms", "known_id_100/p99_ms"),
             row("grant 100 channels: ms, pages, entries", "grant/ms", "grant/pages", "grant/entries"),
             row("writes/s, 1 writer (409s)", "writes_1/per_second", "writes_1/refused"),
@@ -60,14 +75,16 @@ public final class ScaleReport {
             new String[] {"delta after overlap (median)", "delta_after_overlap/median_ms"},
             new String[] {"known-ID 100 (median)", "known_id_100/median_ms"},
             new String[] {"trivial signed request", "trivial/median_ms"});
-    private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-            "#7f7f7f"};
+
+    private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#7f7f7f"
+    };
 
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[0]);
         List<JsonNode> sizes = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.getFileName().toString().matches("scale-\\d+\\.json")).toList()) {
+            for (Path file : files.filter(f -> f.getFileName().toString().matches("scale-\\d+\\.json"))
+                    .toList()) {
                 sizes.add(SignedCalls.JSON.readTree(file.toFile()));
             }
         }
@@ -79,10 +96,15 @@ public final class ScaleReport {
         if (Files.exists(jmh)) {
             for (JsonNode benchmark : SignedCalls.JSON.readTree(jmh.toFile())) {
                 String name = benchmark.path("benchmark").asText().replaceAll(".*\\.", "");
-                all.put("jmh_" + name + "_us", Timings.round(benchmark.path("primaryMetric").path("score").asDouble()));
+                all.put(
+                        "jmh_" + name + "_us",
+                        Timings.round(
+                                benchmark.path("primaryMetric").path("score").asDouble()));
             }
         }
-        SignedCalls.JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("scale.json").toFile(), all);
+        SignedCalls.JSON
+                .writerWithDefaultPrettyPrinter()
+                .writeValue(dir.resolve("scale.json").toFile(), all);
         System.out.print(table(sizes, all));
         Files.writeString(dir.resolve("scale.svg"), chart(sizes));
         System.out.println("\nresults: " + dir.resolve("scale.json") + ", " + dir.resolve("scale.svg"));
@@ -97,7 +119,8 @@ public final class ScaleReport {
 
     static String table(List<JsonNode> sizes, JsonNode all) {
         StringBuilder out = new StringBuilder("| figure |");
-        sizes.forEach(size -> out.append(String.format(Locale.ROOT, " %,d |", size.path("artifacts").asLong())));
+        sizes.forEach(size -> out.append(
+                String.format(Locale.ROOT, " %,d |", size.path("artifacts").asLong())));
         out.append("\n|---|").append("---|".repeat(sizes.size())).append('\n');
         for (String[] row : ROWS) {
             out.append("| ").append(row[0]).append(" |");
@@ -112,8 +135,12 @@ public final class ScaleReport {
         }
         all.fields().forEachRemaining(field -> {
             if (field.getKey().startsWith("jmh_")) {
-                out.append(String.format(Locale.ROOT, "%nJMH %s: %.2f µs per call (%,.0f per second on one core)",
-                        field.getKey().substring(4), field.getValue().asDouble(), 1e6 / field.getValue().asDouble()));
+                out.append(String.format(
+                        Locale.ROOT,
+                        "%nJMH %s: %.2f µs per call (%,.0f per second on one core)",
+                        field.getKey().substring(4),
+                        field.getValue().asDouble(),
+                        1e6 / field.getValue().asDouble()));
             }
         });
         return out.append('\n').toString();
@@ -151,30 +178,53 @@ public final class ScaleReport {
         double maxX = Math.log10(200_000);
         double minY = -1;
         double maxY = 5;
-        StringBuilder svg = new StringBuilder(String.format(Locale.ROOT,
+        StringBuilder svg = new StringBuilder(String.format(
+                Locale.ROOT,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\""
                         + " font-size=\"11\">%n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>%n"
                         + "<text x=\"%d\" y=\"18\" font-size=\"13\">Buzz relay at the reference shape:"
-                        + " milliseconds against artifacts (log-log)</text>%n", width, height, left));
+                        + " milliseconds against artifacts (log-log)</text>%n",
+                width,
+                height,
+                left));
         int plotWidth = width - left - right;
         int plotHeight = height - top - bottom;
         java.util.function.DoubleUnaryOperator x = v -> left + (Math.log10(v) - minX) / (maxX - minX) * plotWidth;
-        java.util.function.DoubleUnaryOperator y = v -> top + plotHeight
-                - (Math.log10(Math.max(v, 0.1)) - minY) / (maxY - minY) * plotHeight;
+        java.util.function.DoubleUnaryOperator y =
+                v -> top + plotHeight - (Math.log10(Math.max(v, 0.1)) - minY) / (maxY - minY) * plotHeight;
         for (int e = (int) minY; e <= maxY; e++) {
             double py = y.applyAsDouble(Math.pow(10, e));
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-                    + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s ms</text>%n", left, left + plotWidth, py, py,
-                    left - 6, py + 4, e < 0 ? "0.1" : String.format(Locale.ROOT, "%,d", (long) Math.pow(10, e))));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                            + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s ms</text>%n",
+                    left,
+                    left + plotWidth,
+                    py,
+                    py,
+                    left - 6,
+                    py + 4,
+                    e < 0 ? "0.1" : String.format(Locale.ROOT, "%,d", (long) Math.pow(10, e))));
         }
         for (long size : new long[] {1_000, 10_000, 100_000}) {
             double px = x.applyAsDouble(size);
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>"
-                    + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%,d</text>%n", px, px, top, top + plotHeight,
-                    px, top + plotHeight + 16, size));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>"
+                            + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%,d</text>%n",
+                    px,
+                    px,
+                    top,
+                    top + plotHeight,
+                    px,
+                    top + plotHeight + 16,
+                    size));
         }
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">artifacts</text>%n",
-                left + plotWidth / 2, height - 12));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">artifacts</text>%n",
+                left + plotWidth / 2,
+                height - 12));
         for (int s = 0; s < SERIES.size(); s++) {
             StringBuilder points = new StringBuilder();
             for (JsonNode size : sizes) {
@@ -183,16 +233,32 @@ public final class ScaleReport {
                     double px = x.applyAsDouble(size.path("artifacts").asDouble());
                     double py = y.applyAsDouble(value.asDouble());
                     points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
-                    svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n",
-                            px, py, COLOURS[s]));
+                    svg.append(String.format(
+                            Locale.ROOT,
+                            "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n",
+                            px,
+                            py,
+                            COLOURS[s]));
                 }
             }
-            svg.append(String.format(Locale.ROOT, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\""
-                    + " stroke-width=\"2\"/>%n", points.toString().trim(), COLOURS[s]));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\"" + " stroke-width=\"2\"/>%n",
+                    points.toString().trim(),
+                    COLOURS[s]));
             int ly = top + 10 + s * 18;
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\""
-                    + " stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">%s</text>%n", left + plotWidth + 12,
-                    left + plotWidth + 32, ly, ly, COLOURS[s], left + plotWidth + 38, ly + 4, SERIES.get(s)[0]));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\""
+                            + " stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">%s</text>%n",
+                    left + plotWidth + 12,
+                    left + plotWidth + 32,
+                    ly,
+                    ly,
+                    COLOURS[s],
+                    left + plotWidth + 38,
+                    ly + 4,
+                    SERIES.get(s)[0]));
         }
         return svg.append("</svg>\n").toString();
     }

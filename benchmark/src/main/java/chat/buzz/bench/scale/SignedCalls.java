@@ -17,7 +17,8 @@ import java.time.Duration;
 final class SignedCalls {
     static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
 
     SignedCalls(String baseUrl) {
@@ -45,8 +46,8 @@ final class SignedCalls {
 
         Reply expectOk(String what) {
             if (status != 200) {
-                throw new IllegalStateException(what + " answered " + status + ": "
-                        + new String(body, StandardCharsets.UTF_8));
+                throw new IllegalStateException(
+                        what + " answered " + status + ": " + new String(body, StandardCharsets.UTF_8));
             }
             return this;
         }
@@ -56,14 +57,20 @@ final class SignedCalls {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(Duration.ofSeconds(60))
-                .header("Authorization", Nip98.authorizationHeader(keys, "POST", baseUrl + path, bytes,
-                        System.currentTimeMillis() / 1000))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build();
+                .header(
+                        "Authorization",
+                        Nip98.authorizationHeader(
+                                keys, "POST", baseUrl + path, bytes, System.currentTimeMillis() / 1000))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+                .build();
         long begin = System.nanoTime();
         try {
             HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
             long nanos = System.nanoTime() - begin;
-            long retryAfter = response.headers().firstValue("Retry-After").map(Long::parseLong).orElse(-1L);
+            long retryAfter = response.headers()
+                    .firstValue("Retry-After")
+                    .map(Long::parseLong)
+                    .orElse(-1L);
             return new Reply(response.statusCode(), response.body(), nanos, retryAfter);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -74,7 +81,8 @@ final class SignedCalls {
     }
 
     /** As a well-behaved client: a 503 with Retry-After is waited out and asked again; counted in refusals. */
-    Reply postHonouringRetryAfter(NostrKeys keys, String path, String body, java.util.concurrent.atomic.AtomicLong refusals) {
+    Reply postHonouringRetryAfter(
+            NostrKeys keys, String path, String body, java.util.concurrent.atomic.AtomicLong refusals) {
         while (true) {
             Reply reply = post(keys, path, body);
             if (reply.status() != 503 || reply.retryAfterSeconds() < 0) {

@@ -1,7 +1,7 @@
 package chat.buzz.bench.scale;
 
-import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +17,13 @@ final class Writers {
     }
 
     static Event revision(NostrKeys author, UUID d, UUID channel, String prevHead, String title, String content) {
-        List<List<String>> tags = new ArrayList<>(List.of(List.of("ar", "1"), List.of("d", d.toString()),
-                List.of("h", channel.toString()), List.of("type", "task.v1"),
-                List.of("op", prevHead == null ? "create" : "update"), List.of("title", title)));
+        List<List<String>> tags = new ArrayList<>(List.of(
+                List.of("ar", "1"),
+                List.of("d", d.toString()),
+                List.of("h", channel.toString()),
+                List.of("type", "task.v1"),
+                List.of("op", prevHead == null ? "create" : "update"),
+                List.of("title", title)));
         if (prevHead != null) {
             tags.add(List.of("prev", prevHead));
         }
@@ -29,9 +33,19 @@ final class Writers {
     /** A private channel of the writer's own, so its writes stay out of the reader's set. */
     UUID ownChannel(NostrKeys writer) {
         UUID channel = UUID.randomUUID();
-        calls.post(writer, "/events", writer.sign(9007, System.currentTimeMillis() / 1000,
-                List.of(List.of("h", channel.toString()), List.of("name", "writer"), List.of("visibility", "private")),
-                "").toJson()).expectOk("creating a writer's channel");
+        calls.post(
+                        writer,
+                        "/events",
+                        writer.sign(
+                                        9007,
+                                        System.currentTimeMillis() / 1000,
+                                        List.of(
+                                                List.of("h", channel.toString()),
+                                                List.of("name", "writer"),
+                                                List.of("visibility", "private")),
+                                        "")
+                                .toJson())
+                .expectOk("creating a writer's channel");
         return channel;
     }
 

@@ -26,7 +26,8 @@ class ShapeTest {
             double perArtifact = shape.memberships() / (double) artifacts;
             assertTrue(Math.abs(perArtifact - 60_002.0 / 10_050) < 0.01, "memberships per artifact " + perArtifact);
             for (int channel = 0; channel < shape.channels(); channel++) {
-                assertTrue(shape.extraMembers(channel) <= Fixture.MEMBER_POOL, "a channel's extra members are distinct");
+                assertTrue(
+                        shape.extraMembers(channel) <= Fixture.MEMBER_POOL, "a channel's extra members are distinct");
             }
         }
     }

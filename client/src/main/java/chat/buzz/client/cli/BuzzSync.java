@@ -5,16 +5,34 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The buzz-sync command line: keeps a local store equal to what a key may see on a Buzz relay. */
-@Command(name = "buzz-sync", mixinStandardHelpOptions = true, version = "buzz-sync 0.1.0",
+@Command(
+        name = "buzz-sync",
+        mixinStandardHelpOptions = true,
+        version = "buzz-sync 0.1.0",
         description = "Keeps a local store equal to what your key may see on a Buzz relay, and checks it.",
-        subcommands = {KeygenCommand.class, SyncCommand.class, FollowCommand.class, GetCommand.class,
-                ListCommand.class, WriteCommand.class, WhoamiCommand.class, VerifyCommand.class,
-                CommandLine.HelpCommand.class},
+        subcommands = {
+            KeygenCommand.class,
+            SyncCommand.class,
+            FollowCommand.class,
+            GetCommand.class,
+            ListCommand.class,
+            WriteCommand.class,
+            WhoamiCommand.class,
+            VerifyCommand.class,
+            CommandLine.HelpCommand.class
+        },
         footerHeading = "%nExit codes:%n",
-        footer = {"  0 done", "  1 unexpected error (a bug)", "  2 usage error", "  3 the relay refused the request",
-                "  4 the relay is unreachable, busy or off (after retries)", "  5 the key or store file is unusable",
-                "  6 verify: the store differs from the relay", "  7 write: the relay did not accept the event",
-                "  8 get: no such artifact"})
+        footer = {
+            "  0 done",
+            "  1 unexpected error (a bug)",
+            "  2 usage error",
+            "  3 the relay refused the request",
+            "  4 the relay is unreachable, busy or off (after retries)",
+            "  5 the key or store file is unusable",
+            "  6 verify: the store differs from the relay",
+            "  7 write: the relay did not accept the event",
+            "  8 get: no such artifact"
+        })
 public final class BuzzSync implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -42,7 +60,7 @@ public final class BuzzSync implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: keygen, sync, follow, get, list,"
-                + " write, whoami or verify");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "name a command: keygen, sync, follow, get, list," + " write, whoami or verify");
     }
 }

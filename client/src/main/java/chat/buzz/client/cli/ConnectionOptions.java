@@ -13,24 +13,39 @@ import picocli.CommandLine.Option;
 
 /** The options every command that talks to a relay shares. */
 final class ConnectionOptions {
-    @Option(names = "--relay", paramLabel = "URL", defaultValue = "${env:BUZZ_RELAY}",
+    @Option(
+            names = "--relay",
+            paramLabel = "URL",
+            defaultValue = "${env:BUZZ_RELAY}",
             description = "the relay's base URL, e.g. https://relay.example.com (default: $BUZZ_RELAY)")
     String relay;
 
-    @Option(names = "--key", paramLabel = "FILE", defaultValue = "${env:BUZZ_KEY:-buzz-sync.key}",
+    @Option(
+            names = "--key",
+            paramLabel = "FILE",
+            defaultValue = "${env:BUZZ_KEY:-buzz-sync.key}",
             description = "the secret key file made by keygen (default: $BUZZ_KEY, else ${DEFAULT-VALUE})")
     Path key;
 
-    @Option(names = "--store", paramLabel = "FILE", defaultValue = "${env:BUZZ_STORE:-buzz-sync.db}",
+    @Option(
+            names = "--store",
+            paramLabel = "FILE",
+            defaultValue = "${env:BUZZ_STORE:-buzz-sync.db}",
             description = "the local SQLite store (default: $BUZZ_STORE, else ${DEFAULT-VALUE})")
     Path store;
 
-    @Option(names = "--scope", paramLabel = "CHANNEL", split = ",",
+    @Option(
+            names = "--scope",
+            paramLabel = "CHANNEL",
+            split = ",",
             description = "sync only these channels (ids, comma-separated or repeated; at most 100). "
                     + "Changing the scope starts the store afresh.")
     List<String> scope = new ArrayList<>();
 
-    @Option(names = "--attempts", paramLabel = "N", defaultValue = "8",
+    @Option(
+            names = "--attempts",
+            paramLabel = "N",
+            defaultValue = "8",
             description = "attempts per request while the relay is busy or unreachable (default: ${DEFAULT-VALUE})")
     int attempts;
 
@@ -52,7 +67,8 @@ final class ConnectionOptions {
         String url = relay();
         for (String channel : scope) {
             if (!channel.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
-                throw new UsageProblem("--scope takes channel ids as lowercase hyphenated UUIDs, not '" + channel + "'");
+                throw new UsageProblem(
+                        "--scope takes channel ids as lowercase hyphenated UUIDs, not '" + channel + "'");
             }
         }
         if (scope.size() > 100) {
@@ -68,7 +84,8 @@ final class ConnectionOptions {
         } catch (IllegalArgumentException e) {
             throw new UsageProblem(e.getMessage());
         }
-        return new SyncClient(http, SqliteStore.open(store), scope, Backoff.standard().withAttempts(attempts), listener);
+        return new SyncClient(
+                http, SqliteStore.open(store), scope, Backoff.standard().withAttempts(attempts), listener);
     }
 
     SyncListener notes() {

@@ -20,6 +20,5 @@ public final class ExitCode {
     /** {@code get}: no such artifact in the store (or, with --refresh, on the relay). */
     public static final int NOT_FOUND = 8;
 
-    private ExitCode() {
-    }
+    private ExitCode() {}
 }

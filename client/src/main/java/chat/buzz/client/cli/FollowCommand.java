@@ -12,10 +12,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "follow", mixinStandardHelpOptions = true,
-        description = {"Syncs, then stays current, printing each change as it arrives.",
-                "Uses WebSocket sync when the relay offers it, otherwise polls; runs until interrupted.",
-                "Checks the store against the relay's digest now and then and repairs it."})
+@Command(
+        name = "follow",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Syncs, then stays current, printing each change as it arrives.",
+            "Uses WebSocket sync when the relay offers it, otherwise polls; runs until interrupted.",
+            "Checks the store against the relay's digest now and then and repairs it."
+        })
 final class FollowCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -23,10 +27,16 @@ final class FollowCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
-    @Option(names = "--poll-seconds", defaultValue = "5", description = "seconds between polls without WebSocket sync (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--poll-seconds",
+            defaultValue = "5",
+            description = "seconds between polls without WebSocket sync (default: ${DEFAULT-VALUE})")
     long pollSeconds;
 
-    @Option(names = "--check-minutes", defaultValue = "10", description = "minutes between self-checks (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--check-minutes",
+            defaultValue = "10",
+            description = "minutes between self-checks (default: ${DEFAULT-VALUE})")
     long checkMinutes;
 
     @Override
@@ -50,13 +60,16 @@ final class FollowCommand implements Callable<Integer> {
 
             @Override
             public void changed(Entry entry) {
-                out.println(entry.upsert() ? "upsert " + entry.d() + " in " + entry.h() + " head " + entry.headId()
-                        : "remove " + entry.d() + " (" + entry.reason() + ")");
+                out.println(
+                        entry.upsert()
+                                ? "upsert " + entry.d() + " in " + entry.h() + " head " + entry.headId()
+                                : "remove " + entry.d() + " (" + entry.reason() + ")");
                 out.flush();
             }
         };
         try (SyncClient client = connection.open(printing);
-             Follower follower = new Follower(client, Duration.ofSeconds(pollSeconds), Duration.ofMinutes(checkMinutes))) {
+                Follower follower =
+                        new Follower(client, Duration.ofSeconds(pollSeconds), Duration.ofMinutes(checkMinutes))) {
             Runtime.getRuntime().addShutdownHook(new Thread(follower::close));
             follower.run();
         }

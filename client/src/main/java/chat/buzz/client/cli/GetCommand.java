@@ -14,7 +14,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "get", mixinStandardHelpOptions = true,
+@Command(
+        name = "get",
+        mixinStandardHelpOptions = true,
         description = "Prints an artifact's head event (JSON) from the store; --refresh asks the relay first.")
 final class GetCommand implements Callable<Integer> {
     @Spec
@@ -41,8 +43,10 @@ final class GetCommand implements Callable<Integer> {
                 client.store().applyKnownIds(answer.entries(), answer.policy());
                 Entry entry = answer.entries().get(0);
                 if (!entry.upsert()) {
-                    spec.commandLine().getErr().println("buzz-sync: the relay has no artifact " + id
-                            + " you may read (" + entry.reason() + ")");
+                    spec.commandLine()
+                            .getErr()
+                            .println("buzz-sync: the relay has no artifact " + id + " you may read (" + entry.reason()
+                                    + ")");
                     return ExitCode.NOT_FOUND;
                 }
                 found = client.store().get(id);
@@ -53,8 +57,10 @@ final class GetCommand implements Callable<Integer> {
             }
         }
         if (found.isEmpty()) {
-            spec.commandLine().getErr().println("buzz-sync: no artifact " + id + " in the store " + connection.store
-                    + " (run sync, or get --refresh)");
+            spec.commandLine()
+                    .getErr()
+                    .println("buzz-sync: no artifact " + id + " in the store " + connection.store
+                            + " (run sync, or get --refresh)");
             return ExitCode.NOT_FOUND;
         }
         spec.commandLine().getOut().println(found.get().eventJson());

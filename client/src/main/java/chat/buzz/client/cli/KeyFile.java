@@ -12,15 +12,15 @@ import java.nio.file.attribute.PosixFilePermissions;
 
 /** A secret key as 64 hex digits on one line, readable by its owner only. */
 final class KeyFile {
-    private KeyFile() {
-    }
+    private KeyFile() {}
 
     static NostrKeys read(Path file) {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.US_ASCII).trim();
         } catch (NoSuchFileException e) {
-            throw new KeyFileProblem("no key file at " + file + " (create one with: buzz-sync keygen --key " + file + ")");
+            throw new KeyFileProblem(
+                    "no key file at " + file + " (create one with: buzz-sync keygen --key " + file + ")");
         } catch (IOException e) {
             throw new KeyFileProblem("cannot read the key file " + file + ": " + e.getMessage());
         }
@@ -42,14 +42,19 @@ final class KeyFile {
             }
             // Created with owner-only permissions before the secret is written into it.
             try {
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.createFile(
+                        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             } catch (UnsupportedOperationException notPosix) {
                 Files.createFile(file);
             }
-            Files.writeString(file, chat.buzz.protocol.Hex.encode(keys.secretKey()) + "\n", StandardCharsets.US_ASCII,
+            Files.writeString(
+                    file,
+                    chat.buzz.protocol.Hex.encode(keys.secretKey()) + "\n",
+                    StandardCharsets.US_ASCII,
                     StandardOpenOption.TRUNCATE_EXISTING);
         } catch (FileAlreadyExistsException e) {
-            throw new KeyFileProblem("a key file already exists at " + file + " (use --force to replace it; the old key is lost)");
+            throw new KeyFileProblem(
+                    "a key file already exists at " + file + " (use --force to replace it; the old key is lost)");
         } catch (IOException e) {
             throw new KeyFileProblem("cannot write the key file " + file + ": " + e.getMessage());
         }

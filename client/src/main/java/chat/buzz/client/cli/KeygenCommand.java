@@ -7,13 +7,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "keygen", mixinStandardHelpOptions = true,
+@Command(
+        name = "keygen",
+        mixinStandardHelpOptions = true,
         description = "Creates a new secret key in a file readable only by you, and prints its public key.")
 final class KeygenCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--key", paramLabel = "FILE", defaultValue = "${env:BUZZ_KEY:-buzz-sync.key}",
+    @Option(
+            names = "--key",
+            paramLabel = "FILE",
+            defaultValue = "${env:BUZZ_KEY:-buzz-sync.key}",
             description = "where to write the key (default: $BUZZ_KEY, else ${DEFAULT-VALUE})")
     Path key;
 

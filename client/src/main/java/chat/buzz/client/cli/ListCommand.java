@@ -13,7 +13,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "list", mixinStandardHelpOptions = true,
+@Command(
+        name = "list",
+        mixinStandardHelpOptions = true,
         description = "Lists the artifacts in the store (no network): id, channel, type and title, or JSON.")
 final class ListCommand implements Callable<Integer> {
     @Spec
@@ -36,14 +38,16 @@ final class ListCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(artifacts.stream().map(StoredArtifact::eventJson)
+            out.println(artifacts.stream()
+                    .map(StoredArtifact::eventJson)
                     .collect(java.util.stream.Collectors.joining(",", "[", "]")));
             return ExitCode.OK;
         }
         for (StoredArtifact artifact : artifacts) {
             Event head = Event.parse(artifact.eventJson());
-            out.println(artifact.d() + "  " + artifact.h() + "  " + head.tag("type").orElse("-") + "  "
-                    + head.tag("title").orElse("") + (artifact.knownIdOnly() ? "  (known by id only)" : ""));
+            out.println(
+                    artifact.d() + "  " + artifact.h() + "  " + head.tag("type").orElse("-") + "  "
+                            + head.tag("title").orElse("") + (artifact.knownIdOnly() ? "  (known by id only)" : ""));
         }
         out.println(artifacts.size() + " artifacts");
         return ExitCode.OK;

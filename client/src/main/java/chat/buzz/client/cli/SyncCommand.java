@@ -9,9 +9,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "sync", mixinStandardHelpOptions = true,
-        description = {"Brings the store up to date: a bootstrap the first time, then what changed.",
-                "Safe to interrupt at any point: the next run resumes where the last saved page ended."})
+@Command(
+        name = "sync",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Brings the store up to date: a bootstrap the first time, then what changed.",
+            "Safe to interrupt at any point: the next run resumes where the last saved page ended."
+        })
 final class SyncCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -19,19 +23,30 @@ final class SyncCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
-    @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
+    @Option(
+            names = "--progress",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
             description = "draw a progress bar on stderr while reading (default: on)")
     boolean progress;
 
-    @Option(names = "--check", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "after a bootstrap or reset, check the store against the relay's digest and repair it (default: on)")
+    @Option(
+            names = "--check",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description =
+                    "after a bootstrap or reset, check the store against the relay's digest and repair it (default: on)")
     boolean check;
 
     @Override
     public Integer call() {
         ProgressBar bar = new ProgressBar(connection.notes(), spec.commandLine().getErr(), progress);
         try (SyncClient client = connection.open(bar)) {
-            if (progress && client.capabilities().incremental() && client.store().position().isEmpty()) {
+            if (progress
+                    && client.capabilities().incremental()
+                    && client.store().position().isEmpty()) {
                 bar.expect(client.digestRead().count());
             }
             SessionReport report = client.sync(check);
@@ -48,13 +63,17 @@ final class SyncCommand implements Callable<Integer> {
     }
 
     static String summary(SessionReport report) {
-        String kind = report.mode().equals("current") ? "read mode current (the relay offers no incremental reads)"
-                : report.reset() ? "policy reset, bootstrapped again"
-                : report.refusedCursor() != null ? "the relay refused the saved cursor (" + report.refusedCursor()
-                        + "), bootstrapped again"
-                : report.bootstrap() ? "bootstrap" : "delta";
+        String kind = report.mode().equals("current")
+                ? "read mode current (the relay offers no incremental reads)"
+                : report.reset()
+                        ? "policy reset, bootstrapped again"
+                        : report.refusedCursor() != null
+                                ? "the relay refused the saved cursor (" + report.refusedCursor()
+                                        + "), bootstrapped again"
+                                : report.bootstrap() ? "bootstrap" : "delta";
         return "synced: " + kind + "; " + report.pages() + " pages, " + report.upserts() + " upserts, "
-                + report.removes() + " removes" + (report.revalidated() > 0 ? ", " + report.revalidated()
-                + " ids revalidated" : "") + "; the store holds " + report.held() + " artifacts";
+                + report.removes() + " removes"
+                + (report.revalidated() > 0 ? ", " + report.revalidated() + " ids revalidated" : "")
+                + "; the store holds " + report.held() + " artifacts";
     }
 }

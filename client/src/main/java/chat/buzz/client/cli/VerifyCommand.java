@@ -8,10 +8,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {"Checks the store against the relay's digest and repairs it.",
-                "Catches up first, then compares count and digest of what the key may see (PROTOCOL 4.4a).",
-                "On a difference it repairs the store (known-ID reads, then a fresh bootstrap) and says what it fixed."})
+@Command(
+        name = "verify",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Checks the store against the relay's digest and repairs it.",
+            "Catches up first, then compares count and digest of what the key may see (PROTOCOL 4.4a).",
+            "On a difference it repairs the store (known-ID reads, then a fresh bootstrap) and says what it fixed."
+        })
 final class VerifyCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -26,8 +30,11 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() {
         try (SyncClient client = connection.open(connection.notes())) {
             if (!client.capabilities().incremental()) {
-                throw new chat.buzz.client.RelayError(503, "incremental_unavailable",
-                        "this relay offers no incremental reads, so no digest to check against", null);
+                throw new chat.buzz.client.RelayError(
+                        503,
+                        "incremental_unavailable",
+                        "this relay offers no incremental reads, so no digest to check against",
+                        null);
             }
             CheckReport report = client.check(!noRepair);
             spec.commandLine().getOut().println(report.describe());

@@ -19,11 +19,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "whoami", mixinStandardHelpOptions = true,
-        description = {"Prints your public key, community, and the channels you can read.",
-                "The community is the one the relay URL's host selects. The relay offers no",
-                "read of channel metadata: the channels listed are those your store holds",
-                "artifacts of, so empty channels are not listed (--sync syncs first)."})
+@Command(
+        name = "whoami",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Prints your public key, community, and the channels you can read.",
+            "The community is the one the relay URL's host selects. The relay offers no",
+            "read of channel metadata: the channels listed are those your store holds",
+            "artifacts of, so empty channels are not listed (--sync syncs first)."
+        })
 final class WhoamiCommand implements Callable<Integer> {
     /** One readable channel; {@code discoverable} false when its artifacts were confirmed by id only. */
     record Channel(String id, int artifacts, boolean discoverable) {}
@@ -31,10 +35,17 @@ final class WhoamiCommand implements Callable<Integer> {
     record Community(String host, String relayName) {}
 
     /** What {@code --json} prints. */
-    record Identity(String pubkey, String relay, Community community, List<String> offers, List<String> scope,
-                    String channelsFrom, List<Channel> channels) {}
+    record Identity(
+            String pubkey,
+            String relay,
+            Community community,
+            List<String> offers,
+            List<String> scope,
+            String channelsFrom,
+            List<Channel> channels) {}
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
 
     @Spec
@@ -82,19 +93,28 @@ final class WhoamiCommand implements Callable<Integer> {
         }
         List<Channel> channels = new ArrayList<>();
         counts.forEach((h, count) -> channels.add(new Channel(h, count[0] + count[1], count[0] > 0)));
-        return new Identity(client.http().keys().publicKeyHex(), client.http().baseUrl(),
-                new Community(URI.create(client.http().baseUrl()).getHost(), capabilities.name()), offers,
-                client.scope(), "store", channels);
+        return new Identity(
+                client.http().keys().publicKeyHex(),
+                client.http().baseUrl(),
+                new Community(URI.create(client.http().baseUrl()).getHost(), capabilities.name()),
+                offers,
+                client.scope(),
+                "store",
+                channels);
     }
 
     private static void print(Identity identity, PrintWriter out) {
         out.println("public key  " + identity.pubkey());
         out.println("relay       " + identity.relay()
-                + (identity.community().relayName().isEmpty() ? "" : " (" + identity.community().relayName() + ")"));
+                + (identity.community().relayName().isEmpty()
+                        ? ""
+                        : " (" + identity.community().relayName() + ")"));
         out.println("community   " + identity.community().host());
-        out.println("offers      " + (identity.offers().contains("artifacts.incremental") ? "incremental reads" : "mode current only")
+        out.println("offers      "
+                + (identity.offers().contains("artifacts.incremental") ? "incremental reads" : "mode current only")
                 + (identity.offers().contains("artifacts.sync") ? ", WebSocket sync" : ""));
-        out.println("scope       " + (identity.scope().isEmpty() ? "everything you may discover" : String.join(",", identity.scope())));
+        out.println("scope       "
+                + (identity.scope().isEmpty() ? "everything you may discover" : String.join(",", identity.scope())));
         out.println("channels    " + identity.channels().size() + " you can read with artifacts in the store");
         for (Channel channel : identity.channels()) {
             out.println("  " + channel.id() + "  " + channel.artifacts() + " artifacts"

@@ -1,8 +1,8 @@
 package chat.buzz.client.cli;
 
+import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.SyncClient;
 import chat.buzz.client.SyncClient.WriteOutcome;
-import chat.buzz.client.StoredArtifact;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,12 +22,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "write", mixinStandardHelpOptions = true,
-        description = {"Creates, edits, moves, deletes or restores an artifact.",
-                "Compare-and-set on the head (PROTOCOL 3.2): an edit names the head your store holds as prev, so a",
-                "concurrent change makes the relay refuse it (exit 7) instead of overwriting it.",
-                "Values come from flags, or from a JSON object (--json FILE, - for stdin) with the",
-                "same names: op, id, channel, type, title, content, prev; flags win over the file."})
+@Command(
+        name = "write",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Creates, edits, moves, deletes or restores an artifact.",
+            "Compare-and-set on the head (PROTOCOL 3.2): an edit names the head your store holds as prev, so a",
+            "concurrent change makes the relay refuse it (exit 7) instead of overwriting it.",
+            "Values come from flags, or from a JSON object (--json FILE, - for stdin) with the",
+            "same names: op, id, channel, type, title, content, prev; flags win over the file."
+        })
 final class WriteCommand implements Callable<Integer> {
     private static final Set<String> OPS = Set.of("create", "update", "move", "delete", "restore");
     private static final Set<String> STRUCTURAL = Set.of("ar", "d", "h", "type", "title", "op", "prev");
@@ -38,7 +42,9 @@ final class WriteCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
-    @Option(names = "--op", description = "create, update, move, delete or restore (default: create without --id, else update)")
+    @Option(
+            names = "--op",
+            description = "create, update, move, delete or restore (default: create without --id, else update)")
     String op;
 
     @Option(names = "--id", paramLabel = "D", description = "the artifact id; a new one is made for create")
@@ -56,7 +62,10 @@ final class WriteCommand implements Callable<Integer> {
     @Option(names = "--content", description = "the content (kept when left out)")
     String content;
 
-    @Option(names = "--prev", paramLabel = "EVENT", description = "the head to replace (default: the head in the store)")
+    @Option(
+            names = "--prev",
+            paramLabel = "EVENT",
+            description = "the head to replace (default: the head in the store)")
     String prev;
 
     @Option(names = "--json", paramLabel = "FILE", description = "read the values from a JSON object (- for stdin)")
@@ -77,16 +86,21 @@ final class WriteCommand implements Callable<Integer> {
             WriteOutcome outcome = client.write(event);
             if (!outcome.reply().accepted()) {
                 String message = outcome.reply().message();
-                String advice = message.startsWith("conflict") ? " (the artifact changed since the head you named;"
-                        + " run sync, look again, and retry)" : "";
-                spec.commandLine().getErr().println("buzz-sync: the relay did not accept the " + op + ": " + message + advice);
+                String advice = message.startsWith("conflict")
+                        ? " (the artifact changed since the head you named;" + " run sync, look again, and retry)"
+                        : "";
+                spec.commandLine()
+                        .getErr()
+                        .println("buzz-sync: the relay did not accept the " + op + ": " + message + advice);
                 return ExitCode.NOT_ACCEPTED;
             }
             out.println(op + " accepted: artifact " + event.tag("d").orElseThrow() + ", head " + event.id()
                     + (outcome.reply().message().startsWith("duplicate") ? " (already there)" : ""));
-            outcome.confirmed().ifPresent(entry -> out.println(entry.upsert()
-                    ? "confirmed by a known-ID read; the store holds it"
-                    : "the relay now reports it as removed (" + entry.reason() + ")"));
+            outcome.confirmed()
+                    .ifPresent(entry -> out.println(
+                            entry.upsert()
+                                    ? "confirmed by a known-ID read; the store holds it"
+                                    : "the relay now reports it as removed (" + entry.reason() + ")"));
         }
         return ExitCode.OK;
     }
@@ -94,15 +108,19 @@ final class WriteCommand implements Callable<Integer> {
     private Event build(SyncClient client) {
         String d = id != null ? id : op.equals("create") ? UUID.randomUUID().toString() : null;
         if (d == null || !d.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
-            throw new UsageProblem("--id must be the artifact's lowercase hyphenated UUID" + (d == null ? " for " + op : ""));
+            throw new UsageProblem(
+                    "--id must be the artifact's lowercase hyphenated UUID" + (d == null ? " for " + op : ""));
         }
-        Optional<Event> head = op.equals("create") ? Optional.empty()
+        Optional<Event> head = op.equals("create")
+                ? Optional.empty()
                 : client.store().get(d).map(StoredArtifact::eventJson).map(Event::parse);
         if (!op.equals("create") && head.isEmpty() && prev == null) {
-            throw new UsageProblem("artifact " + d + " is not in the store: run sync first, or name the head with --prev"
+            throw new UsageProblem("artifact " + d
+                    + " is not in the store: run sync first, or name the head with --prev"
                     + (op.equals("restore") ? " (a deleted artifact's head is never synced: --prev is needed)" : ""));
         }
-        String home = op.equals("create") || op.equals("move") ? channel
+        String home = op.equals("create") || op.equals("move")
+                ? channel
                 : head.flatMap(e -> e.tag("h")).orElse(channel);
         if (home == null) {
             throw new UsageProblem("--channel is needed for " + op);
@@ -117,7 +135,8 @@ final class WriteCommand implements Callable<Integer> {
         tags.add(List.of("h", home));
         tags.add(List.of("type", kind));
         if (!op.equals("delete")) {
-            String heading = title != null ? title : head.flatMap(e -> e.tag("title")).orElse(null);
+            String heading =
+                    title != null ? title : head.flatMap(e -> e.tag("title")).orElse(null);
             if (heading == null) {
                 throw new UsageProblem("--title is needed for " + op);
             }
@@ -127,7 +146,9 @@ final class WriteCommand implements Callable<Integer> {
         if (!op.equals("create")) {
             tags.add(List.of("prev", prev != null ? prev : head.orElseThrow().id()));
         }
-        head.ifPresent(e -> e.tags().stream().filter(t -> !t.isEmpty() && !STRUCTURAL.contains(t.get(0))).forEach(tags::add));
+        head.ifPresent(e -> e.tags().stream()
+                .filter(t -> !t.isEmpty() && !STRUCTURAL.contains(t.get(0)))
+                .forEach(tags::add));
         String body = content != null ? content : head.map(Event::content).orElse("");
         return client.http().keys().sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, body);
     }
@@ -138,7 +159,8 @@ final class WriteCommand implements Callable<Integer> {
         }
         JsonNode values;
         try {
-            String text = json.equals("-") ? new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+            String text = json.equals("-")
+                    ? new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
                     : Files.readString(Path.of(json));
             values = new ObjectMapper().readTree(text);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

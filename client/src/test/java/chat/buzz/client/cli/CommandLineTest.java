@@ -48,16 +48,26 @@ class CommandLineTest {
     @Test
     void whoamiHelpNamesItsOptionsAndWhereTheChannelsComeFrom() {
         Outcome outcome = run("whoami", "--help");
-        assertThat(outcome.out()).contains("--json", "print one JSON object instead of text", "--sync",
-                "empty channels are not listed");
+        assertThat(outcome.out())
+                .contains("--json", "print one JSON object instead of text", "--sync", "empty channels are not listed");
     }
 
     @Test
     void theTopLevelHelpListsEveryCommandAndTheExitCodes() {
         Outcome outcome = run("--help");
         assertThat(outcome.exit()).isZero();
-        assertThat(outcome.out()).contains("keygen", "sync", "follow", "get", "list", "write", "whoami", "verify",
-                "Exit codes:", "6 verify: the store differs from the relay");
+        assertThat(outcome.out())
+                .contains(
+                        "keygen",
+                        "sync",
+                        "follow",
+                        "get",
+                        "list",
+                        "write",
+                        "whoami",
+                        "verify",
+                        "Exit codes:",
+                        "6 verify: the store differs from the relay");
     }
 
     @Test
@@ -81,8 +91,8 @@ class CommandLineTest {
         assertThat(first.exit()).isZero();
         assertThat(first.out()).containsPattern("public key [0-9a-f]{64}");
         assertThat(Files.readString(key).trim()).matches("[0-9a-f]{64}");
-        assertThat(Files.getPosixFilePermissions(key)).containsExactlyInAnyOrder(
-                PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+        assertThat(Files.getPosixFilePermissions(key))
+                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
         Outcome again = run("keygen", "--key", key.toString());
         assertThat(again.exit()).isEqualTo(ExitCode.LOCAL);
         assertThat(again.err()).contains("a key file already exists at " + key, "use --force");
@@ -141,19 +151,34 @@ class CommandLineTest {
         Outcome outcome = run("list", "--store", directory.resolve("s.db").toString());
         assertThat(outcome.exit()).isZero();
         assertThat(outcome.out()).contains("0 artifacts");
-        assertThat(run("list", "--json", "--store", directory.resolve("s.db").toString()).out().trim()).isEqualTo("[]");
+        assertThat(run("list", "--json", "--store", directory.resolve("s.db").toString())
+                        .out()
+                        .trim())
+                .isEqualTo("[]");
     }
 
     @Test
     void writeUsageErrorsNameWhatIsMissing() {
         Path key = directory.resolve("k.key");
         run("keygen", "--key", key.toString());
-        String[] common = {"--relay", "http://127.0.0.1:9", "--key", key.toString(), "--store", directory.resolve("s.db").toString()};
-        assertThat(write(common, "--op", "rename").err()).contains("--op is one of create, update, move, delete, restore; not 'rename'");
-        assertThat(write(common, "--op", "update").err()).contains("--id must be the artifact's lowercase hyphenated UUID for update");
-        assertThat(write(common, "--op", "update", "--id", "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00").err())
+        String[] common = {
+            "--relay",
+            "http://127.0.0.1:9",
+            "--key",
+            key.toString(),
+            "--store",
+            directory.resolve("s.db").toString()
+        };
+        assertThat(write(common, "--op", "rename").err())
+                .contains("--op is one of create, update, move, delete, restore; not 'rename'");
+        assertThat(write(common, "--op", "update").err())
+                .contains("--id must be the artifact's lowercase hyphenated UUID for update");
+        assertThat(write(common, "--op", "update", "--id", "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00")
+                        .err())
                 .contains("is not in the store: run sync first, or name the head with --prev");
-        assertThat(write(common, "--json", directory.resolve("nothing.json").toString()).err()).contains("no such file");
+        assertThat(write(common, "--json", directory.resolve("nothing.json").toString())
+                        .err())
+                .contains("no such file");
     }
 
     private static Outcome write(String[] common, String... args) {
@@ -167,33 +192,66 @@ class CommandLineTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"incremental_invalid_request", "incremental_invalid_cursor", "incremental_cursor_mismatch",
-            "incremental_scope_too_large", "incremental_too_many_ids", "incremental_ttl_channel",
-            "incremental_unavailable", "incremental_capacity", "incremental_timeout", "unknown community",
-            "missing Nostr auth", "NIP-98: created_at too far from now", "NIP-98: replay detected", "sync_unavailable"})
+    @ValueSource(
+            strings = {
+                "incremental_invalid_request",
+                "incremental_invalid_cursor",
+                "incremental_cursor_mismatch",
+                "incremental_scope_too_large",
+                "incremental_too_many_ids",
+                "incremental_ttl_channel",
+                "incremental_unavailable",
+                "incremental_capacity",
+                "incremental_timeout",
+                "unknown community",
+                "missing Nostr auth",
+                "NIP-98: created_at too far from now",
+                "NIP-98: replay detected",
+                "sync_unavailable"
+            })
     void everyProtocolErrorGetsItsOwnAdvice(String code) {
         String advice = Problems.advice(code);
         assertThat(advice).startsWith(" (").endsWith(")");
-        int status = code.startsWith("incremental_unavailable") || code.equals("incremental_capacity")
-                || code.equals("incremental_timeout") ? 503 : code.startsWith("NIP") || code.startsWith("missing") ? 401 : 400;
+        int status = code.startsWith("incremental_unavailable")
+                        || code.equals("incremental_capacity")
+                        || code.equals("incremental_timeout")
+                ? 503
+                : code.startsWith("NIP") || code.startsWith("missing") ? 401 : 400;
         Problems.Problem problem = Problems.of(new RelayError(status, code, "the relay's words", null));
-        assertThat(problem.message()).isEqualTo("relay answered " + status + " " + code + ": the relay's words" + advice);
+        assertThat(problem.message())
+                .isEqualTo("relay answered " + status + " " + code + ": the relay's words" + advice);
         assertThat(problem.exitCode()).isEqualTo(status == 503 ? ExitCode.UNAVAILABLE : ExitCode.REFUSED);
     }
 
     @Test
     void theOtherFailuresMapToTheirExitCodes() {
-        assertThat(Problems.of(new RetriesExhausted("a delta read", 8,
-                new RelayError(503, "incremental_capacity", "busy", Duration.ofSeconds(3)))))
-                .isEqualTo(new Problems.Problem(ExitCode.UNAVAILABLE,
-                        "gave up a delta read after 8 attempts; last answer: busy (the relay is busy; try again in a little while)"));
-        assertThat(Problems.of(RelayError.unreachable("GET / to http://x", new java.net.ConnectException())).message())
-                .isEqualTo("cannot reach the relay: GET / to http://x: connect exception (check --relay and your network)");
-        assertThat(Problems.of(new StoreFailure("the store failed: disk full", null)).exitCode()).isEqualTo(ExitCode.LOCAL);
-        assertThat(Problems.of(new chat.buzz.client.ProtocolViolation("an entry without d")).message())
+        assertThat(Problems.of(new RetriesExhausted(
+                        "a delta read", 8, new RelayError(503, "incremental_capacity", "busy", Duration.ofSeconds(3)))))
+                .isEqualTo(
+                        new Problems.Problem(
+                                ExitCode.UNAVAILABLE,
+                                "gave up a delta read after 8 attempts; last answer: busy (the relay is busy; try again in a little while)"));
+        assertThat(Problems.of(RelayError.unreachable("GET / to http://x", new java.net.ConnectException()))
+                        .message())
+                .isEqualTo(
+                        "cannot reach the relay: GET / to http://x: connect exception (check --relay and your network)");
+        assertThat(Problems.of(new StoreFailure("the store failed: disk full", null))
+                        .exitCode())
+                .isEqualTo(ExitCode.LOCAL);
+        assertThat(Problems.of(new chat.buzz.client.ProtocolViolation("an entry without d"))
+                        .message())
                 .isEqualTo("the relay broke the protocol: an entry without d");
         assertThat(Problems.of(new IllegalStateException("boom")).exitCode()).isEqualTo(ExitCode.INTERNAL);
-        assertThat(Set.of(ExitCode.OK, ExitCode.INTERNAL, ExitCode.USAGE, ExitCode.REFUSED, ExitCode.UNAVAILABLE,
-                ExitCode.LOCAL, ExitCode.DRIFT, ExitCode.NOT_ACCEPTED, ExitCode.NOT_FOUND)).hasSize(9);
+        assertThat(Set.of(
+                        ExitCode.OK,
+                        ExitCode.INTERNAL,
+                        ExitCode.USAGE,
+                        ExitCode.REFUSED,
+                        ExitCode.UNAVAILABLE,
+                        ExitCode.LOCAL,
+                        ExitCode.DRIFT,
+                        ExitCode.NOT_ACCEPTED,
+                        ExitCode.NOT_FOUND))
+                .hasSize(9);
     }
 }

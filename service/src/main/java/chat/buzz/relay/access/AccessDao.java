@@ -19,8 +19,8 @@ public interface AccessDao {
             SELECT id, visibility = 'open' AS open, unlisted, ttl_seconds, deleted_at IS NOT NULL AS deleted
             FROM channels WHERE id = :id AND community_id = :community
             FOR <lock>""")
-    Optional<ChannelFacts> channelLocked(@Bind("id") UUID channel, @Bind("community") long communityId,
-                                         @Define("lock") String lockStrength);
+    Optional<ChannelFacts> channelLocked(
+            @Bind("id") UUID channel, @Bind("community") long communityId, @Define("lock") String lockStrength);
 
     @SqlQuery("SELECT role FROM channel_members WHERE channel_id = :id AND pubkey = :pubkey AND removed_at IS NULL")
     Optional<String> activeRole(@Bind("id") UUID channel, @Bind("pubkey") String pubkey);

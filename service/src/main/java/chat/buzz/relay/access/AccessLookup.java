@@ -7,7 +7,8 @@ import org.jdbi.v3.core.Handle;
 /** Builds a {@link ChannelAccess} inside a write transaction, taking the channel lock that write needs. */
 public final class AccessLookup {
     public enum Lock {
-        SHARED("SHARE"), EXCLUSIVE("UPDATE");
+        SHARED("SHARE"),
+        EXCLUSIVE("UPDATE");
 
         private final String strength;
 

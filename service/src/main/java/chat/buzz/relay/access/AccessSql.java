@@ -22,8 +22,8 @@ public final class AccessSql {
     }
 
     private static String activeMember(String channel, ReaderTerms reader) {
-        return "EXISTS (SELECT 1 FROM channel_members am WHERE am.channel_id = " + channel
-                + ".id AND am.pubkey = " + reader.pubkey() + " AND am.removed_at IS NULL)";
+        return "EXISTS (SELECT 1 FROM channel_members am WHERE am.channel_id = " + channel + ".id AND am.pubkey = "
+                + reader.pubkey() + " AND am.removed_at IS NULL)";
     }
 
     /** Open channels: anyone in the community; private: active members. Deleted channels: nobody. */
@@ -50,8 +50,8 @@ public final class AccessSql {
         if (scoped) {
             return "(" + channel + ".id = ANY (" + reader.scope() + ") AND " + readable(channel, reader) + ")";
         }
-        return "(" + channel + ".deleted_at IS NULL AND ((" + channel + ".visibility = 'open' AND NOT "
-                + channel + ".unlisted) OR " + activeMember(channel, reader) + "))";
+        return "(" + channel + ".deleted_at IS NULL AND ((" + channel + ".visibility = 'open' AND NOT " + channel
+                + ".unlisted) OR " + activeMember(channel, reader) + "))";
     }
 
     /**
@@ -85,8 +85,8 @@ public final class AccessSql {
         return discoverableHead(head, event, channel, scoped, ReaderTerms.BOUND);
     }
 
-    private static String discoverableHead(String head, String event, String channel, boolean scoped,
-                                           ReaderTerms reader) {
+    private static String discoverableHead(
+            String head, String event, String channel, boolean scoped, ReaderTerms reader) {
         return "(" + liveHead(head, event) + " AND " + channel + ".ttl_seconds IS NULL AND "
                 + discoverableChannel(channel, scoped, reader) + ")";
     }
@@ -112,8 +112,9 @@ public final class AccessSql {
     }
 
     public static String removeReason(String head, String channel, String movedFrom, ReaderTerms reader) {
-        String moved = movedFrom == null ? "" : " WHEN " + movedFrom + ".id IS NOT NULL AND "
-                + readable(movedFrom, reader) + " THEN 'moved'";
+        String moved = movedFrom == null
+                ? ""
+                : " WHEN " + movedFrom + ".id IS NOT NULL AND " + readable(movedFrom, reader) + " THEN 'moved'";
         return "(CASE" + moved + " WHEN " + head + ".deleted AND " + readable(channel, reader)
                 + " THEN 'deleted' ELSE 'unavailable' END)";
     }
@@ -124,7 +125,8 @@ public final class AccessSql {
      * listed ones discovered by everyone, so joining or leaving them changes nothing a reader syncs.
      */
     public static String membershipDecidesDiscovery(String channel, boolean scoped) {
-        return scoped ? "(" + channel + ".visibility = 'private')"
+        return scoped
+                ? "(" + channel + ".visibility = 'private')"
                 : "(" + channel + ".visibility = 'private' OR " + channel + ".unlisted)";
     }
 
@@ -155,8 +157,7 @@ public final class AccessSql {
         String floor = floor(reader);
         String memberDuringHold = """
                 EXISTS (SELECT 1 FROM channel_membership_spans s WHERE s.channel_id = hc.id AND s.pubkey = %s
-                        AND s.started_at < v.held_until AND COALESCE(s.ended_at, 'infinity') > GREATEST(v.held_from, %s))"""
-                .formatted(reader.pubkey(), floor);
+                        AND s.started_at < v.held_until AND COALESCE(s.ended_at, 'infinity') > GREATEST(v.held_from, %s))""".formatted(reader.pubkey(), floor);
         String discoverableDuringHold = scoped
                 ? "(hc.id = ANY (" + reader.scope() + ") AND (hc.visibility = 'open' OR " + memberDuringHold + "))"
                 : "((hc.visibility = 'open' AND NOT hc.unlisted) OR " + memberDuringHold + ")";

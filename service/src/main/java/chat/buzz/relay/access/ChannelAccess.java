@@ -81,7 +81,8 @@ public record ChannelAccess(Optional<ChannelFacts> channel, Optional<Role> role)
         if (newRole.isPresent() && newRole.get().outranks(actor)) {
             return false;
         }
-        return actor == Role.OWNER || targetCurrentRole.filter(r -> r.atLeast(actor)).isEmpty();
+        return actor == Role.OWNER
+                || targetCurrentRole.filter(r -> r.atLeast(actor)).isEmpty();
     }
 
     public boolean canJoin() {

@@ -5,7 +5,9 @@ import java.util.Optional;
 
 /** Channel roles, highest first: owner > admin > member. */
 public enum Role {
-    OWNER, ADMIN, MEMBER;
+    OWNER,
+    ADMIN,
+    MEMBER;
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);

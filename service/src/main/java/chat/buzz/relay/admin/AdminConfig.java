@@ -9,7 +9,8 @@ import java.util.List;
 
 /** The admin port: who may use it, and how the operations features behave. */
 public class AdminConfig {
-    @Valid @NotNull
+    @Valid
+    @NotNull
     private List<OperatorConfig> operators = List.of();
 
     /** Local mode only: without any configured token, make one up at start and log it once. */
@@ -39,26 +40,90 @@ public class AdminConfig {
     @Min(1)
     private long burstThreshold = 50;
 
-    @JsonProperty public List<OperatorConfig> getOperators() { return operators; }
-    @JsonProperty public void setOperators(List<OperatorConfig> operators) { this.operators = List.copyOf(operators); }
-    @JsonProperty public boolean isGenerateTokenWhenMissing() { return generateTokenWhenMissing; }
-    @JsonProperty public void setGenerateTokenWhenMissing(boolean value) { this.generateTokenWhenMissing = value; }
-    @JsonProperty public Duration getFlagRefresh() { return flagRefresh; }
-    @JsonProperty public void setFlagRefresh(Duration flagRefresh) { this.flagRefresh = flagRefresh; }
-    @JsonProperty public Duration getHeartbeat() { return heartbeat; }
-    @JsonProperty public void setHeartbeat(Duration heartbeat) { this.heartbeat = heartbeat; }
-    @JsonProperty public Duration getGateConfirmationBound() { return gateConfirmationBound; }
-    @JsonProperty public void setGateConfirmationBound(Duration bound) { this.gateConfirmationBound = bound; }
-
-    public java.time.Duration confirmationBound() {
-        return gateConfirmationBound != null ? gateConfirmationBound.toJavaDuration()
-                : java.time.Duration.ofMillis(Math.max(5 * heartbeat.toMilliseconds(), 4 * flagRefresh.toMilliseconds()));
+    @JsonProperty
+    public List<OperatorConfig> getOperators() {
+        return operators;
     }
 
-    @JsonProperty public Duration getForgetInstanceAfter() { return forgetInstanceAfter; }
-    @JsonProperty public void setForgetInstanceAfter(Duration forgetInstanceAfter) { this.forgetInstanceAfter = forgetInstanceAfter; }
-    @JsonProperty public Duration getStatisticsFlush() { return statisticsFlush; }
-    @JsonProperty public void setStatisticsFlush(Duration statisticsFlush) { this.statisticsFlush = statisticsFlush; }
-    @JsonProperty public long getBurstThreshold() { return burstThreshold; }
-    @JsonProperty public void setBurstThreshold(long burstThreshold) { this.burstThreshold = burstThreshold; }
+    @JsonProperty
+    public void setOperators(List<OperatorConfig> operators) {
+        this.operators = List.copyOf(operators);
+    }
+
+    @JsonProperty
+    public boolean isGenerateTokenWhenMissing() {
+        return generateTokenWhenMissing;
+    }
+
+    @JsonProperty
+    public void setGenerateTokenWhenMissing(boolean value) {
+        this.generateTokenWhenMissing = value;
+    }
+
+    @JsonProperty
+    public Duration getFlagRefresh() {
+        return flagRefresh;
+    }
+
+    @JsonProperty
+    public void setFlagRefresh(Duration flagRefresh) {
+        this.flagRefresh = flagRefresh;
+    }
+
+    @JsonProperty
+    public Duration getHeartbeat() {
+        return heartbeat;
+    }
+
+    @JsonProperty
+    public void setHeartbeat(Duration heartbeat) {
+        this.heartbeat = heartbeat;
+    }
+
+    @JsonProperty
+    public Duration getGateConfirmationBound() {
+        return gateConfirmationBound;
+    }
+
+    @JsonProperty
+    public void setGateConfirmationBound(Duration bound) {
+        this.gateConfirmationBound = bound;
+    }
+
+    public java.time.Duration confirmationBound() {
+        return gateConfirmationBound != null
+                ? gateConfirmationBound.toJavaDuration()
+                : java.time.Duration.ofMillis(
+                        Math.max(5 * heartbeat.toMilliseconds(), 4 * flagRefresh.toMilliseconds()));
+    }
+
+    @JsonProperty
+    public Duration getForgetInstanceAfter() {
+        return forgetInstanceAfter;
+    }
+
+    @JsonProperty
+    public void setForgetInstanceAfter(Duration forgetInstanceAfter) {
+        this.forgetInstanceAfter = forgetInstanceAfter;
+    }
+
+    @JsonProperty
+    public Duration getStatisticsFlush() {
+        return statisticsFlush;
+    }
+
+    @JsonProperty
+    public void setStatisticsFlush(Duration statisticsFlush) {
+        this.statisticsFlush = statisticsFlush;
+    }
+
+    @JsonProperty
+    public long getBurstThreshold() {
+        return burstThreshold;
+    }
+
+    @JsonProperty
+    public void setBurstThreshold(long burstThreshold) {
+        this.burstThreshold = burstThreshold;
+    }
 }

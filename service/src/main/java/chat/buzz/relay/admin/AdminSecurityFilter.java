@@ -37,7 +37,8 @@ public final class AdminSecurityFilter implements Filter {
     }
 
     @Override
-    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
+    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
         HttpServletRequest request = (HttpServletRequest) req;
         HttpServletResponse response = (HttpServletResponse) res;
         boolean safe = SAFE_METHODS.contains(request.getMethod());
@@ -107,7 +108,8 @@ public final class AdminSecurityFilter implements Filter {
         }
     }
 
-    private static void refuse(HttpServletResponse response, int status, String error, String message) throws IOException {
+    private static void refuse(HttpServletResponse response, int status, String error, String message)
+            throws IOException {
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());

@@ -33,6 +33,7 @@ public final class Operator {
 
     /** Lets a task answer with a 4xx instead of the task servlet's blanket 500 for exceptions. */
     public static void respondWithStatus(int status) {
-        Optional.ofNullable(CURRENT.get()).ifPresent(current -> current.response().setStatus(status));
+        Optional.ofNullable(CURRENT.get())
+                .ifPresent(current -> current.response().setStatus(status));
     }
 }

@@ -12,7 +12,8 @@ public class OperatorConfig {
     @NotBlank
     private String name;
 
-    @NotBlank @Size(min = MIN_TOKEN_LENGTH)
+    @NotBlank
+    @Size(min = MIN_TOKEN_LENGTH)
     private String token;
 
     public OperatorConfig() {}
@@ -22,8 +23,23 @@ public class OperatorConfig {
         this.token = token;
     }
 
-    @JsonProperty public String getName() { return name; }
-    @JsonProperty public void setName(String name) { this.name = name; }
-    @JsonProperty public String getToken() { return token; }
-    @JsonProperty public void setToken(String token) { this.token = token; }
+    @JsonProperty
+    public String getName() {
+        return name;
+    }
+
+    @JsonProperty
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    @JsonProperty
+    public String getToken() {
+        return token;
+    }
+
+    @JsonProperty
+    public void setToken(String token) {
+        this.token = token;
+    }
 }

@@ -61,7 +61,8 @@ public final class OperatorTokens {
             LOG.warn("No admin token configured; generated one for this run (operator \"admin\"): {}", token);
         }
         if (operators.isEmpty()) {
-            LOG.error("No admin token configured (admin.operators or {}); every admin request will be refused",
+            LOG.error(
+                    "No admin token configured (admin.operators or {}); every admin request will be refused",
                     ENVIRONMENT_VARIABLE);
         }
         return of(operators);

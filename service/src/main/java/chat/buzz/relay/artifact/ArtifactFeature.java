@@ -11,7 +11,10 @@ public final class ArtifactFeature {
     private ArtifactFeature() {}
 
     public static Map<Integer, EventHandler> handlers(RelayIdentity relay, Clock clock) {
-        return Map.of(Kinds.ARTIFACT_REVISION, new ArtifactWrites(new RemovalMarkers(relay, clock)),
-                Kinds.REDACTION, new Redactions());
+        return Map.of(
+                Kinds.ARTIFACT_REVISION,
+                new ArtifactWrites(new RemovalMarkers(relay, clock)),
+                Kinds.REDACTION,
+                new Redactions());
     }
 }

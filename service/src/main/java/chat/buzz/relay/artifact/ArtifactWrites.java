@@ -45,8 +45,15 @@ public final class ArtifactWrites implements EventHandler {
             throw WriteRejection.blocked("no write access to the destination channel");
         }
         dao.advanceHead(community, revision.d(), revision.channel(), event.id(), revision.op() == Op.DELETE);
-        dao.recordRevision(event.id(), community, revision.d(), revision.channel(), Kinds.ARTIFACT_REVISION,
-                revision.op().wireName(), current.headEventId(), caller.pubkey());
+        dao.recordRevision(
+                event.id(),
+                community,
+                revision.d(),
+                revision.channel(),
+                Kinds.ARTIFACT_REVISION,
+                revision.op().wireName(),
+                current.headEventId(),
+                caller.pubkey());
         ChangeNotifications.headChanged(handle, community, revision.d(), current.channelId(), revision.channel());
         if (revision.op() == Op.MOVE) {
             markers.recordMove(handle, community, revision.d(), current.channelId(), current.headEventId());
@@ -65,7 +72,14 @@ public final class ArtifactWrites implements EventHandler {
         if (dao.createHead(community, revision.d(), revision.channel(), event.id(), revision.type()) == 0) {
             throw WriteRejection.conflict("artifact already exists");
         }
-        dao.recordRevision(event.id(), community, revision.d(), revision.channel(), Kinds.ARTIFACT_REVISION, "create", null,
+        dao.recordRevision(
+                event.id(),
+                community,
+                revision.d(),
+                revision.channel(),
+                Kinds.ARTIFACT_REVISION,
+                "create",
+                null,
                 caller.pubkey());
         ChangeNotifications.headChanged(handle, community, revision.d(), revision.channel(), revision.channel());
     }
@@ -90,8 +104,8 @@ public final class ArtifactWrites implements EventHandler {
     }
 
     private static boolean writable(Handle handle, Caller caller, UUID channel) {
-        ChannelAccess access = AccessLookup.lookup(handle, caller.community().id(), channel, caller.pubkey(),
-                AccessLookup.Lock.SHARED);
+        ChannelAccess access = AccessLookup.lookup(
+                handle, caller.community().id(), channel, caller.pubkey(), AccessLookup.Lock.SHARED);
         return access.canWrite();
     }
 }

@@ -26,10 +26,11 @@ public final class Redactions implements EventHandler {
         UUID channel = tags.requiredUuid("h");
         String target = tags.eventId("e").orElseThrow(() -> WriteRejection.invalid("missing e tag"));
         long community = caller.community().id();
-        UUID revisionChannel = handle.attach(ArtifactDao.class).revisionChannel(target, community, Kinds.ARTIFACT_REVISION)
+        UUID revisionChannel = handle.attach(ArtifactDao.class)
+                .revisionChannel(target, community, Kinds.ARTIFACT_REVISION)
                 .orElseThrow(() -> WriteRejection.blocked(NOT_FOUND));
-        ChannelAccess access = AccessLookup.lookup(handle, community, revisionChannel, caller.pubkey(),
-                AccessLookup.Lock.SHARED);
+        ChannelAccess access =
+                AccessLookup.lookup(handle, community, revisionChannel, caller.pubkey(), AccessLookup.Lock.SHARED);
         EventStore events = handle.attach(EventStore.class);
         String author = events.author(target, community).orElseThrow(() -> WriteRejection.blocked(NOT_FOUND));
         if (!access.canRead() && !caller.pubkey().equals(author)) {

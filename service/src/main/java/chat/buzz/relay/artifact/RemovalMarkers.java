@@ -23,15 +23,28 @@ public final class RemovalMarkers {
     }
 
     public Event recordMove(Handle handle, long communityId, UUID d, UUID oldChannel, String replacedRevision) {
-        Event marker = relay.keys().sign(Kinds.REMOVAL_MARKER, clock.instant().getEpochSecond(), List.of(
-                List.of("ar", "1"),
-                List.of("d", d.toString()),
-                List.of("h", oldChannel.toString()),
-                List.of("reason", "moved"),
-                List.of("prev", replacedRevision)), "");
+        Event marker = relay.keys()
+                .sign(
+                        Kinds.REMOVAL_MARKER,
+                        clock.instant().getEpochSecond(),
+                        List.of(
+                                List.of("ar", "1"),
+                                List.of("d", d.toString()),
+                                List.of("h", oldChannel.toString()),
+                                List.of("reason", "moved"),
+                                List.of("prev", replacedRevision)),
+                        "");
         handle.attach(EventStore.class).store(communityId, marker);
-        handle.attach(ArtifactDao.class).recordRevision(marker.id(), communityId, d, oldChannel, Kinds.REMOVAL_MARKER, "moved",
-                replacedRevision, relay.publicKeyHex());
+        handle.attach(ArtifactDao.class)
+                .recordRevision(
+                        marker.id(),
+                        communityId,
+                        d,
+                        oldChannel,
+                        Kinds.REMOVAL_MARKER,
+                        "moved",
+                        replacedRevision,
+                        relay.publicKeyHex());
         return marker;
     }
 }

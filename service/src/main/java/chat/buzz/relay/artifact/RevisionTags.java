@@ -13,7 +13,11 @@ import java.util.UUID;
 record RevisionTags(UUID d, UUID channel, String type, Optional<String> title, Op op, Optional<String> prev) {
 
     enum Op {
-        CREATE, UPDATE, MOVE, DELETE, RESTORE;
+        CREATE,
+        UPDATE,
+        MOVE,
+        DELETE,
+        RESTORE;
 
         String wireName() {
             return name().toLowerCase(java.util.Locale.ROOT);

@@ -21,8 +21,11 @@ public final class AuthFeature {
 
     public static void register(Environment environment, RelayConfig relay, Jdbi jdbi, Clock clock) {
         ReplayGuard replayGuard = new PostgresReplayGuard(jdbi);
-        Nip98AuthFilter filter = new Nip98AuthFilter(new Nip98Verifier(clock), replayGuard,
-                new RequestBodies(relay.getMaxBodyBytes()), relay.getPublicScheme(),
+        Nip98AuthFilter filter = new Nip98AuthFilter(
+                new Nip98Verifier(clock),
+                replayGuard,
+                new RequestBodies(relay.getMaxBodyBytes()),
+                relay.getPublicScheme(),
                 Duration.ofSeconds(relay.getReplayWindowSeconds()));
         environment.jersey().register(new AuthDynamicFeature(filter));
         environment.jersey().register(new AuthValueFactoryProvider.Binder<>(Caller.class));
@@ -30,14 +33,21 @@ public final class AuthFeature {
     }
 
     private static void purgePeriodically(Environment environment, ReplayGuard replayGuard) {
-        ScheduledExecutorService purger = environment.lifecycle()
-                .scheduledExecutorService("replay-guard-purge").threads(1).build();
-        purger.scheduleWithFixedDelay(() -> {
-            try {
-                replayGuard.purgeExpired();
-            } catch (RuntimeException e) {
-                LOG.warn("Replay guard purge failed; will retry", e);
-            }
-        }, 1, 1, TimeUnit.MINUTES);
+        ScheduledExecutorService purger = environment
+                .lifecycle()
+                .scheduledExecutorService("replay-guard-purge")
+                .threads(1)
+                .build();
+        purger.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        replayGuard.purgeExpired();
+                    } catch (RuntimeException e) {
+                        LOG.warn("Replay guard purge failed; will retry", e);
+                    }
+                },
+                1,
+                1,
+                TimeUnit.MINUTES);
     }
 }

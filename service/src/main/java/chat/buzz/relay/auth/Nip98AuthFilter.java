@@ -31,8 +31,12 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
     private final String publicScheme;
     private final Duration replayWindow;
 
-    public Nip98AuthFilter(Nip98Verifier verifier, ReplayGuard replayGuard, RequestBodies bodies,
-                           String publicScheme, Duration replayWindow) {
+    public Nip98AuthFilter(
+            Nip98Verifier verifier,
+            ReplayGuard replayGuard,
+            RequestBodies bodies,
+            String publicScheme,
+            Duration replayWindow) {
         this.verifier = verifier;
         this.replayGuard = replayGuard;
         this.bodies = bodies;
@@ -61,10 +65,25 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
         Caller caller = new Caller(result.pubkey(), community);
         boolean secure = "https".equals(publicOrigin(request).scheme());
         request.setSecurityContext(new SecurityContext() {
-            @Override public Principal getUserPrincipal() { return caller; }
-            @Override public boolean isUserInRole(String role) { return false; }
-            @Override public boolean isSecure() { return secure; }
-            @Override public String getAuthenticationScheme() { return "Nostr"; }
+            @Override
+            public Principal getUserPrincipal() {
+                return caller;
+            }
+
+            @Override
+            public boolean isUserInRole(String role) {
+                return false;
+            }
+
+            @Override
+            public boolean isSecure() {
+                return secure;
+            }
+
+            @Override
+            public String getAuthenticationScheme() {
+                return "Nostr";
+            }
         });
     }
 
@@ -79,8 +98,8 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
     }
 
     private PublicOrigin publicOrigin(ContainerRequestContext request) {
-        return PublicOrigin.of(request.getProperty(PublicOrigin.ATTRIBUTE), request.getHeaderString(HttpHeaders.HOST),
-                publicScheme);
+        return PublicOrigin.of(
+                request.getProperty(PublicOrigin.ATTRIBUTE), request.getHeaderString(HttpHeaders.HOST), publicScheme);
     }
 
     private static WebApplicationException unauthorized(String reason) {

@@ -17,8 +17,8 @@ public interface ReplayGuardDao {
             ON CONFLICT (event_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
             WHERE nip98_replay_guard.expires_at < clock_timestamp()
             """)
-    int record(@Bind("id") String eventId, @Bind("createdAt") long createdAtSeconds,
-               @Bind("seconds") double keepSeconds);
+    int record(
+            @Bind("id") String eventId, @Bind("createdAt") long createdAtSeconds, @Bind("seconds") double keepSeconds);
 
     @SqlUpdate("DELETE FROM nip98_replay_guard WHERE expires_at < clock_timestamp()")
     int purgeExpired();

@@ -22,12 +22,19 @@ public final class ReadBulkhead {
     private final ConcurrentHashMap<String, Integer> readsInFlight = new ConcurrentHashMap<>();
 
     /** @param perCaller permits one caller may hold at once; more than {@code maxConcurrent} means no share */
-    public ReadBulkhead(String name, int maxConcurrent, long maxWaitMillis, int perCaller,
-                        int retryAfterMinSeconds, int retryAfterMaxSeconds) {
-        this.bulkhead = new SemaphoreBulkhead(name, BulkheadConfig.custom()
-                .maxConcurrentCalls(maxConcurrent)
-                .maxWaitDuration(Duration.ofMillis(maxWaitMillis))
-                .build());
+    public ReadBulkhead(
+            String name,
+            int maxConcurrent,
+            long maxWaitMillis,
+            int perCaller,
+            int retryAfterMinSeconds,
+            int retryAfterMaxSeconds) {
+        this.bulkhead = new SemaphoreBulkhead(
+                name,
+                BulkheadConfig.custom()
+                        .maxConcurrentCalls(maxConcurrent)
+                        .maxWaitDuration(Duration.ofMillis(maxWaitMillis))
+                        .build());
         this.perCaller = perCaller;
         this.retryAfterMin = retryAfterMinSeconds;
         this.retryAfterMax = retryAfterMaxSeconds;

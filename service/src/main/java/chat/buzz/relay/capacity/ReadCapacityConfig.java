@@ -10,27 +10,37 @@ import jakarta.validation.constraints.Min;
  * the jittered Retry-After, and the statement budget. Each kind's section chooses its own defaults.
  */
 public abstract class ReadCapacityConfig {
-    @Min(1) @Max(1024)
+    @Min(1)
+    @Max(1024)
     private int maxConcurrentReads;
 
     /** Leaves room for others: one caller holding every permit would starve the rest. */
-    @Min(1) @Max(1024)
+    @Min(1)
+    @Max(1024)
     private int maxConcurrentReadsPerCaller;
 
-    @Min(0) @Max(60_000)
+    @Min(0)
+    @Max(60_000)
     private long maxWaitMillis = 0;
 
-    @Min(1) @Max(3600)
+    @Min(1)
+    @Max(3600)
     private int retryAfterMinSeconds;
 
-    @Min(1) @Max(3600)
+    @Min(1)
+    @Max(3600)
     private int retryAfterMaxSeconds;
 
-    @Min(1) @Max(600_000)
+    @Min(1)
+    @Max(600_000)
     private long statementBudgetMillis;
 
-    protected ReadCapacityConfig(int maxConcurrentReads, int perCaller, int retryAfterMinSeconds,
-                                 int retryAfterMaxSeconds, long statementBudgetMillis) {
+    protected ReadCapacityConfig(
+            int maxConcurrentReads,
+            int perCaller,
+            int retryAfterMinSeconds,
+            int retryAfterMaxSeconds,
+            long statementBudgetMillis) {
         this.maxConcurrentReads = maxConcurrentReads;
         this.maxConcurrentReadsPerCaller = perCaller;
         this.retryAfterMinSeconds = retryAfterMinSeconds;
@@ -45,20 +55,72 @@ public abstract class ReadCapacityConfig {
 
     /** A bulkhead sized by these settings. */
     public ReadBulkhead bulkhead(String name) {
-        return new ReadBulkhead(name, maxConcurrentReads, maxWaitMillis, maxConcurrentReadsPerCaller,
-                retryAfterMinSeconds, retryAfterMaxSeconds);
+        return new ReadBulkhead(
+                name,
+                maxConcurrentReads,
+                maxWaitMillis,
+                maxConcurrentReadsPerCaller,
+                retryAfterMinSeconds,
+                retryAfterMaxSeconds);
     }
 
-    @JsonProperty public int getMaxConcurrentReads() { return maxConcurrentReads; }
-    @JsonProperty public void setMaxConcurrentReads(int reads) { this.maxConcurrentReads = reads; }
-    @JsonProperty public int getMaxConcurrentReadsPerCaller() { return maxConcurrentReadsPerCaller; }
-    @JsonProperty public void setMaxConcurrentReadsPerCaller(int reads) { this.maxConcurrentReadsPerCaller = reads; }
-    @JsonProperty public long getMaxWaitMillis() { return maxWaitMillis; }
-    @JsonProperty public void setMaxWaitMillis(long maxWaitMillis) { this.maxWaitMillis = maxWaitMillis; }
-    @JsonProperty public int getRetryAfterMinSeconds() { return retryAfterMinSeconds; }
-    @JsonProperty public void setRetryAfterMinSeconds(int seconds) { this.retryAfterMinSeconds = seconds; }
-    @JsonProperty public int getRetryAfterMaxSeconds() { return retryAfterMaxSeconds; }
-    @JsonProperty public void setRetryAfterMaxSeconds(int seconds) { this.retryAfterMaxSeconds = seconds; }
-    @JsonProperty public long getStatementBudgetMillis() { return statementBudgetMillis; }
-    @JsonProperty public void setStatementBudgetMillis(long millis) { this.statementBudgetMillis = millis; }
+    @JsonProperty
+    public int getMaxConcurrentReads() {
+        return maxConcurrentReads;
+    }
+
+    @JsonProperty
+    public void setMaxConcurrentReads(int reads) {
+        this.maxConcurrentReads = reads;
+    }
+
+    @JsonProperty
+    public int getMaxConcurrentReadsPerCaller() {
+        return maxConcurrentReadsPerCaller;
+    }
+
+    @JsonProperty
+    public void setMaxConcurrentReadsPerCaller(int reads) {
+        this.maxConcurrentReadsPerCaller = reads;
+    }
+
+    @JsonProperty
+    public long getMaxWaitMillis() {
+        return maxWaitMillis;
+    }
+
+    @JsonProperty
+    public void setMaxWaitMillis(long maxWaitMillis) {
+        this.maxWaitMillis = maxWaitMillis;
+    }
+
+    @JsonProperty
+    public int getRetryAfterMinSeconds() {
+        return retryAfterMinSeconds;
+    }
+
+    @JsonProperty
+    public void setRetryAfterMinSeconds(int seconds) {
+        this.retryAfterMinSeconds = seconds;
+    }
+
+    @JsonProperty
+    public int getRetryAfterMaxSeconds() {
+        return retryAfterMaxSeconds;
+    }
+
+    @JsonProperty
+    public void setRetryAfterMaxSeconds(int seconds) {
+        this.retryAfterMaxSeconds = seconds;
+    }
+
+    @JsonProperty
+    public long getStatementBudgetMillis() {
+        return statementBudgetMillis;
+    }
+
+    @JsonProperty
+    public void setStatementBudgetMillis(long millis) {
+        this.statementBudgetMillis = millis;
+    }
 }

@@ -19,11 +19,20 @@ import java.util.UUID;
  * @param pubkey    the member whose access changed ({@link Kind#MEMBER})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Change(@JsonProperty("c") long community, @JsonProperty("k") Kind kind, @JsonProperty("d") UUID d,
-              @JsonProperty("from") UUID from, @JsonProperty("h") UUID channel, @JsonProperty("p") String pubkey) {
+public record Change(
+        @JsonProperty("c") long community,
+        @JsonProperty("k") Kind kind,
+        @JsonProperty("d") UUID d,
+        @JsonProperty("from") UUID from,
+        @JsonProperty("h") UUID channel,
+        @JsonProperty("p") String pubkey) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public enum Kind { HEAD, MEMBER, POLICY }
+    public enum Kind {
+        HEAD,
+        MEMBER,
+        POLICY
+    }
 
     static Change head(long community, UUID d, UUID from, UUID channel) {
         return new Change(community, Kind.HEAD, d, from, channel, null);

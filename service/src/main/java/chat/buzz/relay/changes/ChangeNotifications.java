@@ -25,8 +25,12 @@ public final class ChangeNotifications {
         handle.createQuery(ChangeQueries.HEAD_OF_EVENT)
                 .bind("community", communityId)
                 .bind("event", eventId)
-                .map((rs, ctx) -> rs.getObject("channel_id", UUID.class) == null ? null
-                        : Change.head(communityId, rs.getObject("d", UUID.class), rs.getObject("channel_id", UUID.class),
+                .map((rs, ctx) -> rs.getObject("channel_id", UUID.class) == null
+                        ? null
+                        : Change.head(
+                                communityId,
+                                rs.getObject("d", UUID.class),
+                                rs.getObject("channel_id", UUID.class),
                                 rs.getObject("channel_id", UUID.class)))
                 .findOne()
                 .ifPresent(change -> send(handle, change));

@@ -10,7 +10,7 @@ import org.jdbi.v3.core.Handle;
  * advanced by the database: migration 0077's trigger on channels fires on exactly these changes.
  */
 public interface PolicyChangeRecorder {
-    PolicyChangeRecorder NONE = (handle, communityId, channelId, change, actor) -> { };
+    PolicyChangeRecorder NONE = (handle, communityId, channelId, change, actor) -> {};
 
     void channelPolicyChanged(Handle handle, long communityId, UUID channelId, String change, String actor);
 

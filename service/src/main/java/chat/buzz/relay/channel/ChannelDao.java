@@ -14,16 +14,25 @@ public interface ChannelDao {
             VALUES (:id, :community, :name, :visibility, :unlisted, :ttl, :createdBy)
             ON CONFLICT (id) DO NOTHING
             """)
-    int create(@Bind("id") UUID id, @Bind("community") long communityId, @Bind("name") String name,
-               @Bind("visibility") String visibility, @Bind("unlisted") boolean unlisted,
-               @Bind("ttl") Long ttlSeconds, @Bind("createdBy") String createdBy);
+    int create(
+            @Bind("id") UUID id,
+            @Bind("community") long communityId,
+            @Bind("name") String name,
+            @Bind("visibility") String visibility,
+            @Bind("unlisted") boolean unlisted,
+            @Bind("ttl") Long ttlSeconds,
+            @Bind("createdBy") String createdBy);
 
     @SqlUpdate("""
             UPDATE channels SET name = :name, visibility = :visibility, unlisted = :unlisted, ttl_seconds = :ttl
             WHERE id = :id
             """)
-    void update(@Bind("id") UUID id, @Bind("name") String name, @Bind("visibility") String visibility,
-                @Bind("unlisted") boolean unlisted, @Bind("ttl") Long ttlSeconds);
+    void update(
+            @Bind("id") UUID id,
+            @Bind("name") String name,
+            @Bind("visibility") String visibility,
+            @Bind("unlisted") boolean unlisted,
+            @Bind("ttl") Long ttlSeconds);
 
     @SqlQuery("SELECT name FROM channels WHERE id = :id")
     String name(@Bind("id") UUID id);

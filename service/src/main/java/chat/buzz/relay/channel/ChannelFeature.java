@@ -8,8 +8,8 @@ import java.util.Map;
 public final class ChannelFeature {
     private ChannelFeature() {}
 
-    public static Map<Integer, EventHandler> handlers(PolicyChangeLimitConfig limit, PolicyChangeRecorder policyChanges,
-                                                      PolicyChangeRefusals refusals) {
+    public static Map<Integer, EventHandler> handlers(
+            PolicyChangeLimitConfig limit, PolicyChangeRecorder policyChanges, PolicyChangeRefusals refusals) {
         return new ChannelWrites(policyChanges, new PolicyChangeLimit(limit, refusals)).handlers();
     }
 }

@@ -9,8 +9,8 @@ import java.util.Optional;
  * The settable fields of a channel as carried by the tags of {@link chat.buzz.protocol.Kinds#CREATE_CHANNEL} and {@link chat.buzz.protocol.Kinds#EDIT_CHANNEL}.
  * Empty means "not given"; a ttl of 0 in an edit clears it.
  */
-record ChannelSettings(Optional<String> name, Optional<String> visibility, Optional<Boolean> unlisted,
-                       Optional<Long> ttlSeconds) {
+record ChannelSettings(
+        Optional<String> name, Optional<String> visibility, Optional<Boolean> unlisted, Optional<Long> ttlSeconds) {
     static final int MAX_NAME_BYTES = 256;
     static final long MAX_TTL_SECONDS = 10L * 366 * 24 * 3600;
 
@@ -20,10 +20,13 @@ record ChannelSettings(Optional<String> name, Optional<String> visibility, Optio
             throw WriteRejection.invalid("name must be 1.." + MAX_NAME_BYTES + " bytes and not blank");
         }
         Optional<String> visibility = tags.single("visibility");
-        if (visibility.isPresent() && !visibility.get().equals("open") && !visibility.get().equals("private")) {
+        if (visibility.isPresent()
+                && !visibility.get().equals("open")
+                && !visibility.get().equals("private")) {
             throw WriteRejection.invalid("visibility must be open or private");
         }
-        return new ChannelSettings(name, visibility, tags.flag("unlisted"), tags.single("ttl").map(ChannelSettings::ttl));
+        return new ChannelSettings(
+                name, visibility, tags.flag("unlisted"), tags.single("ttl").map(ChannelSettings::ttl));
     }
 
     boolean isEmpty() {

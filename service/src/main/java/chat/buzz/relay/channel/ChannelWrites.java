@@ -83,8 +83,11 @@ public final class ChannelWrites {
             throw WriteRejection.invalid("only open channels can be unlisted");
         }
         // A ttl of 0 clears the TTL; Optional.map cannot carry that null, so it is handled outside it.
-        Long ttl = settings.ttlSeconds().isEmpty() ? before.ttlSeconds()
-                : settings.ttlSeconds().get() == 0 ? null : settings.ttlSeconds().get();
+        Long ttl = settings.ttlSeconds().isEmpty()
+                ? before.ttlSeconds()
+                : settings.ttlSeconds().get() == 0
+                        ? null
+                        : settings.ttlSeconds().get();
         List<String> changes = new ArrayList<>();
         if (open != before.open()) {
             changes.add("visibility " + (before.open() ? "open→private" : "private→open"));
@@ -106,7 +109,8 @@ public final class ChannelWrites {
         // commits after it with a later change stamp: it cannot slip past the reset.
         dao.update(channel, name, open ? "open" : "private", unlisted, ttl);
         if (!changes.isEmpty()) {
-            policyChanges.channelPolicyChanged(handle, caller.community().id(), channel, String.join(", ", changes), caller.pubkey());
+            policyChanges.channelPolicyChanged(
+                    handle, caller.community().id(), channel, String.join(", ", changes), caller.pubkey());
         }
     }
 
@@ -119,7 +123,8 @@ public final class ChannelWrites {
         policyChangeLimit.admit(handle, caller.community().id(), caller.pubkey());
         // Migration 0077's trigger advances the policy stamp when deleted_at is newly set.
         handle.attach(ChannelDao.class).markDeleted(channel);
-        policyChanges.channelPolicyChanged(handle, caller.community().id(), channel, "channel deleted", caller.pubkey());
+        policyChanges.channelPolicyChanged(
+                handle, caller.community().id(), channel, "channel deleted", caller.pubkey());
     }
 
     private void addMember(Handle handle, Caller caller, Event event) {
@@ -127,15 +132,17 @@ public final class ChannelWrites {
         UUID channel = tags.requiredUuid("h");
         String member = tags.requiredPubkey("p");
         Role role = tags.single("role")
-                .map(value -> Role.fromWire(value).filter(r -> r != Role.OWNER)
+                .map(value -> Role.fromWire(value)
+                        .filter(r -> r != Role.OWNER)
                         .orElseThrow(() -> WriteRejection.invalid("role must be admin or member")))
                 .orElse(Role.MEMBER);
         ChannelAccess access = lockForChange(handle, caller, channel);
         Optional<Role> current = AccessLookup.activeRole(handle, channel, member);
         if (!access.mayChangeMember(current, Optional.of(role))) {
-            throw WriteRejection.blocked(access.canManageMembers()
-                    ? "your role may not give or change that membership"
-                    : "only owners and admins may add members");
+            throw WriteRejection.blocked(
+                    access.canManageMembers()
+                            ? "your role may not give or change that membership"
+                            : "only owners and admins may add members");
         }
         handle.attach(ChannelDao.class).upsertMember(channel, member, role.wireName());
         ChangeNotifications.memberChanged(handle, caller.community().id(), channel, member);
@@ -188,14 +195,13 @@ public final class ChannelWrites {
 
     /** Locks the channel row; a channel the caller cannot read answers as if it did not exist. */
     private static ChannelAccess lockForChange(Handle handle, Caller caller, UUID channel) {
-        ChannelAccess access = AccessLookup.lookup(handle, caller.community().id(), channel, caller.pubkey(),
-                AccessLookup.Lock.EXCLUSIVE);
+        ChannelAccess access = AccessLookup.lookup(
+                handle, caller.community().id(), channel, caller.pubkey(), AccessLookup.Lock.EXCLUSIVE);
         if (!access.canRead()) {
             throw WriteRejection.blocked(NOT_ACCESSIBLE);
         }
         return access;
     }
-
 
     private static String describeTtl(Long ttl) {
         return ttl == null ? "none" : ttl + "s";

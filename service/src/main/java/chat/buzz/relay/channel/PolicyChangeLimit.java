@@ -32,8 +32,10 @@ public final class PolicyChangeLimit {
         PolicyChangeLimitDao dao = handle.attach(PolicyChangeLimitDao.class);
         dao.lockCommunity(LOCK_NAMESPACE, Long.hashCode(communityId));
         double windowSeconds = config.getWindow().toMilliseconds() / 1000.0;
-        Optional<Long> actorWait = dao.secondsUntilActorAdmitted(communityId, actor, config.getPerPubkey(), windowSeconds);
-        Optional<Long> communityWait = dao.secondsUntilCommunityAdmitted(communityId, config.getPerCommunity(), windowSeconds);
+        Optional<Long> actorWait =
+                dao.secondsUntilActorAdmitted(communityId, actor, config.getPerPubkey(), windowSeconds);
+        Optional<Long> communityWait =
+                dao.secondsUntilCommunityAdmitted(communityId, config.getPerCommunity(), windowSeconds);
         if (actorWait.isEmpty() && communityWait.isEmpty()) {
             return;
         }

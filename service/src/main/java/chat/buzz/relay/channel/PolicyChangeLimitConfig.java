@@ -20,13 +20,38 @@ public class PolicyChangeLimitConfig {
     @Min(1)
     private int perCommunity = 30;
 
-    @NotNull @MinDuration(value = 1, unit = TimeUnit.SECONDS) @MaxDuration(value = 1, unit = TimeUnit.DAYS)
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+    @MaxDuration(value = 1, unit = TimeUnit.DAYS)
     private Duration window = Duration.minutes(1);
 
-    @JsonProperty public int getPerPubkey() { return perPubkey; }
-    @JsonProperty public void setPerPubkey(int perPubkey) { this.perPubkey = perPubkey; }
-    @JsonProperty public int getPerCommunity() { return perCommunity; }
-    @JsonProperty public void setPerCommunity(int perCommunity) { this.perCommunity = perCommunity; }
-    @JsonProperty public Duration getWindow() { return window; }
-    @JsonProperty public void setWindow(Duration window) { this.window = window; }
+    @JsonProperty
+    public int getPerPubkey() {
+        return perPubkey;
+    }
+
+    @JsonProperty
+    public void setPerPubkey(int perPubkey) {
+        this.perPubkey = perPubkey;
+    }
+
+    @JsonProperty
+    public int getPerCommunity() {
+        return perCommunity;
+    }
+
+    @JsonProperty
+    public void setPerCommunity(int perCommunity) {
+        this.perCommunity = perCommunity;
+    }
+
+    @JsonProperty
+    public Duration getWindow() {
+        return window;
+    }
+
+    @JsonProperty
+    public void setWindow(Duration window) {
+        this.window = window;
+    }
 }

@@ -29,8 +29,11 @@ interface PolicyChangeLimitDao {
             ORDER BY advanced_at DESC
             OFFSET :limit - 1 LIMIT 1
             """)
-    Optional<Long> secondsUntilActorAdmitted(@Bind("community") long community, @Bind("actor") String actor,
-                                             @Bind("limit") int limit, @Bind("windowSeconds") double windowSeconds);
+    Optional<Long> secondsUntilActorAdmitted(
+            @Bind("community") long community,
+            @Bind("actor") String actor,
+            @Bind("limit") int limit,
+            @Bind("windowSeconds") double windowSeconds);
 
     /** As {@link #secondsUntilActorAdmitted} for the whole community; served by policy_stamp_advances_time_idx (0013). */
     @SqlQuery("""
@@ -42,6 +45,6 @@ interface PolicyChangeLimitDao {
             ORDER BY advanced_at DESC
             OFFSET :limit - 1 LIMIT 1
             """)
-    Optional<Long> secondsUntilCommunityAdmitted(@Bind("community") long community, @Bind("limit") int limit,
-                                                 @Bind("windowSeconds") double windowSeconds);
+    Optional<Long> secondsUntilCommunityAdmitted(
+            @Bind("community") long community, @Bind("limit") int limit, @Bind("windowSeconds") double windowSeconds);
 }

@@ -5,7 +5,7 @@ package chat.buzz.relay.channel;
  * it would have caused. Counting must not write to the database in the refused transaction: it rolls back.
  */
 public interface PolicyChangeRefusals {
-    PolicyChangeRefusals NONE = communityId -> { };
+    PolicyChangeRefusals NONE = communityId -> {};
 
     void policyChangeRefused(long communityId);
 }

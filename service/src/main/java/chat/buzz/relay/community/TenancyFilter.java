@@ -22,8 +22,9 @@ public final class TenancyFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        String host = PublicOrigin.of(request.getProperty(PublicOrigin.ATTRIBUTE),
-                request.getHeaderString(HttpHeaders.HOST), "http").authority();
+        String host = PublicOrigin.of(
+                        request.getProperty(PublicOrigin.ATTRIBUTE), request.getHeaderString(HttpHeaders.HOST), "http")
+                .authority();
         Optional<Community> community = directory.forHostHeader(host);
         if (community.isEmpty()) {
             request.abortWith(ErrorBody.response(404, "unknown community"));

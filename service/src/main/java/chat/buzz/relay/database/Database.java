@@ -1,10 +1,10 @@
 package chat.buzz.relay.database;
 
+import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.migrations.CloseableLiquibase;
 import io.dropwizard.migrations.CloseableLiquibaseWithClassPathMigrationsFile;
-import com.codahale.metrics.MetricRegistry;
 import liquibase.Contexts;
 import liquibase.LabelExpression;
 
@@ -26,8 +26,8 @@ public final class Database {
             factory.setPassword(url.password());
         }
         if (isBlankOrUnset(factory.getUser())) {
-            throw new IllegalArgumentException("BUZZ_DATABASE_USER (database.user) is not set, and "
-                    + DatabaseUrl.VARIABLE + " names no user");
+            throw new IllegalArgumentException(
+                    "BUZZ_DATABASE_USER (database.user) is not set, and " + DatabaseUrl.VARIABLE + " names no user");
         }
         return factory;
     }

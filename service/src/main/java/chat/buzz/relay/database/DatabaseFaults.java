@@ -25,8 +25,10 @@ public final class DatabaseFaults {
                     || cause instanceof ConnectException) {
                 return true;
             }
-            if (cause instanceof SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith(CONNECTION_CLASS) || SHUTDOWN_STATES.contains(sql.getSQLState()))) {
+            if (cause instanceof SQLException sql
+                    && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith(CONNECTION_CLASS)
+                            || SHUTDOWN_STATES.contains(sql.getSQLState()))) {
                 return true;
             }
             if (cause.getCause() == cause) {

@@ -12,9 +12,14 @@ public final class DatabaseFeature {
     private DatabaseFeature() {}
 
     /** Runs the migrations (when {@code autoMigrate}) before anything else can read the schema. */
-    public static RelayDatabase register(Environment environment, EmbeddedDatabaseConfig embedded,
-                                         DataSourceFactory configured, boolean autoMigrate, String changelog,
-                                         Clock clock) throws Exception {
+    public static RelayDatabase register(
+            Environment environment,
+            EmbeddedDatabaseConfig embedded,
+            DataSourceFactory configured,
+            boolean autoMigrate,
+            String changelog,
+            Clock clock)
+            throws Exception {
         DataSourceFactory settings = Database.dataSourceFactory(embedded, configured);
         if (embedded.isEnabled()) {
             environment.lifecycle().manage(EmbeddedDatabase.stoppedWithServer());

@@ -63,8 +63,10 @@ public final class DatabaseOutage implements HandleListener {
         }
         Instant started = since.getAndSet(null);
         if (started != null) {
-            LOG.info("Database reachable again after {} s; {} requests were answered 503 meanwhile",
-                    Duration.between(started, clock.instant()).toSeconds(), turnedAway.getAndSet(0));
+            LOG.info(
+                    "Database reachable again after {} s; {} requests were answered 503 meanwhile",
+                    Duration.between(started, clock.instant()).toSeconds(),
+                    turnedAway.getAndSet(0));
         }
     }
 

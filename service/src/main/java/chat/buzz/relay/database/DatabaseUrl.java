@@ -42,8 +42,9 @@ public record DatabaseUrl(String jdbcUrl, String user, String password) {
             throw new IllegalArgumentException(VARIABLE + " names no host");
         }
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        String jdbc = JDBC_PREFIX + "//" + uri.getRawAuthority().substring(uri.getRawAuthority().indexOf('@') + 1)
-                + path + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        String jdbc = JDBC_PREFIX + "//"
+                + uri.getRawAuthority().substring(uri.getRawAuthority().indexOf('@') + 1) + path
+                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         String user = null;
         String password = null;
         String userInfo = uri.getRawUserInfo();

@@ -38,9 +38,8 @@ public final class EmbeddedDatabase {
         Path directory = Path.of(config.getDataDirectory()).toAbsolutePath().normalize();
         try {
             Files.createDirectories(directory);
-            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                    .setDataDirectory(directory)
-                    .setCleanDataDirectory(false);
+            EmbeddedPostgres.Builder builder =
+                    EmbeddedPostgres.builder().setDataDirectory(directory).setCleanDataDirectory(false);
             if (config.getPort() > 0) {
                 builder.setPort(config.getPort());
             }

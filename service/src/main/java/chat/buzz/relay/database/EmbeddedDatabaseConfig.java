@@ -13,13 +13,37 @@ public class EmbeddedDatabaseConfig {
     private String dataDirectory = "./data/postgres";
 
     /** 0 picks a free port on every start. */
-    @Min(0) @Max(65535)
+    @Min(0)
+    @Max(65535)
     private int port;
 
-    @JsonProperty public boolean isEnabled() { return enabled; }
-    @JsonProperty public void setEnabled(boolean enabled) { this.enabled = enabled; }
-    @JsonProperty public String getDataDirectory() { return dataDirectory; }
-    @JsonProperty public void setDataDirectory(String dataDirectory) { this.dataDirectory = dataDirectory; }
-    @JsonProperty public int getPort() { return port; }
-    @JsonProperty public void setPort(int port) { this.port = port; }
+    @JsonProperty
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    @JsonProperty
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    @JsonProperty
+    public String getDataDirectory() {
+        return dataDirectory;
+    }
+
+    @JsonProperty
+    public void setDataDirectory(String dataDirectory) {
+        this.dataDirectory = dataDirectory;
+    }
+
+    @JsonProperty
+    public int getPort() {
+        return port;
+    }
+
+    @JsonProperty
+    public void setPort(int port) {
+        this.port = port;
+    }
 }

@@ -121,12 +121,16 @@ public final class MigrationLock extends StandardLockService {
             }
         }
         try (Statement release = connection.createStatement();
-             ResultSet stale = release.executeQuery("WITH old AS (SELECT id, lockedby, lockgranted FROM " + table
-                     + " WHERE locked FOR UPDATE) UPDATE " + table + " SET locked = FALSE, lockgranted = NULL, "
-                     + "lockedby = NULL FROM old WHERE " + table + ".id = old.id RETURNING old.lockedby, old.lockgranted")) {
+                ResultSet stale = release.executeQuery("WITH old AS (SELECT id, lockedby, lockgranted FROM " + table
+                        + " WHERE locked FOR UPDATE) UPDATE " + table + " SET locked = FALSE, lockgranted = NULL, "
+                        + "lockedby = NULL FROM old WHERE " + table
+                        + ".id = old.id RETURNING old.lockedby, old.lockgranted")) {
             while (stale.next()) {
-                LOG.warn("Released the migration lock left by {} since {}: no live session holds it "
-                        + "(its migrator was killed)", stale.getString(1), stale.getString(2));
+                LOG.warn(
+                        "Released the migration lock left by {} since {}: no live session holds it "
+                                + "(its migrator was killed)",
+                        stale.getString(1),
+                        stale.getString(2));
             }
         }
         commit(connection);
@@ -144,7 +148,7 @@ public final class MigrationLock extends StandardLockService {
             try (ResultSet result = who.executeQuery()) {
                 holder = result.next()
                         ? "PostgreSQL session pid " + result.getInt(1) + " (application \"" + result.getString(2)
-                        + "\", client " + result.getString(3) + ", connected since " + result.getString(4) + ")"
+                                + "\", client " + result.getString(3) + ", connected since " + result.getString(4) + ")"
                         : "a session that just released it";
             }
         }

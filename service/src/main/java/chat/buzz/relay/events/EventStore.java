@@ -20,7 +20,8 @@ public interface EventStore {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("tags are plain strings and always serialize", e);
         }
-        return insert(event.id(), communityId, event.pubkey(), event.kind(), event.createdAt(), tags, event.toJson()) == 1;
+        return insert(event.id(), communityId, event.pubkey(), event.kind(), event.createdAt(), tags, event.toJson())
+                == 1;
     }
 
     /** @return 0 when the id is already stored (an exact resubmission) */
@@ -29,9 +30,14 @@ public interface EventStore {
             VALUES (:id, :community, :pubkey, :kind, :createdAt, CAST(:tags AS jsonb), :json)
             ON CONFLICT (id) DO NOTHING
             """)
-    int insert(@Bind("id") String id, @Bind("community") long communityId, @Bind("pubkey") String pubkey,
-               @Bind("kind") int kind, @Bind("createdAt") long createdAt, @Bind("tags") String tagsJson,
-               @Bind("json") String json);
+    int insert(
+            @Bind("id") String id,
+            @Bind("community") long communityId,
+            @Bind("pubkey") String pubkey,
+            @Bind("kind") int kind,
+            @Bind("createdAt") long createdAt,
+            @Bind("tags") String tagsJson,
+            @Bind("json") String json);
 
     @SqlQuery("SELECT community_id FROM events WHERE id = :id")
     Optional<Long> communityOf(@Bind("id") String id);

@@ -78,7 +78,9 @@ public final class EventWriter {
                     EventStore events = handle.attach(EventStore.class);
                     if (!events.store(caller.community().id(), event)) {
                         // Event ids are global; the same event sent to another community was not applied there.
-                        if (events.communityOf(event.id()).filter(id -> id == caller.community().id()).isEmpty()) {
+                        if (events.communityOf(event.id())
+                                .filter(id -> id == caller.community().id())
+                                .isEmpty()) {
                             throw WriteRejection.conflict("this event is already stored in another community");
                         }
                         return WriteResult.accepted(event.id(), "duplicate: already have this event");
@@ -97,7 +99,8 @@ public final class EventWriter {
     /** Deadlocks and serialization failures leave nothing behind and may simply be tried again. */
     private static boolean isRetryable(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && sql.getSQLState() != null
+            if (cause instanceof SQLException sql
+                    && sql.getSQLState() != null
                     && (sql.getSQLState().equals("40001") || sql.getSQLState().equals("40P01"))) {
                 return true;
             }

@@ -11,8 +11,8 @@ public final class EventsFeature {
     private EventsFeature() {}
 
     @SafeVarargs
-    public static void register(Environment environment, Jdbi jdbi, Clock clock,
-                                Map<Integer, EventHandler>... handlersByFeature) {
+    public static void register(
+            Environment environment, Jdbi jdbi, Clock clock, Map<Integer, EventHandler>... handlersByFeature) {
         Map<Integer, EventHandler> handlers = new HashMap<>();
         for (Map<Integer, EventHandler> feature : handlersByFeature) {
             feature.forEach((kind, handler) -> {

@@ -37,7 +37,8 @@ public final class EventsResource {
 
     /** While the database is unreachable: the write reply of PROTOCOL 3, not accepted, "unavailable: ...". */
     public static OutageReply outageReply() {
-        return (body, retryAfterSeconds) -> Response.status(503).type(MediaType.APPLICATION_JSON_TYPE)
+        return (body, retryAfterSeconds) -> Response.status(503)
+                .type(MediaType.APPLICATION_JSON_TYPE)
                 .header("Retry-After", retryAfterSeconds)
                 .entity(new EventReply(eventIdOf(body), false, "unavailable: " + OutageReply.reason(retryAfterSeconds)))
                 .build();

@@ -20,7 +20,8 @@ public final class Tags {
 
     /** A tag that may appear at most once, with a value. */
     public Optional<String> single(String name) {
-        List<List<String>> matches = event.tags().stream().filter(t -> t.get(0).equals(name)).toList();
+        List<List<String>> matches =
+                event.tags().stream().filter(t -> t.get(0).equals(name)).toList();
         if (matches.size() > 1) {
             throw WriteRejection.invalid("tag " + name + " appears more than once");
         }

@@ -9,7 +9,9 @@ public record WriteResult(int status, EventReply reply, OptionalLong retryAfterS
     }
 
     static WriteResult rejected(String eventId, WriteRejection rejection) {
-        return new WriteResult(rejection.status(), new EventReply(eventId, false, rejection.getMessage()),
+        return new WriteResult(
+                rejection.status(),
+                new EventReply(eventId, false, rejection.getMessage()),
                 rejection.retryAfterSeconds());
     }
 }

@@ -17,7 +17,8 @@ public record BuildInfo(String version, String build) {
         } catch (IOException e) {
             // An unreadable resource only costs the fleet view its build column.
         }
-        return new BuildInfo(stamped(properties.getProperty("version"), "development build"),
+        return new BuildInfo(
+                stamped(properties.getProperty("version"), "development build"),
                 stamped(properties.getProperty("built"), "unknown"));
     }
 

@@ -31,6 +31,7 @@ public final class Fleet {
     static final int MISSED_BEATS_BEFORE_STALE = 3;
     /** The sparklines cover about this much recent time, in at most MAX_SAMPLES points. */
     private static final Duration SPARKLINE = Duration.ofMinutes(10);
+
     private static final int MAX_SAMPLES = 120;
     public static final String SUBSCRIPTIONS = "buzz.sync.subscriptions";
     public static final String PERMITS_IN_USE = "buzz.incremental.permits-in-use";
@@ -51,8 +52,15 @@ public final class Fleet {
     private volatile boolean warned;
     private volatile boolean left;
 
-    public Fleet(Jdbi jdbi, String instanceId, String host, FlagService flags, BooleanSupplier changeFeedConnected,
-                 MetricRegistry metrics, Duration heartbeat, Duration forgetAfter) {
+    public Fleet(
+            Jdbi jdbi,
+            String instanceId,
+            String host,
+            FlagService flags,
+            BooleanSupplier changeFeedConnected,
+            MetricRegistry metrics,
+            Duration heartbeat,
+            Duration forgetAfter) {
         this.jdbi = jdbi;
         this.instanceId = instanceId;
         this.host = host;
@@ -102,13 +110,23 @@ public final class Fleet {
         for (Gate gate : Gate.values()) {
             gates.put(gate.name().toLowerCase(Locale.ROOT), flags.isEnabled(gate));
         }
-        List<TrafficSample> recent = traffic.record(Instant.now(), count(TrafficCounter.REQUESTS),
-                count(TrafficCounter.UNAVAILABLE), resetsServed());
-        FleetDao.Beat beat = new FleetDao.Beat(instanceId, host, build.version(), build.build(), startedAt,
-                flags.lastRead(), toJson(gates), changeFeedConnected.getAsBoolean(),
+        List<TrafficSample> recent = traffic.record(
+                Instant.now(), count(TrafficCounter.REQUESTS), count(TrafficCounter.UNAVAILABLE), resetsServed());
+        FleetDao.Beat beat = new FleetDao.Beat(
+                instanceId,
+                host,
+                build.version(),
+                build.build(),
+                startedAt,
+                flags.lastRead(),
+                toJson(gates),
+                changeFeedConnected.getAsBoolean(),
                 gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.active"),
-                gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.size"), gauge("buzz.sync.connections"),
-                gauge(SUBSCRIPTIONS), gauge(PERMITS_IN_USE), toJson(recent));
+                gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.size"),
+                gauge("buzz.sync.connections"),
+                gauge(SUBSCRIPTIONS),
+                gauge(PERMITS_IN_USE),
+                toJson(recent));
         jdbi.useExtension(FleetDao.class, dao -> {
             dao.beat(beat);
             dao.forgetSilentFor(forgetAfter.toMillis() / 1000.0);
@@ -119,18 +137,33 @@ public final class Fleet {
     public List<InstanceView> instances() {
         double staleAfter = MISSED_BEATS_BEFORE_STALE * heartbeat.toMillis() / 1000.0;
         return jdbi.withExtension(FleetDao.class, FleetDao::all).stream()
-                .map(row -> new InstanceView(new InstanceReport(row.instanceId(), row.host(), row.version(),
-                        row.build(), row.startedAt(), row.lastSeen(), row.flagsReadAt(),
-                        parse(row.gates(), new TypeReference<Map<String, Boolean>>() {}), row.changeFeedConnected(),
-                        row.poolActive(), row.poolSize(), row.websocketConnections(), row.websocketSubscriptions(),
-                        row.incrementalPermitsUsed(), parse(row.traffic(), new TypeReference<List<TrafficSample>>() {})),
-                        row.secondsSinceSeen() > staleAfter, row.secondsSinceSeen(), row.instanceId().equals(instanceId)))
+                .map(row -> new InstanceView(
+                        new InstanceReport(
+                                row.instanceId(),
+                                row.host(),
+                                row.version(),
+                                row.build(),
+                                row.startedAt(),
+                                row.lastSeen(),
+                                row.flagsReadAt(),
+                                parse(row.gates(), new TypeReference<Map<String, Boolean>>() {}),
+                                row.changeFeedConnected(),
+                                row.poolActive(),
+                                row.poolSize(),
+                                row.websocketConnections(),
+                                row.websocketSubscriptions(),
+                                row.incrementalPermitsUsed(),
+                                parse(row.traffic(), new TypeReference<List<TrafficSample>>() {})),
+                        row.secondsSinceSeen() > staleAfter,
+                        row.secondsSinceSeen(),
+                        row.instanceId().equals(instanceId)))
                 .toList();
     }
 
     /** The database's clock: heartbeats are stamped with it, so a flip is compared on the same clock. */
     public Instant databaseNow() {
-        return jdbi.withHandle(h -> h.createQuery("SELECT clock_timestamp()").mapTo(Instant.class).one());
+        return jdbi.withHandle(h ->
+                h.createQuery("SELECT clock_timestamp()").mapTo(Instant.class).one());
     }
 
     /**
@@ -155,17 +188,32 @@ public final class Fleet {
     }
 
     private GateConfirmation confirmation(String gate, boolean value, Instant flippedAt) {
-        List<GateConfirmation.InstanceConfirmation> all = instances().stream().map(view -> {
-            InstanceReport report = view.report();
-            boolean after = report.lastSeen().isAfter(flippedAt);
-            boolean confirmed = !view.stale() && after && Boolean.valueOf(value).equals(report.gates().get(gate));
-            Double seconds = confirmed ? Duration.between(flippedAt, report.lastSeen()).toMillis() / 1000.0 : null;
-            return new GateConfirmation.InstanceConfirmation(report.instanceId(), report.host(), report.version(),
-                    report.build(), confirmed, view.stale(), seconds);
-        }).toList();
+        List<GateConfirmation.InstanceConfirmation> all = instances().stream()
+                .map(view -> {
+                    InstanceReport report = view.report();
+                    boolean after = report.lastSeen().isAfter(flippedAt);
+                    boolean confirmed = !view.stale()
+                            && after
+                            && Boolean.valueOf(value).equals(report.gates().get(gate));
+                    Double seconds = confirmed
+                            ? Duration.between(flippedAt, report.lastSeen()).toMillis() / 1000.0
+                            : null;
+                    return new GateConfirmation.InstanceConfirmation(
+                            report.instanceId(),
+                            report.host(),
+                            report.version(),
+                            report.build(),
+                            confirmed,
+                            view.stale(),
+                            seconds);
+                })
+                .toList();
         boolean every = !all.isEmpty() && all.stream().allMatch(GateConfirmation.InstanceConfirmation::confirmed);
-        Double last = all.stream().filter(GateConfirmation.InstanceConfirmation::confirmed)
-                .map(GateConfirmation.InstanceConfirmation::secondsAfterFlip).max(Double::compare).orElse(null);
+        Double last = all.stream()
+                .filter(GateConfirmation.InstanceConfirmation::confirmed)
+                .map(GateConfirmation.InstanceConfirmation::secondsAfterFlip)
+                .max(Double::compare)
+                .orElse(null);
         return new GateConfirmation(all, every, last);
     }
 
@@ -196,12 +244,12 @@ public final class Fleet {
     /** Incremental resets this instance served, over every community (one meter per community). */
     private long resetsServed() {
         return metrics.getMeters((name, metric) -> name.startsWith(RESETS_SERVED)).values().stream()
-                .mapToLong(Meter::getCount).sum();
+                .mapToLong(Meter::getCount)
+                .sum();
     }
 
     private int gauge(String name) {
         Gauge<?> gauge = metrics.getGauges().get(name);
         return gauge != null && gauge.getValue() instanceof Number number ? number.intValue() : 0;
     }
-
 }

@@ -3,17 +3,29 @@ package chat.buzz.relay.fleet;
 import java.time.Instant;
 import java.util.List;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
-import org.jdbi.v3.sqlobject.customizer.BindMethods;
 import org.jdbi.v3.sqlobject.customizer.Bind;
+import org.jdbi.v3.sqlobject.customizer.BindMethods;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 /** The fleet's SQL: each instance's heartbeat row, the list operators read, and forgetting the gone. */
 public interface FleetDao {
     /** One heartbeat's values; gates and traffic are JSON text. */
-    record Beat(String instanceId, String host, String version, String build, Instant startedAt,
-                Instant flagsReadAt, String gates, boolean changeFeedConnected, int poolActive, int poolSize,
-                int websocketConnections, int websocketSubscriptions, int incrementalPermitsUsed, String traffic) {}
+    record Beat(
+            String instanceId,
+            String host,
+            String version,
+            String build,
+            Instant startedAt,
+            Instant flagsReadAt,
+            String gates,
+            boolean changeFeedConnected,
+            int poolActive,
+            int poolSize,
+            int websocketConnections,
+            int websocketSubscriptions,
+            int incrementalPermitsUsed,
+            String traffic) {}
 
     /** last_seen is the database's clock, so instances with skewed clocks are compared fairly. */
     @SqlUpdate("""
@@ -49,10 +61,23 @@ public interface FleetDao {
             """)
     void forget(@Bind("instanceId") String instanceId);
 
-    record Row(String instanceId, String host, String version, String build, Instant startedAt, Instant lastSeen,
-               Instant flagsReadAt, String gates, boolean changeFeedConnected, int poolActive, int poolSize,
-               int websocketConnections, int websocketSubscriptions, int incrementalPermitsUsed, String traffic,
-               double secondsSinceSeen) {}
+    record Row(
+            String instanceId,
+            String host,
+            String version,
+            String build,
+            Instant startedAt,
+            Instant lastSeen,
+            Instant flagsReadAt,
+            String gates,
+            boolean changeFeedConnected,
+            int poolActive,
+            int poolSize,
+            int websocketConnections,
+            int websocketSubscriptions,
+            int incrementalPermitsUsed,
+            String traffic,
+            double secondsSinceSeen) {}
 
     @SqlQuery("""
             SELECT instance_id, host, version, build, started_at, last_seen, flags_read_at, gates::text AS gates,

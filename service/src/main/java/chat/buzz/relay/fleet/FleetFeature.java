@@ -1,13 +1,12 @@
 package chat.buzz.relay.fleet;
 
-import io.dropwizard.lifecycle.Managed;
-import jakarta.servlet.DispatcherType;
-import java.util.EnumSet;
-
 import chat.buzz.relay.admin.AdminConfig;
 import chat.buzz.relay.gate.FlagService;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.lifecycle.Managed;
+import jakarta.servlet.DispatcherType;
+import java.util.EnumSet;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BooleanSupplier;
 import org.jdbi.v3.core.Jdbi;
@@ -16,11 +15,23 @@ import org.jdbi.v3.core.Jdbi;
 public final class FleetFeature {
     private FleetFeature() {}
 
-    public static Fleet register(Environment environment, Jdbi jdbi, String instanceId, FlagService gates,
-                                 BooleanSupplier changeFeedConnected, AdminConfig admin,
-                                 ScheduledExecutorService scheduler) {
-        Fleet fleet = new Fleet(jdbi, instanceId, InstanceName.hostName(), gates, changeFeedConnected,
-                environment.metrics(), admin.getHeartbeat().toJavaDuration(), admin.getForgetInstanceAfter().toJavaDuration());
+    public static Fleet register(
+            Environment environment,
+            Jdbi jdbi,
+            String instanceId,
+            FlagService gates,
+            BooleanSupplier changeFeedConnected,
+            AdminConfig admin,
+            ScheduledExecutorService scheduler) {
+        Fleet fleet = new Fleet(
+                jdbi,
+                instanceId,
+                InstanceName.hostName(),
+                gates,
+                changeFeedConnected,
+                environment.metrics(),
+                admin.getHeartbeat().toJavaDuration(),
+                admin.getForgetInstanceAfter().toJavaDuration());
         fleet.beatEvery(scheduler);
         // A relay that stops cleanly leaves the fleet at once: only a frozen or crashed one holds flips up.
         environment.lifecycle().manage(new Managed() {
@@ -29,10 +40,20 @@ public final class FleetFeature {
                 fleet.leave();
             }
         });
-        environment.servlets().addFilter("fleet-traffic", new TrafficCounter(environment.metrics()))
+        environment
+                .servlets()
+                .addFilter("fleet-traffic", new TrafficCounter(environment.metrics()))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
-        environment.admin().addServlet("instances", new InstancesServlet(fleet,
-                environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)))
+        environment
+                .admin()
+                .addServlet(
+                        "instances",
+                        new InstancesServlet(
+                                fleet,
+                                environment
+                                        .getObjectMapper()
+                                        .copy()
+                                        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)))
                 .addMapping(InstancesServlet.PATH);
         return fleet;
     }

@@ -7,15 +7,22 @@ import java.util.List;
  * as unconfirmed: a frozen process may wake up and serve with the value it had.
  * {@code secondsToLastConfirmation} is the latest of the instances that did confirm (null when none did).
  */
-public record GateConfirmation(List<InstanceConfirmation> instances, boolean everyInstanceConfirmed,
-                               Double secondsToLastConfirmation) {
+public record GateConfirmation(
+        List<InstanceConfirmation> instances, boolean everyInstanceConfirmed, Double secondsToLastConfirmation) {
 
-    public record InstanceConfirmation(String instanceId, String host, String version, String build,
-                                       boolean confirmed,
-                                       boolean stale, Double secondsAfterFlip) {}
+    public record InstanceConfirmation(
+            String instanceId,
+            String host,
+            String version,
+            String build,
+            boolean confirmed,
+            boolean stale,
+            Double secondsAfterFlip) {}
 
     public List<String> unconfirmed() {
-        return instances.stream().filter(i -> !i.confirmed())
-                .map(i -> i.instanceId() + (i.stale() ? " (stale)" : "")).toList();
+        return instances.stream()
+                .filter(i -> !i.confirmed())
+                .map(i -> i.instanceId() + (i.stale() ? " (stale)" : ""))
+                .toList();
     }
 }

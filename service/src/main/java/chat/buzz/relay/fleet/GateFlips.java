@@ -69,7 +69,8 @@ public final class GateFlips {
                 Thread.sleep(bound.toMillis());
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the gate to reach every instance", interrupted);
+                throw new IllegalStateException(
+                        "interrupted while waiting for the gate to reach every instance", interrupted);
             }
             return null;
         }

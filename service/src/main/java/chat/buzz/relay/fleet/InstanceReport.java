@@ -5,7 +5,19 @@ import java.util.List;
 import java.util.Map;
 
 /** What one instance says about itself in each heartbeat (GET /api/instances adds staleness). */
-public record InstanceReport(String instanceId, String host, String version, String build, Instant startedAt,
-                             Instant lastSeen, Instant flagsReadAt, Map<String, Boolean> gates,
-                             boolean changeFeedConnected, int poolActive, int poolSize, int websocketConnections,
-                             int websocketSubscriptions, int incrementalPermitsUsed, List<TrafficSample> traffic) {}
+public record InstanceReport(
+        String instanceId,
+        String host,
+        String version,
+        String build,
+        Instant startedAt,
+        Instant lastSeen,
+        Instant flagsReadAt,
+        Map<String, Boolean> gates,
+        boolean changeFeedConnected,
+        int poolActive,
+        int poolSize,
+        int websocketConnections,
+        int websocketSubscriptions,
+        int incrementalPermitsUsed,
+        List<TrafficSample> traffic) {}

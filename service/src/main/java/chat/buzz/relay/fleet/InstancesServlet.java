@@ -23,9 +23,14 @@ public final class InstancesServlet extends HttpServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         response.setContentType("application/json");
         response.setHeader("Cache-Control", "no-store");
-        json.writeValue(response.getOutputStream(), Map.of(
-                "heartbeatSeconds", fleet.heartbeat().toMillis() / 1000.0,
-                "staleAfterMissedBeats", Fleet.MISSED_BEATS_BEFORE_STALE,
-                "instances", fleet.instances()));
+        json.writeValue(
+                response.getOutputStream(),
+                Map.of(
+                        "heartbeatSeconds",
+                        fleet.heartbeat().toMillis() / 1000.0,
+                        "staleAfterMissedBeats",
+                        Fleet.MISSED_BEATS_BEFORE_STALE,
+                        "instances",
+                        fleet.instances()));
     }
 }

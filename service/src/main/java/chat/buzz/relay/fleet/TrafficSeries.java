@@ -22,8 +22,11 @@ final class TrafficSeries {
     synchronized List<TrafficSample> record(Instant at, long requests, long unavailable, long resets) {
         TrafficSample totals = new TrafficSample(at, requests, unavailable, resets);
         if (lastTotals != null) {
-            samples.addLast(new TrafficSample(at, requests - lastTotals.requests(),
-                    unavailable - lastTotals.unavailable(), resets - lastTotals.resets()));
+            samples.addLast(new TrafficSample(
+                    at,
+                    requests - lastTotals.requests(),
+                    unavailable - lastTotals.unavailable(),
+                    resets - lastTotals.resets()));
             while (samples.size() > capacity) {
                 samples.removeFirst();
             }

@@ -5,7 +5,9 @@ import java.util.Optional;
 
 /** What an operator does to a gate: force it on, force it off, or hand it back to the environment. */
 public enum FlagAction {
-    ON, OFF, CLEAR;
+    ON,
+    OFF,
+    CLEAR;
 
     public static Optional<FlagAction> parse(String value) {
         if (value == null) {

@@ -34,10 +34,15 @@ public interface FlagDao {
     @SqlUpdate("""
             INSERT INTO feature_flag_history (gate, operator, action, reason, old_value, new_value, forced, unmet)
             VALUES (:gate, :operator, :action, :reason, :oldValue, :newValue, :forced, :unmet)""")
-    void appendHistory(@Bind("gate") String gate, @Bind("operator") String operator, @Bind("action") String action,
-                       @Bind("reason") String reason, @Bind("oldValue") boolean oldValue,
-                       @Bind("newValue") boolean newValue, @Bind("forced") boolean forced,
-                       @Bind("unmet") String[] unmet);
+    void appendHistory(
+            @Bind("gate") String gate,
+            @Bind("operator") String operator,
+            @Bind("action") String action,
+            @Bind("reason") String reason,
+            @Bind("oldValue") boolean oldValue,
+            @Bind("newValue") boolean newValue,
+            @Bind("forced") boolean forced,
+            @Bind("unmet") String[] unmet);
 
     @SqlQuery("""
             SELECT id, gate, operator, changed_at, action, reason, old_value, new_value, forced, unmet

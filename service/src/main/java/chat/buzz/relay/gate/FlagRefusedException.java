@@ -13,7 +13,11 @@ public final class FlagRefusedException extends RuntimeException {
         this.unmet = List.copyOf(unmet);
     }
 
-    public Gate gate() { return gate; }
+    public Gate gate() {
+        return gate;
+    }
 
-    public List<String> unmet() { return unmet; }
+    public List<String> unmet() {
+        return unmet;
+    }
 }

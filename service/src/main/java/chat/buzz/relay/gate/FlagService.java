@@ -54,22 +54,26 @@ public final class FlagService implements Gates {
     }
 
     public void refreshEvery(ScheduledExecutorService scheduler, long millis) {
-        scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                refresh();
-            } catch (RuntimeException e) {
-                // Keep serving the last known flags: a database blip must not flip features.
-                LOG.warn("Could not reread feature flags; keeping the last known values", e);
-            }
-        }, millis, millis, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        refresh();
+                    } catch (RuntimeException e) {
+                        // Keep serving the last known flags: a database blip must not flip features.
+                        LOG.warn("Could not reread feature flags; keeping the last known values", e);
+                    }
+                },
+                millis,
+                millis,
+                TimeUnit.MILLISECONDS);
     }
 
     public void registerMetrics(MetricRegistry metrics) {
         for (Gate gate : Gate.values()) {
             String prefix = MetricRegistry.name("gates", wireName(gate));
             metrics.registerGauge(prefix + ".enabled", () -> isEnabled(gate) ? 1 : 0);
-            metrics.registerGauge(prefix + ".overridden", (Gauge<Integer>) () -> overrides.containsKey(gate)
-                    && overrides.get(gate).overrideEnabled() != null ? 1 : 0);
+            metrics.registerGauge(prefix + ".overridden", (Gauge<Integer>)
+                    () -> overrides.containsKey(gate) && overrides.get(gate).overrideEnabled() != null ? 1 : 0);
         }
     }
 
@@ -100,15 +104,24 @@ public final class FlagService implements Gates {
         List<FlagState> states = new ArrayList<>();
         for (Gate gate : Gate.values()) {
             FlagDao.OverrideRow row = overrides.get(gate);
-            states.add(new FlagState(wireName(gate), gate.capability(), gate.environmentVariable(),
-                    defaults.defaultFor(gate), row == null ? null : row.overrideEnabled(), isEnabled(gate),
-                    row == null ? null : row.updatedAt(), row == null ? null : row.updatedBy()));
+            states.add(new FlagState(
+                    wireName(gate),
+                    gate.capability(),
+                    gate.environmentVariable(),
+                    defaults.defaultFor(gate),
+                    row == null ? null : row.overrideEnabled(),
+                    isEnabled(gate),
+                    row == null ? null : row.updatedAt(),
+                    row == null ? null : row.updatedBy()));
         }
         return states;
     }
 
     public FlagState state(Gate gate) {
-        return states().stream().filter(s -> s.gate().equals(wireName(gate))).findFirst().orElseThrow();
+        return states().stream()
+                .filter(s -> s.gate().equals(wireName(gate)))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The unmet preconditions for turning the gate on right now; empty when it may be turned on. */
@@ -139,17 +152,33 @@ public final class FlagService implements Gates {
                 throw new FlagRefusedException(gate, unmet);
             }
             dao.setOverride(name, newOverride, operator);
-            dao.appendHistory(name, operator, action.wireName(), reason.strip(), oldValue, newValue,
-                    force && !unmet.isEmpty(), unmet.toArray(String[]::new));
+            dao.appendHistory(
+                    name,
+                    operator,
+                    action.wireName(),
+                    reason.strip(),
+                    oldValue,
+                    newValue,
+                    force && !unmet.isEmpty(),
+                    unmet.toArray(String[]::new));
             return dao.history(name, 1).get(0);
         });
         refresh();
-        LOG.info("Operator {} set gate {} to {} ({} -> {}){}: {}", operator, name, action.wireName(), entry.oldValue(),
-                entry.newValue(), entry.forced() ? " FORCED past " + entry.unmet() : "", entry.reason());
+        LOG.info(
+                "Operator {} set gate {} to {} ({} -> {}){}: {}",
+                operator,
+                name,
+                action.wireName(),
+                entry.oldValue(),
+                entry.newValue(),
+                entry.forced() ? " FORCED past " + entry.unmet() : "",
+                entry.reason());
         return entry;
     }
 
     public List<FlagHistoryEntry> history(Optional<Gate> gate, int limit) {
-        return jdbi.withExtension(FlagDao.class, dao -> dao.history(gate.map(FlagService::wireName).orElse(null), limit));
+        return jdbi.withExtension(
+                FlagDao.class,
+                dao -> dao.history(gate.map(FlagService::wireName).orElse(null), limit));
     }
 }

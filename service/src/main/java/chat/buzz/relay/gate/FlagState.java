@@ -7,5 +7,12 @@ import java.time.Instant;
  *
  * @param override null when the environment default applies
  */
-public record FlagState(String gate, String capability, String environmentVariable, boolean environmentDefault,
-                        Boolean override, boolean effective, Instant updatedAt, String updatedBy) {}
+public record FlagState(
+        String gate,
+        String capability,
+        String environmentVariable,
+        boolean environmentDefault,
+        Boolean override,
+        boolean effective,
+        Instant updatedAt,
+        String updatedBy) {}

@@ -9,9 +9,13 @@ import org.jdbi.v3.core.Jdbi;
 public final class GateFeature {
     private GateFeature() {}
 
-    public static FlagService register(Environment environment, Jdbi jdbi, GatesConfig defaults,
-                                       GatePreconditions preconditions, Duration refresh,
-                                       ScheduledExecutorService scheduler) {
+    public static FlagService register(
+            Environment environment,
+            Jdbi jdbi,
+            GatesConfig defaults,
+            GatePreconditions preconditions,
+            Duration refresh,
+            ScheduledExecutorService scheduler) {
         FlagService gates = new FlagService(jdbi, defaults, preconditions);
         gates.registerMetrics(environment.metrics());
         gates.refreshEvery(scheduler, refresh.toMilliseconds());

@@ -7,10 +7,25 @@ public class GatesConfig {
     private boolean incremental;
     private boolean sync;
 
-    @JsonProperty public boolean isIncremental() { return incremental; }
-    @JsonProperty public void setIncremental(boolean incremental) { this.incremental = incremental; }
-    @JsonProperty public boolean isSync() { return sync; }
-    @JsonProperty public void setSync(boolean sync) { this.sync = sync; }
+    @JsonProperty
+    public boolean isIncremental() {
+        return incremental;
+    }
+
+    @JsonProperty
+    public void setIncremental(boolean incremental) {
+        this.incremental = incremental;
+    }
+
+    @JsonProperty
+    public boolean isSync() {
+        return sync;
+    }
+
+    @JsonProperty
+    public void setSync(boolean sync) {
+        this.sync = sync;
+    }
 
     public boolean defaultFor(Gate gate) {
         return switch (gate) {

@@ -8,10 +8,13 @@ import org.jdbi.v3.core.Jdbi;
 public final class HealthFeature {
     private HealthFeature() {}
 
-    public static void register(Environment environment, Jdbi jdbi, String changelog, BooleanSupplier changeFeedConnected) {
+    public static void register(
+            Environment environment, Jdbi jdbi, String changelog, BooleanSupplier changeFeedConnected) {
         environment.healthChecks().register(ChangeFeedHealthCheck.NAME, new ChangeFeedHealthCheck(changeFeedConnected));
         Readiness readiness = new Readiness(jdbi, RequiredSchema.of(changelog), changeFeedConnected);
-        environment.servlets().addServlet("readiness", HealthServlet.readiness(readiness))
+        environment
+                .servlets()
+                .addServlet("readiness", HealthServlet.readiness(readiness))
                 .addMapping(HealthServlet.READY_PATH);
         environment.servlets().addServlet("liveness", HealthServlet.liveness()).addMapping(HealthServlet.LIVE_PATH);
     }

@@ -47,16 +47,18 @@ public final class Readiness {
         }
         List<String> recorded;
         try {
-            recorded = jdbi.withHandle(handle -> handle.createQuery(
-                            "SELECT id || '::' || author FROM databasechangelog")
-                    .setQueryTimeout(QUERY_TIMEOUT_SECONDS)
-                    .mapTo(String.class)
-                    .list());
+            recorded =
+                    jdbi.withHandle(handle -> handle.createQuery("SELECT id || '::' || author FROM databasechangelog")
+                            .setQueryTimeout(QUERY_TIMEOUT_SECONDS)
+                            .mapTo(String.class)
+                            .list());
         } catch (RuntimeException e) {
             return "the database did not answer: " + e.getMessage();
         }
         Set<String> missing = new HashSet<>(requiredChangeSets);
         missing.removeAll(recorded);
-        return missing.isEmpty() ? "" : "migrations not applied: " + missing.stream().sorted().toList();
+        return missing.isEmpty()
+                ? ""
+                : "migrations not applied: " + missing.stream().sorted().toList();
     }
 }

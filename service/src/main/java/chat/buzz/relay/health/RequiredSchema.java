@@ -25,7 +25,8 @@ public final class RequiredSchema {
     public static Set<String> of(String changelog) {
         try {
             ResourceAccessor resources = new ClassLoaderResourceAccessor(RequiredSchema.class.getClassLoader());
-            DatabaseChangeLog log = ChangeLogParserFactory.getInstance().getParser(changelog, resources)
+            DatabaseChangeLog log = ChangeLogParserFactory.getInstance()
+                    .getParser(changelog, resources)
                     .parse(changelog, new ChangeLogParameters(), resources);
             Set<String> required = new LinkedHashSet<>();
             for (ChangeSet changeSet : log.getChangeSets()) {

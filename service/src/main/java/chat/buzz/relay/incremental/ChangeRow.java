@@ -11,8 +11,8 @@ import java.util.UUID;
  * @param reason       the remove's reason when the head is not in D and the reader could have held it;
  *                     null when the reader is to hear nothing of this artifact
  */
-public record ChangeRow(long micros, int source, UUID d, UUID channelId, String json, boolean discoverable,
-                        String reason) {
+public record ChangeRow(
+        long micros, int source, UUID d, UUID channelId, String json, boolean discoverable, String reason) {
 
     Cursor.Position position() {
         return new Cursor.Position(micros, source, d);

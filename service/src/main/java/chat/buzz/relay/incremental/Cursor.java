@@ -24,9 +24,17 @@ import java.util.UUID;
  */
 // The digests stay arrays because the codec writes them as they are; equality below compares contents.
 @SuppressWarnings("ArrayRecordComponent")
-public record Cursor(long community, byte[] reader, byte[] scope, PolicyStamp policy, Phase phase,
-                     long sessionStart, long floor, TxSnapshot priorSnapshot, TxSnapshot sessionSnapshot,
-                     Position position) {
+public record Cursor(
+        long community,
+        byte[] reader,
+        byte[] scope,
+        PolicyStamp policy,
+        Phase phase,
+        long sessionStart,
+        long floor,
+        TxSnapshot priorSnapshot,
+        TxSnapshot sessionSnapshot,
+        Position position) {
 
     @Override
     public boolean equals(Object other) {
@@ -45,8 +53,17 @@ public record Cursor(long community, byte[] reader, byte[] scope, PolicyStamp po
 
     @Override
     public int hashCode() {
-        return Objects.hash(community, Arrays.hashCode(reader), Arrays.hashCode(scope), policy, phase, sessionStart,
-                floor, priorSnapshot, sessionSnapshot, position);
+        return Objects.hash(
+                community,
+                Arrays.hashCode(reader),
+                Arrays.hashCode(scope),
+                policy,
+                phase,
+                sessionStart,
+                floor,
+                priorSnapshot,
+                sessionSnapshot,
+                position);
     }
 
     @Override

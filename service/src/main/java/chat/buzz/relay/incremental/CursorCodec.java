@@ -45,7 +45,8 @@ public final class CursorCodec {
 
     /** A secret of its own for cursors, derived so that the relay key itself never signs cursors. */
     public static byte[] deriveSecret(byte[] relaySecretKey) {
-        return hmac(new SecretKeySpec(relaySecretKey, ALGORITHM),
+        return hmac(
+                new SecretKeySpec(relaySecretKey, ALGORITHM),
                 "buzz incremental cursor secret v1".getBytes(StandardCharsets.UTF_8));
     }
 
@@ -60,11 +61,17 @@ public final class CursorCodec {
     public String encode(Cursor cursor) {
         int bodyBytes = FIXED_BYTES + snapshotBytes(cursor.priorSnapshot()) + snapshotBytes(cursor.sessionSnapshot());
         ByteBuffer body = ByteBuffer.allocate(bodyBytes + MAC_BYTES);
-        body.put(VERSION).put((byte) cursor.phase().ordinal()).putLong(cursor.community())
-                .put(cursor.reader()).put(cursor.scope())
-                .putLong(cursor.policy().micros()).putLong(cursor.policy().epoch())
-                .putLong(cursor.sessionStart()).putLong(cursor.floor())
-                .putLong(cursor.position().micros()).put((byte) cursor.position().source())
+        body.put(VERSION)
+                .put((byte) cursor.phase().ordinal())
+                .putLong(cursor.community())
+                .put(cursor.reader())
+                .put(cursor.scope())
+                .putLong(cursor.policy().micros())
+                .putLong(cursor.policy().epoch())
+                .putLong(cursor.sessionStart())
+                .putLong(cursor.floor())
+                .putLong(cursor.position().micros())
+                .put((byte) cursor.position().source())
                 .putLong(cursor.position().d().getMostSignificantBits())
                 .putLong(cursor.position().d().getLeastSignificantBits());
         putSnapshot(body, cursor.priorSnapshot());
@@ -113,8 +120,17 @@ public final class CursorCodec {
             if (body.hasRemaining()) {
                 throw notIssuedHere();
             }
-            return new Cursor(community, reader, scope, policy, Phase.values()[phase], sessionStart, floor, prior,
-                    session, position);
+            return new Cursor(
+                    community,
+                    reader,
+                    scope,
+                    policy,
+                    Phase.values()[phase],
+                    sessionStart,
+                    floor,
+                    prior,
+                    session,
+                    position);
         } catch (BufferUnderflowException e) {
             throw notIssuedHere();
         }
@@ -125,7 +141,8 @@ public final class CursorCodec {
     }
 
     private static void putSnapshot(ByteBuffer body, TxSnapshot snapshot) {
-        body.putLong(snapshot.xmin()).putLong(snapshot.xmax()).put((byte) snapshot.inProgress().size());
+        body.putLong(snapshot.xmin()).putLong(snapshot.xmax()).put((byte)
+                snapshot.inProgress().size());
         snapshot.inProgress().forEach(body::putLong);
     }
 
@@ -149,8 +166,8 @@ public final class CursorCodec {
 
     private static byte[] digest(String value) {
         try {
-            return Arrays.copyOf(MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8)),
-                    DIGEST_BYTES);
+            return Arrays.copyOf(
+                    MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8)), DIGEST_BYTES);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("SHA-256 is part of every JVM", e);
         }

@@ -9,7 +9,8 @@ import jakarta.validation.constraints.Min;
 /** The {@code incremental:} section: overlap, capacity and statement budget of incremental reads. */
 public class IncrementalConfig extends ReadCapacityConfig {
     /** PROTOCOL 4.2: each session re-reads this far behind its saved position. */
-    @Min(0) @Max(86_400)
+    @Min(0)
+    @Max(86_400)
     private int overlapSeconds = 120;
 
     /** Signs cursors; empty derives a secret from the relay key, which every instance shares. */
@@ -24,8 +25,23 @@ public class IncrementalConfig extends ReadCapacityConfig {
         return cursorSecret.isEmpty() || cursorSecret.getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= 16;
     }
 
-    @JsonProperty public int getOverlapSeconds() { return overlapSeconds; }
-    @JsonProperty public void setOverlapSeconds(int overlapSeconds) { this.overlapSeconds = overlapSeconds; }
-    @JsonProperty public String getCursorSecret() { return cursorSecret; }
-    @JsonProperty public void setCursorSecret(String cursorSecret) { this.cursorSecret = cursorSecret == null ? "" : cursorSecret; }
+    @JsonProperty
+    public int getOverlapSeconds() {
+        return overlapSeconds;
+    }
+
+    @JsonProperty
+    public void setOverlapSeconds(int overlapSeconds) {
+        this.overlapSeconds = overlapSeconds;
+    }
+
+    @JsonProperty
+    public String getCursorSecret() {
+        return cursorSecret;
+    }
+
+    @JsonProperty
+    public void setCursorSecret(String cursorSecret) {
+        this.cursorSecret = cursorSecret == null ? "" : cursorSecret;
+    }
 }

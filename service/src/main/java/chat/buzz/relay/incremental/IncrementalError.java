@@ -30,7 +30,8 @@ public final class IncrementalError extends WebApplicationException {
     }
 
     public static IncrementalError scopeTooLarge(int max) {
-        return new IncrementalError(400, "incremental_scope_too_large", "#h may name at most " + max + " channels", null);
+        return new IncrementalError(
+                400, "incremental_scope_too_large", "#h may name at most " + max + " channels", null);
     }
 
     public static IncrementalError tooManyIds(int max) {
@@ -38,35 +39,47 @@ public final class IncrementalError extends WebApplicationException {
     }
 
     public static IncrementalError ttlChannel(String channel) {
-        return new IncrementalError(422, "incremental_ttl_channel", "channel " + channel
-                + " has a TTL; its artifacts are never part of durable sync: drop it from the scope", null);
+        return new IncrementalError(
+                422,
+                "incremental_ttl_channel",
+                "channel " + channel
+                        + " has a TTL; its artifacts are never part of durable sync: drop it from the scope",
+                null);
     }
 
     public static IncrementalError unavailable() {
-        return new IncrementalError(503, "incremental_unavailable",
-                "incremental reads are turned off; use mode \"current\"", null);
+        return new IncrementalError(
+                503, "incremental_unavailable", "incremental reads are turned off; use mode \"current\"", null);
     }
 
     /** Not PROTOCOL 4.5's incremental_unavailable (gate off, use "current"): "current" is down too; retry the same request. */
     public static IncrementalError databaseUnavailable(int retryAfterSeconds) {
-        return new IncrementalError(503, "incremental_database_unavailable",
+        return new IncrementalError(
+                503,
+                "incremental_database_unavailable",
                 "the database is unreachable; retry the same request after " + retryAfterSeconds + " s",
                 retryAfterSeconds);
     }
 
     public static IncrementalError capacity(int retryAfterSeconds) {
-        return new IncrementalError(503, "incremental_capacity",
-                "too many incremental reads right now; retry after " + retryAfterSeconds + " s", retryAfterSeconds);
+        return new IncrementalError(
+                503,
+                "incremental_capacity",
+                "too many incremental reads right now; retry after " + retryAfterSeconds + " s",
+                retryAfterSeconds);
     }
 
     public static IncrementalError timeout() {
-        return new IncrementalError(503, "incremental_timeout",
-                "the read ran out of its time budget; retry later, perhaps with a smaller limit", null);
+        return new IncrementalError(
+                503,
+                "incremental_timeout",
+                "the read ran out of its time budget; retry later, perhaps with a smaller limit",
+                null);
     }
 
     private static Response build(int status, String code, String message, Integer retryAfterSeconds) {
-        Response.ResponseBuilder response = Response.status(status).type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(new Body(code, message));
+        Response.ResponseBuilder response =
+                Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(new Body(code, message));
         if (retryAfterSeconds != null) {
             response.header("Retry-After", retryAfterSeconds);
         }

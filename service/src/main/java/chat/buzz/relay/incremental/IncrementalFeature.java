@@ -1,10 +1,9 @@
 package chat.buzz.relay.incremental;
 
 import chat.buzz.relay.fleet.Fleet;
-import com.codahale.metrics.MetricRegistry;
-
 import chat.buzz.relay.gate.Gates;
 import chat.buzz.relay.identity.RelayIdentity;
+import com.codahale.metrics.MetricRegistry;
 import java.nio.charset.StandardCharsets;
 import org.jdbi.v3.core.Jdbi;
 
@@ -13,8 +12,13 @@ public final class IncrementalFeature {
     private IncrementalFeature() {}
 
     /** Cursors are signed with the configured secret, else with one derived from the relay key. */
-    public static IncrementalReads reads(IncrementalConfig config, Jdbi jdbi, Gates gates, RelayIdentity identity,
-                                         SyncStatistics statistics, MetricRegistry metrics) {
+    public static IncrementalReads reads(
+            IncrementalConfig config,
+            Jdbi jdbi,
+            Gates gates,
+            RelayIdentity identity,
+            SyncStatistics statistics,
+            MetricRegistry metrics) {
         byte[] secret = config.getCursorSecret().isEmpty()
                 ? CursorCodec.deriveSecret(identity.keys().secretKey())
                 : config.getCursorSecret().getBytes(StandardCharsets.UTF_8);

@@ -27,7 +27,8 @@ public final class IncrementalQueries {
     static final int MEMBERSHIP_SOURCE = 2;
 
     private static final String MICROS = "CAST(extract(epoch FROM %s) * 1000000 AS bigint)";
-    private static final String POSITION_TIME = "(TIMESTAMPTZ 'epoch' + CAST(:pts AS bigint) * INTERVAL '1 microsecond')";
+    private static final String POSITION_TIME =
+            "(TIMESTAMPTZ 'epoch' + CAST(:pts AS bigint) * INTERVAL '1 microsecond')";
     private static final String AFTER = "> (" + POSITION_TIME + ", CAST(:psrc AS integer), CAST(:pd AS uuid))";
     /** The row comparison alone cannot bound an index scan (its middle term is no column); this can. */
     private static final String NOT_BEFORE = ">= " + POSITION_TIME;
@@ -56,8 +57,11 @@ public final class IncrementalQueries {
             """;
 
     ReadSnapshot snapshot() {
-        return handle.createQuery(SNAPSHOT).bind("community", community)
-                .map((rs, ctx) -> new ReadSnapshot(rs.getLong("now_micros"), TxSnapshot.parse(rs.getString("snapshot")),
+        return handle.createQuery(SNAPSHOT)
+                .bind("community", community)
+                .map((rs, ctx) -> new ReadSnapshot(
+                        rs.getLong("now_micros"),
+                        TxSnapshot.parse(rs.getString("snapshot")),
                         new PolicyStamp(rs.getLong("policy_micros"), rs.getLong("epoch"))))
                 .one();
     }
@@ -74,8 +78,11 @@ public final class IncrementalQueries {
     /** A channel of the scope that the reader can read and that has a TTL. */
     public Optional<String> firstTtlChannel(List<String> scope) {
         return handle.createQuery(AccessSql.TTL_CHANNELS_IN_SCOPE)
-                .bind("community", community).bind("reader", reader).bindArray("scope", String.class, scope)
-                .mapTo(String.class).findFirst();
+                .bind("community", community)
+                .bind("reader", reader)
+                .bindArray("scope", String.class, scope)
+                .mapTo(String.class)
+                .findFirst();
     }
 
     /**
@@ -91,8 +98,9 @@ public final class IncrementalQueries {
                 + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
                 + " ORDER BY a.modified_at, a.d OFFSET :examine - 1 LIMIT 1";
         Query query = positioned(sql, scope, after).bind("examine", examine);
-        return query.map((rs, ctx) -> new Position(rs.getLong("micros"), rs.getInt("source"),
-                rs.getObject("d", UUID.class))).findOne();
+        return query.map((rs, ctx) ->
+                        new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)))
+                .findOne();
     }
 
     /**
@@ -111,8 +119,12 @@ public final class IncrementalQueries {
                 + " JOIN events e ON e.id = a.head_event_id JOIN channels c ON c.id = a.channel_id"
                 + " WHERE " + discoverableHead("a", "e", "c", scoped)
                 + " ORDER BY a.modified_at, a.d LIMIT :fetch";
-        return positioned(sql, scope, after).bind("fetch", fetch).bind("examine", examine)
-                .registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
+        return positioned(sql, scope, after)
+                .bind("fetch", fetch)
+                .bind("examine", examine)
+                .registerRowMapper(ConstructorMapper.factory(ChangeRow.class))
+                .mapTo(ChangeRow.class)
+                .list();
     }
 
     /**
@@ -120,10 +132,12 @@ public final class IncrementalQueries {
      * back; after no change this is the whole of a delta page's work.
      */
     List<Position> deltaCandidates(List<String> scope, DeltaWindow window, int examine) {
-        String sql = "SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d FROM ("
-                + deltaCandidates(scope) + ") k ORDER BY k.ts, k.source, k.d LIMIT :examine";
-        return windowed(sql, scope, window).bind("examine", examine)
-                .map((rs, ctx) -> new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)))
+        String sql = "SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d FROM (" + deltaCandidates(scope)
+                + ") k ORDER BY k.ts, k.source, k.d LIMIT :examine";
+        return windowed(sql, scope, window)
+                .bind("examine", examine)
+                .map((rs, ctx) ->
+                        new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)))
                 .list();
     }
 
@@ -168,14 +182,28 @@ public final class IncrementalQueries {
                 .define("lastMovedFrom", lastMovedFrom("a"))
                 .define("couldHaveHeld", couldHaveHeld("a", scoped))
                 .define("removeReason", removeReason("a", "c", "mc"))
-                .bind("community", community).bind("reader", reader).bind("floor", floor).bind("fetch", fetch)
-                .bindArray("micros", Long.class, candidates.stream().map(Position::micros).toList())
-                .bindArray("sources", Integer.class, candidates.stream().map(Position::source).toList())
-                .bindArray("ds", String.class, candidates.stream().map(c -> c.d().toString()).toList());
+                .bind("community", community)
+                .bind("reader", reader)
+                .bind("floor", floor)
+                .bind("fetch", fetch)
+                .bindArray(
+                        "micros",
+                        Long.class,
+                        candidates.stream().map(Position::micros).toList())
+                .bindArray(
+                        "sources",
+                        Integer.class,
+                        candidates.stream().map(Position::source).toList())
+                .bindArray(
+                        "ds",
+                        String.class,
+                        candidates.stream().map(c -> c.d().toString()).toList());
         if (scoped) {
             query.bindArray("scope", String.class, scope);
         }
-        return query.registerRowMapper(ConstructorMapper.factory(ChangeRow.class)).mapTo(ChangeRow.class).list();
+        return query.registerRowMapper(ConstructorMapper.factory(ChangeRow.class))
+                .mapTo(ChangeRow.class)
+                .list();
     }
 
     /**
@@ -216,13 +244,15 @@ public final class IncrementalQueries {
         String sql = "SELECT count(*) AS count, CAST(bit_xor(CAST(('x' || encode(sha256(uuid_send(a.d)"
                 + " || decode(a.head_event_id, 'hex')), 'hex')) AS bit(256))) AS text) AS bits"
                 + " FROM artifact_heads a JOIN events e ON e.id = a.head_event_id JOIN channels c ON c.id = a.channel_id"
-                + " WHERE a.community_id = :community" + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
+                + " WHERE a.community_id = :community"
+                + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
                 + " AND " + discoverableHead("a", "e", "c", scoped);
         Query query = handle.createQuery(sql).bind("community", community).bind("reader", reader);
         if (scoped) {
             query.bindArray("scope", String.class, scope);
         }
-        return query.map((rs, ctx) -> new DigestRow(rs.getLong("count"), rs.getString("bits"))).one();
+        return query.map((rs, ctx) -> new DigestRow(rs.getLong("count"), rs.getString("bits")))
+                .one();
     }
 
     /**
@@ -247,10 +277,12 @@ public final class IncrementalQueries {
         return handle.createQuery(KNOWN_IDS)
                 .define("readable", readableHead("a", "e", "c"))
                 .define("removeReason", removeReason("a", "c", null))
-                .bind("community", community).bind("reader", reader)
+                .bind("community", community)
+                .bind("reader", reader)
                 .bindArray("ids", String.class, ids)
                 .registerRowMapper(ConstructorMapper.factory(KnownIdRow.class))
-                .mapTo(KnownIdRow.class).list();
+                .mapTo(KnownIdRow.class)
+                .list();
     }
 
     /**
@@ -262,20 +294,24 @@ public final class IncrementalQueries {
      */
     private static String judgedByPriorSession(String row) {
         return ("(CAST(:prior AS text) <> '' AND pg_visible_in_snapshot(CAST(CAST(CAST(:xmax AS bigint)"
-                + " - ((CAST(:xmax AS bigint) - CAST(CAST(%s.xmin AS text) AS bigint)) %% 4294967296 + 4294967296)"
-                + " %% 4294967296 AS text) AS xid8), CAST(NULLIF(CAST(:prior AS text), '') AS pg_snapshot)))")
+                        + " - ((CAST(:xmax AS bigint) - CAST(CAST(%s.xmin AS text) AS bigint)) %% 4294967296 + 4294967296)"
+                        + " %% 4294967296 AS text) AS xid8), CAST(NULLIF(CAST(:prior AS text), '') AS pg_snapshot)))")
                 .formatted(row);
     }
 
     private Query windowed(String sql, List<String> scope, DeltaWindow window) {
-        return positioned(sql, scope, window.after()).bind("prior", window.prior().text())
+        return positioned(sql, scope, window.after())
+                .bind("prior", window.prior().text())
                 .bind("xmax", window.snapshotXmax());
     }
 
     private Query positioned(String sql, List<String> scope, Position after) {
         Query query = handle.createQuery(sql)
-                .bind("community", community).bind("reader", reader)
-                .bind("pts", after.micros()).bind("psrc", after.source()).bind("pd", after.d().toString());
+                .bind("community", community)
+                .bind("reader", reader)
+                .bind("pts", after.micros())
+                .bind("psrc", after.source())
+                .bind("pd", after.d().toString());
         if (!scope.isEmpty()) {
             query.bindArray("scope", String.class, scope);
         }

@@ -41,8 +41,13 @@ public final class IncrementalReads implements IncrementalMode {
     private final long overlapMicros;
     private final long statementBudgetMillis;
 
-    public IncrementalReads(Jdbi jdbi, Gates gates, CursorCodec cursors, ReadCapacity capacity,
-                            SyncStatistics statistics, IncrementalConfig config) {
+    public IncrementalReads(
+            Jdbi jdbi,
+            Gates gates,
+            CursorCodec cursors,
+            ReadCapacity capacity,
+            SyncStatistics statistics,
+            IncrementalConfig config) {
         this.jdbi = jdbi;
         this.gates = gates;
         this.cursors = cursors;
@@ -88,7 +93,8 @@ public final class IncrementalReads implements IncrementalMode {
     }
 
     private DeltaPage delta(Handle handle, Caller caller, Delta request, Optional<Cursor> since) {
-        IncrementalQueries queries = new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
+        IncrementalQueries queries =
+                new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
         ReadSnapshot snapshot = queries.snapshot();
         PolicyStamp policy = snapshot.policy();
         if (request.scoped()) {
@@ -102,9 +108,16 @@ public final class IncrementalReads implements IncrementalMode {
                 : deltaPage(queries, request, step, snapshot);
         // A finished session resumes from the moment it began, never later: whatever committed during
         // it with an earlier stamp is still within the next session's overlap.
-        Cursor next = new Cursor(caller.community().id(), CursorCodec.readerDigest(caller.pubkey()),
-                CursorCodec.scopeDigest(request.scope()), step.policy(), walk.more() ? step.phase() : Phase.FINISHED,
-                step.sessionStart(), step.floor(), step.priorSnapshot(), step.sessionSnapshot(),
+        Cursor next = new Cursor(
+                caller.community().id(),
+                CursorCodec.readerDigest(caller.pubkey()),
+                CursorCodec.scopeDigest(request.scope()),
+                step.policy(),
+                walk.more() ? step.phase() : Phase.FINISHED,
+                step.sessionStart(),
+                step.floor(),
+                step.priorSnapshot(),
+                step.sessionSnapshot(),
                 walk.more() ? walk.resumeAfter() : Position.before(step.sessionStart()));
         if (step.reset()) {
             statistics.resetServed(caller.community().id());
@@ -118,8 +131,8 @@ public final class IncrementalReads implements IncrementalMode {
      */
     private static PageWalk bootstrapPage(IncrementalQueries queries, Delta request, SessionStep step) {
         int fetch = request.limit() + 1;
-        PageWalk walk = PageWalk.of(queries.bootstrap(request.scope(), step.after(), fetch, EXAMINE), request.limit(),
-                fetch);
+        PageWalk walk =
+                PageWalk.of(queries.bootstrap(request.scope(), step.after(), fetch, EXAMINE), request.limit(), fetch);
         return walk.more() ? walk : walk.orUpTo(queries.bootstrapHorizon(request.scope(), step.after(), EXAMINE));
     }
 
@@ -128,9 +141,10 @@ public final class IncrementalReads implements IncrementalMode {
      * {@code fetch} candidates; when more were found, it continues after the last one it judged, so no
      * second query looks for its horizon.
      */
-    private static PageWalk deltaPage(IncrementalQueries queries, Delta request, SessionStep step,
-                                      ReadSnapshot snapshot) {
-        DeltaWindow window = new DeltaWindow(step.after(), step.priorSnapshot(), snapshot.snapshot().xmax());
+    private static PageWalk deltaPage(
+            IncrementalQueries queries, Delta request, SessionStep step, ReadSnapshot snapshot) {
+        DeltaWindow window = new DeltaWindow(
+                step.after(), step.priorSnapshot(), snapshot.snapshot().xmax());
         // Room for the repeats a page drops: an artifact can be a candidate of both sources.
         int fetch = 2 * request.limit() + 1;
         List<Position> candidates = queries.deltaCandidates(request.scope(), window, fetch + 1);
@@ -138,20 +152,24 @@ public final class IncrementalReads implements IncrementalMode {
             return PageWalk.of(List.of(), request.limit(), fetch);
         }
         List<Position> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
-        PageWalk walk = PageWalk.of(queries.delta(request.scope(), judged, step.floor(), fetch), request.limit(),
-                fetch);
-        return walk.more() || candidates.size() == judged.size() ? walk
+        PageWalk walk =
+                PageWalk.of(queries.delta(request.scope(), judged, step.floor(), fetch), request.limit(), fetch);
+        return walk.more() || candidates.size() == judged.size()
+                ? walk
                 : walk.orUpTo(Optional.of(judged.get(judged.size() - 1)));
     }
 
     private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {
-        IncrementalQueries queries = new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
+        IncrementalQueries queries =
+                new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
         PolicyStamp policy = queries.policyStamp();
-        return new KnownIdRead(queries.knownIds(request.ids()).stream().map(KnownIdRow::entry).toList(), policy.wire());
+        return new KnownIdRead(
+                queries.knownIds(request.ids()).stream().map(KnownIdRow::entry).toList(), policy.wire());
     }
 
     private DigestRead digest(Handle handle, Caller caller, Digest request) {
-        IncrementalQueries queries = new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
+        IncrementalQueries queries =
+                new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
         PolicyStamp policy = queries.policyStamp();
         if (request.scoped()) {
             queries.firstTtlChannel(request.scope()).ifPresent(channel -> {
@@ -164,10 +182,11 @@ public final class IncrementalReads implements IncrementalMode {
 
     private <T> T guarded(Caller caller, HandleCallback<T, RuntimeException> read) {
         long community = caller.community().id();
-        return capacity.withPermit(caller.pubkey(), () -> inSnapshot(community, read)).orElseThrow(() -> {
-            statistics.capacityRejected(community);
-            return IncrementalError.capacity(capacity.retryAfterSeconds());
-        });
+        return capacity.withPermit(caller.pubkey(), () -> inSnapshot(community, read))
+                .orElseThrow(() -> {
+                    statistics.capacityRejected(community);
+                    return IncrementalError.capacity(capacity.retryAfterSeconds());
+                });
     }
 
     /** One snapshot for the whole page, so the policy stamp and the rows it answers agree. */

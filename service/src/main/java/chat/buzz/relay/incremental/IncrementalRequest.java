@@ -44,7 +44,7 @@ public sealed interface IncrementalRequest {
             Map.Entry<String, JsonNode> field = fields.next();
             JsonNode value = field.getValue();
             switch (field.getKey()) {
-                case "artifact" -> { }
+                case "artifact" -> {}
                 case "digest" -> {
                     if (!value.isBoolean() || !value.booleanValue()) {
                         throw IncrementalError.invalidRequest("digest must be true, or left out");
@@ -58,9 +58,12 @@ public sealed interface IncrementalRequest {
                     since = Optional.of(value.textValue());
                 }
                 case "limit" -> {
-                    if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 1
+                    if (!value.isIntegralNumber()
+                            || !value.canConvertToInt()
+                            || value.intValue() < 1
                             || value.intValue() > Limits.INCREMENTAL_PAGE_SIZE) {
-                        throw IncrementalError.invalidRequest("limit must be an integer in 1.." + Limits.INCREMENTAL_PAGE_SIZE);
+                        throw IncrementalError.invalidRequest(
+                                "limit must be an integer in 1.." + Limits.INCREMENTAL_PAGE_SIZE);
                     }
                     limit = value.intValue();
                 }

@@ -32,12 +32,20 @@ public final class IncrementalSchema {
             "0111-create-renew-database-epoch");
 
     public static final List<ExpectedIndex> INDEXES = List.of(
-            new ExpectedIndex("artifact_heads_sync_idx", "artifact_heads",
+            new ExpectedIndex(
+                    "artifact_heads_sync_idx",
+                    "artifact_heads",
                     "CREATE INDEX artifact_heads_sync_idx ON public.artifact_heads USING btree (community_id, modified_at, d)"),
-            new ExpectedIndex("artifact_heads_channel_sync_idx", "artifact_heads",
+            new ExpectedIndex(
+                    "artifact_heads_channel_sync_idx",
+                    "artifact_heads",
                     "CREATE INDEX artifact_heads_channel_sync_idx ON public.artifact_heads USING btree (channel_id, modified_at, d)"),
-            new ExpectedIndex("artifact_moves_sync_idx", "artifact_revisions",
+            new ExpectedIndex(
+                    "artifact_moves_sync_idx",
+                    "artifact_revisions",
                     "CREATE INDEX artifact_moves_sync_idx ON public.artifact_revisions USING btree (community_id, modified_at, d) WHERE (kind = 45011)"),
-            new ExpectedIndex("channel_members_sync_idx", "channel_members",
+            new ExpectedIndex(
+                    "channel_members_sync_idx",
+                    "channel_members",
                     "CREATE INDEX channel_members_sync_idx ON public.channel_members USING btree (pubkey, sync_modified_at, channel_id)"));
 }

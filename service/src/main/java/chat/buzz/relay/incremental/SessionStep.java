@@ -18,8 +18,15 @@ import java.util.Optional;
  * @param after        the page holds only positions after this one
  * @param reset        the cursor's policy stamp is stale: this is a fresh bootstrap
  */
-record SessionStep(Phase phase, PolicyStamp policy, long sessionStart, long floor, TxSnapshot priorSnapshot,
-                   TxSnapshot sessionSnapshot, Position after, boolean reset) {
+record SessionStep(
+        Phase phase,
+        PolicyStamp policy,
+        long sessionStart,
+        long floor,
+        TxSnapshot priorSnapshot,
+        TxSnapshot sessionSnapshot,
+        Position after,
+        boolean reset) {
 
     static SessionStep plan(Optional<Cursor> since, PolicyStamp policy, ReadSnapshot snapshot, long overlapMicros) {
         long now = snapshot.nowMicros();
@@ -43,20 +50,41 @@ record SessionStep(Phase phase, PolicyStamp policy, long sessionStart, long floo
             // policy stamp, so the reader's past access is judged no further back than that. Whatever
             // the previous session's pages all saw, they judged: only later writes are sent (PROTOCOL 4.2).
             long start = cursor.position().micros() - overlapMicros;
-            return new SessionStep(Phase.DELTA, policy, now, Math.max(start, policy.micros()),
-                    cursor.sessionSnapshot(), snapshot.snapshot(), Position.before(start), false);
+            return new SessionStep(
+                    Phase.DELTA,
+                    policy,
+                    now,
+                    Math.max(start, policy.micros()),
+                    cursor.sessionSnapshot(),
+                    snapshot.snapshot(),
+                    Position.before(start),
+                    false);
         }
         // A continuation never rewinds, or pages would never end.
         return continuation(cursor, policy);
     }
 
     private static SessionStep continuation(Cursor cursor, PolicyStamp policy) {
-        return new SessionStep(cursor.phase(), policy, cursor.sessionStart(), cursor.floor(), cursor.priorSnapshot(),
-                cursor.sessionSnapshot(), cursor.position(), false);
+        return new SessionStep(
+                cursor.phase(),
+                policy,
+                cursor.sessionStart(),
+                cursor.floor(),
+                cursor.priorSnapshot(),
+                cursor.sessionSnapshot(),
+                cursor.position(),
+                false);
     }
 
     private static SessionStep bootstrap(PolicyStamp policy, ReadSnapshot snapshot, boolean reset) {
-        return new SessionStep(Phase.BOOTSTRAP, policy, snapshot.nowMicros(), snapshot.nowMicros(), TxSnapshot.NONE,
-                snapshot.snapshot(), Position.before(0), reset);
+        return new SessionStep(
+                Phase.BOOTSTRAP,
+                policy,
+                snapshot.nowMicros(),
+                snapshot.nowMicros(),
+                TxSnapshot.NONE,
+                snapshot.snapshot(),
+                Position.before(0),
+                reset);
     }
 }

@@ -6,9 +6,14 @@ package chat.buzz.relay.incremental;
  */
 public interface SyncStatistics {
     SyncStatistics NONE = new SyncStatistics() {
-        @Override public void resetServed(long communityId) { }
-        @Override public void capacityRejected(long communityId) { }
-        @Override public void timedOut(long communityId) { }
+        @Override
+        public void resetServed(long communityId) {}
+
+        @Override
+        public void capacityRejected(long communityId) {}
+
+        @Override
+        public void timedOut(long communityId) {}
     };
 
     void resetServed(long communityId);

@@ -52,7 +52,8 @@ record TxSnapshot(long xmin, long xmax, List<Long> inProgress) {
         if (!known()) {
             return "";
         }
-        StringBuilder text = new StringBuilder().append(xmin).append(':').append(xmax).append(':');
+        StringBuilder text =
+                new StringBuilder().append(xmin).append(':').append(xmax).append(':');
         for (int i = 0; i < inProgress.size(); i++) {
             text.append(i == 0 ? "" : ",").append(inProgress.get(i));
         }

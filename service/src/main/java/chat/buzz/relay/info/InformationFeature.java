@@ -9,8 +9,8 @@ import io.dropwizard.core.setup.Environment;
 public final class InformationFeature {
     private InformationFeature() {}
 
-    public static void register(Environment environment, RelayConfig relay, String relayPubkey, Gates gates,
-                                int overlapSeconds) {
+    public static void register(
+            Environment environment, RelayConfig relay, String relayPubkey, Gates gates, int overlapSeconds) {
         Capabilities capabilities = new Capabilities();
         for (Gate gate : Gate.values()) {
             capabilities.register(gate.capability(), () -> gates.isEnabled(gate));

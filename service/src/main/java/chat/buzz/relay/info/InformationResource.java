@@ -38,14 +38,22 @@ public final class InformationResource {
     @Produces(NOSTR_JSON)
     public Response information() {
         RelayInformation document = new RelayInformation(
-                config.getName(), config.getDescription(), relayPubkey, "buzz-relay", version,
+                config.getName(),
+                config.getDescription(),
+                relayPubkey,
+                "buzz-relay",
+                version,
                 List.of(1, 11, 29, 42, 98),
                 capabilities.active(),
-                new RelayInformation.Limitation(config.getMaxBodyBytes(), Limits.MAX_TAGS,
-                        Limits.MAX_CONTENT_BYTES, true),
-                new RelayInformation.Artifacts(Kinds.ARTIFACT_REVISION, Kinds.REMOVAL_MARKER, "/query",
+                new RelayInformation.Limitation(
+                        config.getMaxBodyBytes(), Limits.MAX_TAGS, Limits.MAX_CONTENT_BYTES, true),
+                new RelayInformation.Artifacts(
+                        Kinds.ARTIFACT_REVISION,
+                        Kinds.REMOVAL_MARKER,
+                        "/query",
                         List.of("current", "incremental"),
-                        new RelayInformation.Incremental(Limits.INCREMENTAL_PAGE_SIZE, overlapSeconds, Limits.MAX_IDS, Limits.MAX_SCOPE)));
+                        new RelayInformation.Incremental(
+                                Limits.INCREMENTAL_PAGE_SIZE, overlapSeconds, Limits.MAX_IDS, Limits.MAX_SCOPE)));
         return cors(Response.ok(document, NOSTR_JSON)).build();
     }
 
@@ -55,8 +63,7 @@ public final class InformationResource {
     }
 
     private static Response.ResponseBuilder cors(Response.ResponseBuilder response) {
-        return response
-                .header("Access-Control-Allow-Origin", "*")
+        return response.header("Access-Control-Allow-Origin", "*")
                 .header("Access-Control-Allow-Headers", "*")
                 .header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
     }

@@ -10,8 +10,13 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 /** The SQL of policy-reset bursts: stamp advances, per-minute counters and the timeline over both. */
 public interface BurstDao {
-    record Bucket(Instant start, long resetsServed, long capacityRejections, long timeouts, long peakResetsPerMinute,
-                  long policyAdvances) {}
+    record Bucket(
+            Instant start,
+            long resetsServed,
+            long capacityRejections,
+            long timeouts,
+            long peakResetsPerMinute,
+            long policyAdvances) {}
 
     record Advance(long communityId, UUID channelId, String change, String actor, Instant advancedAt) {}
 
@@ -22,8 +27,11 @@ public interface BurstDao {
     @SqlUpdate("""
             INSERT INTO policy_stamp_advances (community_id, channel_id, change, actor)
             VALUES (:community, :channel, :change, :actor)""")
-    void recordAdvance(@Bind("community") long community, @Bind("channel") UUID channel, @Bind("change") String change,
-                       @Bind("actor") String actor);
+    void recordAdvance(
+            @Bind("community") long community,
+            @Bind("channel") UUID channel,
+            @Bind("change") String change,
+            @Bind("actor") String actor);
 
     /** Adds to the minute's counters of this instance; several flushes of one minute add up. */
     @SqlUpdate("""
@@ -33,8 +41,13 @@ public interface BurstDao {
                 resets_served = sync_statistics.resets_served + EXCLUDED.resets_served,
                 capacity_rejections = sync_statistics.capacity_rejections + EXCLUDED.capacity_rejections,
                 timeouts = sync_statistics.timeouts + EXCLUDED.timeouts""")
-    void add(@Bind("community") long community, @Bind("minute") Instant minute, @Bind("instance") String instance,
-             @Bind("resets") long resets, @Bind("capacity") long capacity, @Bind("timeouts") long timeouts);
+    void add(
+            @Bind("community") long community,
+            @Bind("minute") Instant minute,
+            @Bind("instance") String instance,
+            @Bind("resets") long resets,
+            @Bind("capacity") long capacity,
+            @Bind("timeouts") long timeouts);
 
     /** Adds to the minute's refused policy changes of this instance; several flushes of one minute add up. */
     @SqlUpdate("""
@@ -42,8 +55,11 @@ public interface BurstDao {
             VALUES (:community, :minute, :instance, :refused)
             ON CONFLICT (community_id, minute, instance_id) DO UPDATE SET
                 refused = policy_change_refusals.refused + EXCLUDED.refused""")
-    void addRefusals(@Bind("community") long community, @Bind("minute") Instant minute, @Bind("instance") String instance,
-                     @Bind("refused") long refused);
+    void addRefusals(
+            @Bind("community") long community,
+            @Bind("minute") Instant minute,
+            @Bind("instance") String instance,
+            @Bind("refused") long refused);
 
     /** False after a rollback to before-incremental, which drops the table (migration 0091). */
     @SqlQuery("SELECT to_regclass('public.policy_change_refusals') IS NOT NULL")
@@ -54,8 +70,10 @@ public interface BurstDao {
             SELECT date_bin(make_interval(secs => :bucketSeconds), minute, :since) AS start, sum(refused) AS refused
             FROM policy_change_refusals WHERE community_id = :community AND minute >= :since GROUP BY 1 ORDER BY 1""")
     @RegisterConstructorMapper(RefusalBucket.class)
-    List<RefusalBucket> refusals(@Bind("community") long community, @Bind("since") Instant since,
-                                 @Bind("bucketSeconds") double bucketSeconds);
+    List<RefusalBucket> refusals(
+            @Bind("community") long community,
+            @Bind("since") Instant since,
+            @Bind("bucketSeconds") double bucketSeconds);
 
     /**
      * Buckets of {@code bucketSeconds} from {@code since}: totals over all instances, the busiest
@@ -80,8 +98,10 @@ public interface BurstDao {
                    coalesce(a.policy_advances, 0) AS policy_advances
             FROM stats s FULL JOIN advances a ON a.start = s.start ORDER BY 1""")
     @RegisterConstructorMapper(Bucket.class)
-    List<Bucket> timeline(@Bind("community") long community, @Bind("since") Instant since,
-                          @Bind("bucketSeconds") double bucketSeconds);
+    List<Bucket> timeline(
+            @Bind("community") long community,
+            @Bind("since") Instant since,
+            @Bind("bucketSeconds") double bucketSeconds);
 
     @SqlQuery("""
             SELECT community_id, channel_id, change, actor, advanced_at FROM policy_stamp_advances

@@ -40,15 +40,30 @@ public final class BurstTimeline {
         }
     }
 
-    public record Point(Instant start, long resetsServed, long capacityRejections, long timeouts,
-                        long peakResetsPerMinute, long policyAdvances, long policyChangesRefused, boolean burst) {}
+    public record Point(
+            Instant start,
+            long resetsServed,
+            long capacityRejections,
+            long timeouts,
+            long peakResetsPerMinute,
+            long policyAdvances,
+            long policyChangesRefused,
+            boolean burst) {}
 
     public record Cause(String channel, String change, String actor, Instant advancedAt) {}
 
     public record Burst(Instant start, Instant end, long resetsServed, long peakResetsPerMinute, List<Cause> causes) {}
 
-    public record Timeline(long communityId, String community, String window, long bucketSeconds, long threshold,
-                           Instant from, Instant to, List<Point> buckets, List<Burst> bursts) {}
+    public record Timeline(
+            long communityId,
+            String community,
+            String window,
+            long bucketSeconds,
+            long threshold,
+            Instant from,
+            Instant to,
+            List<Point> buckets,
+            List<Burst> bursts) {}
 
     private final Jdbi jdbi;
     private final Clock clock;
@@ -65,7 +80,8 @@ public final class BurstTimeline {
     }
 
     public Optional<Timeline> timeline(long communityId, Window window) {
-        Optional<BurstDao.CommunityRow> community = communities().stream().filter(c -> c.id() == communityId).findFirst();
+        Optional<BurstDao.CommunityRow> community =
+                communities().stream().filter(c -> c.id() == communityId).findFirst();
         if (community.isEmpty()) {
             return Optional.empty();
         }
@@ -73,8 +89,8 @@ public final class BurstTimeline {
         Instant to = clock.instant().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
         Instant from = to.minus(window.length);
         Map<Instant, BurstDao.Bucket> rows = new HashMap<>();
-        for (BurstDao.Bucket row : jdbi.withExtension(BurstDao.class,
-                dao -> dao.timeline(communityId, from, window.bucket.toSeconds()))) {
+        for (BurstDao.Bucket row :
+                jdbi.withExtension(BurstDao.class, dao -> dao.timeline(communityId, from, window.bucket.toSeconds()))) {
             rows.put(row.start(), row);
         }
         List<Point> points = new ArrayList<>();
@@ -88,16 +104,35 @@ public final class BurstTimeline {
                 continue;
             }
             boolean burst = row.peakResetsPerMinute() >= threshold;
-            points.add(new Point(start, row.resetsServed(), row.capacityRejections(), row.timeouts(),
-                    row.peakResetsPerMinute(), row.policyAdvances(), refusedHere, burst));
+            points.add(new Point(
+                    start,
+                    row.resetsServed(),
+                    row.capacityRejections(),
+                    row.timeouts(),
+                    row.peakResetsPerMinute(),
+                    row.policyAdvances(),
+                    refusedHere,
+                    burst));
             if (burst) {
                 Instant end = start.plus(window.bucket);
-                bursts.add(new Burst(start, end, row.resetsServed(), row.peakResetsPerMinute(),
+                bursts.add(new Burst(
+                        start,
+                        end,
+                        row.resetsServed(),
+                        row.peakResetsPerMinute(),
                         causes(communityId, start.minus(window.bucket), end)));
             }
         }
-        return Optional.of(new Timeline(communityId, community.get().name(), window.name().toLowerCase(Locale.ROOT),
-                window.bucket.toSeconds(), threshold, from, to, points, bursts));
+        return Optional.of(new Timeline(
+                communityId,
+                community.get().name(),
+                window.name().toLowerCase(Locale.ROOT),
+                window.bucket.toSeconds(),
+                threshold,
+                from,
+                to,
+                points,
+                bursts));
     }
 
     /** Refused policy changes per bucket start; none while the schema is rolled back to before-incremental. */
@@ -105,7 +140,8 @@ public final class BurstTimeline {
         Map<Instant, Long> refused = new HashMap<>();
         jdbi.useExtension(BurstDao.class, dao -> {
             if (dao.refusalsKept()) {
-                dao.refusals(communityId, from, window.bucket.toSeconds()).forEach(r -> refused.put(r.start(), r.refused()));
+                dao.refusals(communityId, from, window.bucket.toSeconds())
+                        .forEach(r -> refused.put(r.start(), r.refused()));
             }
         });
         return refused;
@@ -114,6 +150,7 @@ public final class BurstTimeline {
     /** Resets trail the advance that caused them, so the bucket before a burst is searched too. */
     private List<Cause> causes(long communityId, Instant from, Instant to) {
         return jdbi.withExtension(BurstDao.class, dao -> dao.advances(communityId, from, to)).stream()
-                .map(a -> new Cause(a.channelId().toString(), a.change(), a.actor(), a.advancedAt())).toList();
+                .map(a -> new Cause(a.channelId().toString(), a.change(), a.actor(), a.advancedAt()))
+                .toList();
     }
 }

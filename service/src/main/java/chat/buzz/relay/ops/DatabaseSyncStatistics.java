@@ -25,7 +25,12 @@ public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChang
 
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseSyncStatistics.class);
 
-    enum Kind { RESETS, CAPACITY, TIMEOUTS, REFUSED_POLICY_CHANGES }
+    enum Kind {
+        RESETS,
+        CAPACITY,
+        TIMEOUTS,
+        REFUSED_POLICY_CHANGES
+    }
 
     private record Key(long communityId, Instant minute, Kind kind) {}
 
@@ -70,17 +75,23 @@ public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChang
     private void count(long communityId, Kind kind, String metric) {
         Instant minute = clock.instant().truncatedTo(ChronoUnit.MINUTES);
         pending.merge(new Key(communityId, minute, kind), 1L, Long::sum);
-        metrics.meter(MetricRegistry.name("ops", "sync", metric, "community-" + communityId)).mark();
+        metrics.meter(MetricRegistry.name("ops", "sync", metric, "community-" + communityId))
+                .mark();
     }
 
     public void flushEvery(ScheduledExecutorService scheduler, long millis) {
-        scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                flush();
-            } catch (RuntimeException e) {
-                LOG.warn("Could not write sync statistics; they stay counted in memory until the next flush", e);
-            }
-        }, millis, millis, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        flush();
+                    } catch (RuntimeException e) {
+                        LOG.warn(
+                                "Could not write sync statistics; they stay counted in memory until the next flush", e);
+                    }
+                },
+                millis,
+                millis,
+                TimeUnit.MILLISECONDS);
     }
 
     /** Moves the counts taken so far into the database; counts that fail to write are kept for the next try. */
@@ -97,8 +108,10 @@ public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChang
                 if (key.kind() == Kind.REFUSED_POLICY_CHANGES && isUndefinedTable(e)) {
                     // Rolled back to before-incremental (migration 0091 undone): nowhere to keep them, and
                     // holding them would only grow memory; the meter still counted them.
-                    LOG.warn("Dropped {} refused policy changes of community {}: table policy_change_refusals is missing",
-                            n, key.communityId());
+                    LOG.warn(
+                            "Dropped {} refused policy changes of community {}: table policy_change_refusals is missing",
+                            n,
+                            key.communityId());
                     continue;
                 }
                 pending.merge(key, n, Long::sum);
@@ -111,8 +124,13 @@ public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChang
         if (key.kind() == Kind.REFUSED_POLICY_CHANGES) {
             dao.addRefusals(key.communityId(), key.minute(), instanceId, n);
         } else {
-            dao.add(key.communityId(), key.minute(), instanceId, key.kind() == Kind.RESETS ? n : 0,
-                    key.kind() == Kind.CAPACITY ? n : 0, key.kind() == Kind.TIMEOUTS ? n : 0);
+            dao.add(
+                    key.communityId(),
+                    key.minute(),
+                    instanceId,
+                    key.kind() == Kind.RESETS ? n : 0,
+                    key.kind() == Kind.CAPACITY ? n : 0,
+                    key.kind() == Kind.TIMEOUTS ? n : 0);
         }
     }
 

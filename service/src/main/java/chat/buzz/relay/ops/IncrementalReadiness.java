@@ -31,11 +31,13 @@ public final class IncrementalReadiness implements GatePreconditions {
             return List.of();
         }
         List<String> unmet = new ArrayList<>();
-        Set<String> recorded = new HashSet<>(jdbi.withExtension(SchemaDao.class,
+        Set<String> recorded = new HashSet<>(jdbi.withExtension(
+                SchemaDao.class,
                 dao -> dao.recorded(IncrementalSchema.CHANGESET_AUTHOR, IncrementalSchema.CHANGESETS)));
         for (String id : IncrementalSchema.CHANGESETS) {
             if (!recorded.contains(id)) {
-                unmet.add("changeset " + IncrementalSchema.CHANGESET_AUTHOR + ":" + id + " is not recorded in databasechangelog");
+                unmet.add("changeset " + IncrementalSchema.CHANGESET_AUTHOR + ":" + id
+                        + " is not recorded in databasechangelog");
             }
         }
         for (IndexCheck index : indexes()) {
@@ -47,10 +49,13 @@ public final class IncrementalReadiness implements GatePreconditions {
     }
 
     public List<IndexCheck> indexes() {
-        List<String> names = IncrementalSchema.INDEXES.stream().map(ExpectedIndex::name).toList();
+        List<String> names =
+                IncrementalSchema.INDEXES.stream().map(ExpectedIndex::name).toList();
         Map<String, SchemaDao.IndexRow> actual = jdbi.withExtension(SchemaDao.class, dao -> dao.indexes(names)).stream()
                 .collect(Collectors.toMap(SchemaDao.IndexRow::name, Function.identity()));
-        return IncrementalSchema.INDEXES.stream().map(e -> IndexCheck.of(e, actual.get(e.name()))).toList();
+        return IncrementalSchema.INDEXES.stream()
+                .map(e -> IndexCheck.of(e, actual.get(e.name())))
+                .toList();
     }
 
     public Optional<IndexCheck> index(String name) {

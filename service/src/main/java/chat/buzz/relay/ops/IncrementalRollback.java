@@ -1,11 +1,11 @@
 package chat.buzz.relay.ops;
 
+import chat.buzz.relay.fleet.GateConfirmation;
+import chat.buzz.relay.fleet.GateFlips;
 import chat.buzz.relay.gate.FlagAction;
 import chat.buzz.relay.gate.FlagHistoryEntry;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.incremental.IncrementalSchema;
-import chat.buzz.relay.fleet.GateConfirmation;
-import chat.buzz.relay.fleet.GateFlips;
 import java.util.List;
 
 /**
@@ -13,14 +13,25 @@ import java.util.List;
  * confirmed) the schema back to the before-incremental tag. A dry run changes nothing at all.
  */
 public final class IncrementalRollback {
-    public enum Mode { DRY_RUN, GATE_ONLY, CONFIRMED }
+    public enum Mode {
+        DRY_RUN,
+        GATE_ONLY,
+        CONFIRMED
+    }
 
     /**
      * What happened; {@code sql} is what the schema rollback runs (or ran); {@code confirmation} says which
      * instances confirmed the gate off (null on a dry run, or when the fleet view could not be read).
      */
-    public record Outcome(String tag, String mode, boolean tagPresent, FlagHistoryEntry gateChange, boolean schemaRolledBack,
-                          String sql, String next, GateConfirmation confirmation) {}
+    public record Outcome(
+            String tag,
+            String mode,
+            boolean tagPresent,
+            FlagHistoryEntry gateChange,
+            boolean schemaRolledBack,
+            String sql,
+            String next,
+            GateConfirmation confirmation) {}
 
     private final GateFlips flips;
     private final MigrationLedger ledger;
@@ -43,39 +54,69 @@ public final class IncrementalRollback {
         boolean tagPresent = ledger.tagExists(tag);
         if (mode == Mode.DRY_RUN) {
             if (!tagPresent) {
-                throw new OpsRefusal(409, "rollback_tag_missing", "the ledger has no tag " + tag
-                        + "; nothing to roll back to", List.of("tag " + tag));
+                throw new OpsRefusal(
+                        409,
+                        "rollback_tag_missing",
+                        "the ledger has no tag " + tag + "; nothing to roll back to",
+                        List.of("tag " + tag));
             }
             String sql = ledger.rollbackSql(tag);
             ledger.audit(operator, "rollback-incremental", tag, "dry run", reason);
-            return new Outcome(tag, "dry-run", true, null, false, sql,
-                    "rerun with confirm=yes to turn the gate off and roll the schema back", null);
+            return new Outcome(
+                    tag,
+                    "dry-run",
+                    true,
+                    null,
+                    false,
+                    sql,
+                    "rerun with confirm=yes to turn the gate off and roll the schema back",
+                    null);
         }
         if (mode == Mode.CONFIRMED && !tagPresent) {
             ledger.audit(operator, "rollback-incremental", tag, "refused: tag missing", reason);
-            throw new OpsRefusal(409, "rollback_tag_missing", "the ledger has no tag " + tag
-                    + "; the gate was left unchanged", List.of("tag " + tag));
+            throw new OpsRefusal(
+                    409,
+                    "rollback_tag_missing",
+                    "the ledger has no tag " + tag + "; the gate was left unchanged",
+                    List.of("tag " + tag));
         }
-        GateFlips.ConfirmedFlip gateOff = flips.flip(operator, Gate.INCREMENTAL, FlagAction.OFF,
-                "rollback-incremental: " + reason, false);
+        GateFlips.ConfirmedFlip gateOff =
+                flips.flip(operator, Gate.INCREMENTAL, FlagAction.OFF, "rollback-incremental: " + reason, false);
         GateConfirmation confirmation = gateOff.confirmation();
         if (mode == Mode.GATE_ONLY) {
             ledger.audit(operator, "rollback-incremental", tag, "gate off", reason);
-            return new Outcome(tag, "gate-only", tagPresent, gateOff.change(), false, "",
-                    (gateOff.everyInstanceConfirmed() ? "every instance confirmed the gate off" : "not every instance "
-                            + "confirmed the gate off (see confirmation)") + "; rerun with confirm=yes to roll the "
-                            + "schema back to " + tag, confirmation);
+            return new Outcome(
+                    tag,
+                    "gate-only",
+                    tagPresent,
+                    gateOff.change(),
+                    false,
+                    "",
+                    (gateOff.everyInstanceConfirmed()
+                                    ? "every instance confirmed the gate off"
+                                    : "not every instance " + "confirmed the gate off (see confirmation)")
+                            + "; rerun with confirm=yes to roll the "
+                            + "schema back to " + tag,
+                    confirmation);
         }
         long bound = flips.bound().toSeconds();
         String forcedPast = confirmation == null ? " (no fleet view: waited " + bound + " s)" : "";
         if (confirmation != null && !confirmation.everyInstanceConfirmed()) {
             List<String> unconfirmed = confirmation.unconfirmed();
             if (!force) {
-                ledger.audit(operator, "rollback-incremental", tag, "refused: instances did not confirm the gate off",
+                ledger.audit(
+                        operator,
+                        "rollback-incremental",
+                        tag,
+                        "refused: instances did not confirm the gate off",
                         String.join(", ", unconfirmed));
-                throw new OpsRefusal(409, "instances_unconfirmed", "the gate is off, but not every instance confirmed it "
-                        + "within " + bound + " s; the schema was left unchanged. Check them "
-                        + "(GET /api/instances), or rerun with force=yes", unconfirmed);
+                throw new OpsRefusal(
+                        409,
+                        "instances_unconfirmed",
+                        "the gate is off, but not every instance confirmed it "
+                                + "within " + bound + " s; the schema was left unchanged. Check them "
+                                + "(GET /api/instances), or rerun with force=yes",
+                        unconfirmed);
             }
             forcedPast = " (forced past unconfirmed: " + String.join(", ", unconfirmed) + ")";
         }
@@ -87,8 +128,15 @@ public final class IncrementalRollback {
             throw e;
         }
         ledger.audit(operator, "rollback-incremental", tag, "rolled back", reason + forcedPast);
-        return new Outcome(tag, "confirmed", true, gateOff.change(), true, sql,
+        return new Outcome(
+                tag,
+                "confirmed",
+                true,
+                gateOff.change(),
+                true,
+                sql,
                 "the schema is at " + tag + "; relays keep accepting writes with the gate off;"
-                        + " migrate forward (runbook 01) before turning the gate on again", confirmation);
+                        + " migrate forward (runbook 01) before turning the gate on again",
+                confirmation);
     }
 }

@@ -3,16 +3,39 @@ package chat.buzz.relay.ops;
 import chat.buzz.relay.incremental.ExpectedIndex;
 
 /** An expected index against what the database holds. */
-public record IndexCheck(String name, String table, boolean exists, boolean valid, boolean ready, boolean matches,
-                         String definition, String expected, String prebuild) {
+public record IndexCheck(
+        String name,
+        String table,
+        boolean exists,
+        boolean valid,
+        boolean ready,
+        boolean matches,
+        String definition,
+        String expected,
+        String prebuild) {
 
     static IndexCheck of(ExpectedIndex expected, SchemaDao.IndexRow actual) {
         if (actual == null) {
-            return new IndexCheck(expected.name(), expected.table(), false, false, false, false, null,
-                    expected.definition(), expected.prebuildStatement());
+            return new IndexCheck(
+                    expected.name(),
+                    expected.table(),
+                    false,
+                    false,
+                    false,
+                    false,
+                    null,
+                    expected.definition(),
+                    expected.prebuildStatement());
         }
-        return new IndexCheck(expected.name(), expected.table(), true, actual.valid(), actual.ready(),
-                expected.definition().equals(actual.definition()), actual.definition(), expected.definition(),
+        return new IndexCheck(
+                expected.name(),
+                expected.table(),
+                true,
+                actual.valid(),
+                actual.ready(),
+                expected.definition().equals(actual.definition()),
+                actual.definition(),
+                expected.definition(),
                 expected.prebuildStatement());
     }
 

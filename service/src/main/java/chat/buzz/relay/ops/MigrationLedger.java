@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import liquibase.Contexts;
-import liquibase.changelog.ChangeLogHistoryServiceFactory;
 import liquibase.LabelExpression;
 import liquibase.change.Change;
+import liquibase.changelog.ChangeLogHistoryServiceFactory;
 import liquibase.changelog.ChangeSet;
 import liquibase.exception.LiquibaseException;
 import liquibase.lockservice.LockService;
@@ -62,11 +62,13 @@ public final class MigrationLedger {
             for (ChangeSet changeSet : liquibase.listUnrunChangeSets(new Contexts(), new LabelExpression())) {
                 List<String> sql = new ArrayList<>();
                 for (Change change : changeSet.getChanges()) {
-                    for (Sql statement : SqlGeneratorFactory.getInstance().generateSql(change, liquibase.getDatabase())) {
+                    for (Sql statement :
+                            SqlGeneratorFactory.getInstance().generateSql(change, liquibase.getDatabase())) {
                         sql.add(statement.toSql());
                     }
                 }
-                pending.add(new PendingChangeSet(changeSet.getId(), changeSet.getAuthor(), changeSet.getFilePath(), sql));
+                pending.add(
+                        new PendingChangeSet(changeSet.getId(), changeSet.getAuthor(), changeSet.getFilePath(), sql));
             }
             return pending;
         });
@@ -81,20 +83,28 @@ public final class MigrationLedger {
         try {
             SchemaDao.LedgerRow row = withLiquibase(liquibase -> {
                 List<ChangeSet> unrun = liquibase.listUnrunChangeSets(new Contexts(), new LabelExpression());
-                Optional<ChangeSet> target = unrun.stream().filter(c -> c.getId().equals(id)).findFirst();
+                Optional<ChangeSet> target =
+                        unrun.stream().filter(c -> c.getId().equals(id)).findFirst();
                 if (target.isEmpty()) {
                     boolean ran = ledger().stream().anyMatch(r -> r.id().equals(id));
-                    throw ran ? new OpsRefusal(409, "already_recorded", "changeset " + id + " is already recorded")
+                    throw ran
+                            ? new OpsRefusal(409, "already_recorded", "changeset " + id + " is already recorded")
                             : new OpsRefusal(404, "unknown_changeset", "no changeset " + id + " in " + changelog);
                 }
                 ChangeSet changeSet = target.get();
                 if (unrun.get(0) != changeSet) {
-                    throw new OpsRefusal(409, "earlier_changesets_pending", "record the earlier changesets first",
-                            unrun.subList(0, unrun.indexOf(changeSet)).stream().map(ChangeSet::getId).toList());
+                    throw new OpsRefusal(
+                            409,
+                            "earlier_changesets_pending",
+                            "record the earlier changesets first",
+                            unrun.subList(0, unrun.indexOf(changeSet)).stream()
+                                    .map(ChangeSet::getId)
+                                    .toList());
                 }
                 List<String> unmet = postconditionProblems(id);
                 if (!unmet.isEmpty()) {
-                    throw new OpsRefusal(409, "postcondition_unmet", "changeset " + id + " has not taken effect", unmet);
+                    throw new OpsRefusal(
+                            409, "postcondition_unmet", "changeset " + id + " has not taken effect", unmet);
                 }
                 LockService lock = LockServiceFactory.getInstance().getLockService(liquibase.getDatabase());
                 lock.waitForLock();
@@ -104,12 +114,19 @@ public final class MigrationLedger {
                 } finally {
                     lock.releaseLock();
                 }
-                return ledger().stream().filter(r -> r.id().equals(id)).findFirst().orElseThrow();
+                return ledger().stream()
+                        .filter(r -> r.id().equals(id))
+                        .findFirst()
+                        .orElseThrow();
             });
             audit(operator, "record-migration", id, "recorded", reason);
             return row;
         } catch (OpsRefusal refusal) {
-            audit(operator, "record-migration", id, "refused: " + refusal.code(),
+            audit(
+                    operator,
+                    "record-migration",
+                    id,
+                    "refused: " + refusal.code(),
                     String.join("; ", refusal.missing()) + (reason == null ? "" : " / " + reason));
             throw refusal;
         }
@@ -120,7 +137,10 @@ public final class MigrationLedger {
         if (index == null) {
             return List.of();
         }
-        return readiness.index(index).filter(check -> !check.usable()).map(check -> List.of(check.problem()))
+        return readiness
+                .index(index)
+                .filter(check -> !check.usable())
+                .map(check -> List.of(check.problem()))
                 .orElse(List.of());
     }
 
@@ -129,7 +149,8 @@ public final class MigrationLedger {
     }
 
     void audit(String operator, String action, String subject, String outcome, String detail) {
-        jdbi.useExtension(SchemaDao.class, dao -> dao.audit(operator, action, subject, outcome, detail == null ? "" : detail));
+        jdbi.useExtension(
+                SchemaDao.class, dao -> dao.audit(operator, action, subject, outcome, detail == null ? "" : detail));
     }
 
     /** The statements a rollback to the tag would run, without running them or Liquibase's bookkeeping. */
@@ -182,7 +203,10 @@ public final class MigrationLedger {
             if (id.startsWith("0078-create-") || id.startsWith("0078-validate-")) {
                 String stem = id.replaceFirst("^0078-(create|validate)-", "").replaceFirst("-index$", "");
                 String name = stem.replace('-', '_') + "_idx";
-                IncrementalSchema.INDEXES.stream().map(ExpectedIndex::name).filter(name::equals).findFirst()
+                IncrementalSchema.INDEXES.stream()
+                        .map(ExpectedIndex::name)
+                        .filter(name::equals)
+                        .findFirst()
                         .ifPresent(index -> map.put(id, index));
             }
         }

@@ -1,15 +1,14 @@
 package chat.buzz.relay.ops;
 
-import chat.buzz.relay.admin.ConsoleHeaders;
-import chat.buzz.relay.fleet.GateFlips;
-
 import chat.buzz.relay.admin.AdminConfig;
 import chat.buzz.relay.admin.AdminSecurityFilter;
+import chat.buzz.relay.admin.ConsoleHeaders;
 import chat.buzz.relay.admin.OperatorTokens;
 import chat.buzz.relay.changes.ChangeNotifications;
 import chat.buzz.relay.changes.PolicyChangeRecorder;
 import chat.buzz.relay.database.RelayDatabase;
 import chat.buzz.relay.fleet.Fleet;
+import chat.buzz.relay.fleet.GateFlips;
 import chat.buzz.relay.gate.FlagService;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -31,14 +30,23 @@ public final class OperationsFeature {
 
     /** The one scheduler of the operations work: flag rereads, statistics flushes, heartbeats. */
     public static ScheduledExecutorService scheduler(Environment environment) {
-        return environment.lifecycle().scheduledExecutorService("ops-%d").threads(1).build();
+        return environment
+                .lifecycle()
+                .scheduledExecutorService("ops-%d")
+                .threads(1)
+                .build();
     }
 
     /** Burst statistics, flushed to the database on a schedule and once more when the relay stops. */
-    public static DatabaseSyncStatistics statistics(Environment environment, RelayDatabase database, String instanceId,
-                                                    Clock clock, AdminConfig admin, ScheduledExecutorService scheduler) {
-        DatabaseSyncStatistics statistics = new DatabaseSyncStatistics(database.jdbi(), instanceId, clock,
-                environment.metrics());
+    public static DatabaseSyncStatistics statistics(
+            Environment environment,
+            RelayDatabase database,
+            String instanceId,
+            Clock clock,
+            AdminConfig admin,
+            ScheduledExecutorService scheduler) {
+        DatabaseSyncStatistics statistics =
+                new DatabaseSyncStatistics(database.jdbi(), instanceId, clock, environment.metrics());
         statistics.flushEvery(scheduler, admin.getStatisticsFlush().toMilliseconds());
         environment.lifecycle().manage(new Managed() {
             @Override
@@ -51,18 +59,31 @@ public final class OperationsFeature {
 
     /** A policy change is counted for the console and announced to WebSocket subscribers. */
     public static PolicyChangeRecorder policyChanges(Environment environment) {
-        return PolicyChangeRecorder.all(new PolicyStampAdvances(environment.metrics()), ChangeNotifications.POLICY_RECORDER);
+        return PolicyChangeRecorder.all(
+                new PolicyStampAdvances(environment.metrics()), ChangeNotifications.POLICY_RECORDER);
     }
 
-    public static void register(Environment environment, AdminConfig admin, RelayDatabase database, String changelog,
-                                Clock clock, FlagService gates, IncrementalReadiness readiness, Fleet fleet) {
+    public static void register(
+            Environment environment,
+            AdminConfig admin,
+            RelayDatabase database,
+            String changelog,
+            Clock clock,
+            FlagService gates,
+            IncrementalReadiness readiness,
+            Fleet fleet) {
         OperatorTokens tokens = OperatorTokens.load(admin, System.getenv());
-        environment.admin().addFilter("console-headers", new ConsoleHeaders())
+        environment
+                .admin()
+                .addFilter("console-headers", new ConsoleHeaders())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
-        environment.admin().addFilter("admin-security", new AdminSecurityFilter(tokens))
+        environment
+                .admin()
+                .addFilter("admin-security", new AdminSecurityFilter(tokens))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
 
-        ObjectMapper json = environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+        ObjectMapper json =
+                environment.getObjectMapper().copy().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
         MigrationLedger ledger = new MigrationLedger(database.jdbi(), database.settings(), changelog, readiness);
         GateFlips flips = new GateFlips(gates, fleet, admin.confirmationBound());
         IncrementalRollback rollback = new IncrementalRollback(flips, ledger);
@@ -75,7 +96,9 @@ public final class OperationsFeature {
         // Jersey on the admin context: behind the same security filter as every admin route.
         environment.admin().addServlet("ops-api", new ServletContainer(api)).addMapping("/api/*");
         OpsTasks.all(actions, json).forEach(environment.admin()::addTask);
-        environment.admin().addServlet("console", new AssetServlet("/console", "/console", "index.html",
-                StandardCharsets.UTF_8)).addMapping("/console/*");
+        environment
+                .admin()
+                .addServlet("console", new AssetServlet("/console", "/console", "index.html", StandardCharsets.UTF_8))
+                .addMapping("/console/*");
     }
 }

@@ -25,17 +25,28 @@ public final class OperatorActions {
     }
 
     /** Flips the gate and waits (bounded) for every instance to confirm; the answer says who did. */
-    public GateFlips.ConfirmedFlip setFlag(String operator, String gateName, String value, String reason, String force) {
-        Gate gate = FlagService.parseGate(gateName).orElseThrow(() -> new OpsRefusal(400, "unknown_gate",
-                "gate must be one of " + Arrays.stream(Gate.values()).map(FlagService::wireName).toList()));
-        FlagAction action = FlagAction.parse(value).orElseThrow(() -> new OpsRefusal(400, "invalid_value",
-                "value must be on, off or clear"));
+    public GateFlips.ConfirmedFlip setFlag(
+            String operator, String gateName, String value, String reason, String force) {
+        Gate gate = FlagService.parseGate(gateName)
+                .orElseThrow(() -> new OpsRefusal(
+                        400,
+                        "unknown_gate",
+                        "gate must be one of "
+                                + Arrays.stream(Gate.values())
+                                        .map(FlagService::wireName)
+                                        .toList()));
+        FlagAction action = FlagAction.parse(value)
+                .orElseThrow(() -> new OpsRefusal(400, "invalid_value", "value must be on, off or clear"));
         String why = requireReason(reason);
         try {
             return flips.flip(operator, gate, action, why, parseBoolean("force", force));
         } catch (FlagRefusedException e) {
-            throw new OpsRefusal(409, "preconditions_unmet", "turning " + FlagService.wireName(gate)
-                    + " on was refused: its preconditions are not met (force=true with a reason overrides)", e.unmet());
+            throw new OpsRefusal(
+                    409,
+                    "preconditions_unmet",
+                    "turning " + FlagService.wireName(gate)
+                            + " on was refused: its preconditions are not met (force=true with a reason overrides)",
+                    e.unmet());
         }
     }
 
@@ -52,8 +63,8 @@ public final class OperatorActions {
         return rollback(operator, dryRun, confirm, reason, null);
     }
 
-    public IncrementalRollback.Outcome rollback(String operator, String dryRun, String confirm, String reason,
-                                                String force) {
+    public IncrementalRollback.Outcome rollback(
+            String operator, String dryRun, String confirm, String reason, String force) {
         boolean forced = parseBoolean("force", force);
         boolean dry = parseBoolean("dry-run", dryRun);
         boolean confirmed = confirm != null && confirm.strip().equalsIgnoreCase("yes");
@@ -63,7 +74,8 @@ public final class OperatorActions {
         if (dry && confirmed) {
             throw new OpsRefusal(400, "conflicting_modes", "choose dry-run or confirm, not both");
         }
-        IncrementalRollback.Mode mode = dry ? IncrementalRollback.Mode.DRY_RUN
+        IncrementalRollback.Mode mode = dry
+                ? IncrementalRollback.Mode.DRY_RUN
                 : confirmed ? IncrementalRollback.Mode.CONFIRMED : IncrementalRollback.Mode.GATE_ONLY;
         return rollback.run(operator, mode, requireReason(reason), forced);
     }

@@ -31,7 +31,8 @@ final class OpsApiErrors {
     private OpsApiErrors() {}
 
     static List<Object> all(DatabaseOutage outage) {
-        return List.of(new Refusals(), new UnknownRoutes(), new Failures(outage), new JsonWhateverAccepted(), new NotCached());
+        return List.of(
+                new Refusals(), new UnknownRoutes(), new Failures(outage), new JsonWhateverAccepted(), new NotCached());
     }
 
     private static Response answer(int status, Object body) {
@@ -66,7 +67,10 @@ final class OpsApiErrors {
                 // As the servlet container answers a method it has no error page for: the status alone.
                 return Response.status(405).build();
             }
-            return answer(status, new ErrorBody(e.getResponse().getStatusInfo().getReasonPhrase().toLowerCase(Locale.ROOT)));
+            return answer(
+                    status,
+                    new ErrorBody(
+                            e.getResponse().getStatusInfo().getReasonPhrase().toLowerCase(Locale.ROOT)));
         }
     }
 
@@ -82,13 +86,18 @@ final class OpsApiErrors {
         public Response toResponse(RuntimeException e) {
             if (DatabaseFaults.isUnreachable(e)) {
                 int retryAfter = outage.turnedAway(e);
-                return Response.status(503).type(JSON).header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfter))
-                        .entity(new OpsRefusal.Body("database_unavailable",
-                                "the database is unreachable; retry after " + retryAfter + " s", List.of()))
+                return Response.status(503)
+                        .type(JSON)
+                        .header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfter))
+                        .entity(new OpsRefusal.Body(
+                                "database_unavailable",
+                                "the database is unreachable; retry after " + retryAfter + " s",
+                                List.of()))
                         .build();
             }
             LOG.error("Admin API request failed", e);
-            return answer(500, new OpsRefusal.Body("internal_error", "the request failed; see the relay's log", List.of()));
+            return answer(
+                    500, new OpsRefusal.Body("internal_error", "the request failed; see the relay's log", List.of()));
         }
     }
 

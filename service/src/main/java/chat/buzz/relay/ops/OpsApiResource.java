@@ -1,8 +1,7 @@
 package chat.buzz.relay.ops;
 
-import chat.buzz.relay.fleet.GateFlips;
-
 import chat.buzz.relay.admin.Operator;
+import chat.buzz.relay.fleet.GateFlips;
 import chat.buzz.relay.gate.FlagHistoryEntry;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
@@ -37,8 +36,12 @@ public final class OpsApiResource {
     private final BurstTimeline bursts;
     private final OperatorActions actions;
 
-    public OpsApiResource(FlagService flags, IncrementalReadiness readiness, MigrationLedger ledger,
-                          BurstTimeline bursts, OperatorActions actions) {
+    public OpsApiResource(
+            FlagService flags,
+            IncrementalReadiness readiness,
+            MigrationLedger ledger,
+            BurstTimeline bursts,
+            OperatorActions actions) {
         this.flags = flags;
         this.readiness = readiness;
         this.ledger = ledger;
@@ -55,8 +58,7 @@ public final class OpsApiResource {
     @GET
     @Path("flags")
     public OpsApiViews.Flags flags() {
-        return new OpsApiViews.Flags(flags.states(),
-                new OpsApiViews.Unmet(flags.unmetPreconditions(Gate.INCREMENTAL)));
+        return new OpsApiViews.Flags(flags.states(), new OpsApiViews.Unmet(flags.unmetPreconditions(Gate.INCREMENTAL)));
     }
 
     @GET
@@ -68,16 +70,21 @@ public final class OpsApiResource {
     @GET
     @Path("migrations")
     public OpsApiViews.Migrations migrations() {
-        return new OpsApiViews.Migrations(ledger.ledger(), ledger.pending(), readiness.indexes(), ledger.runningBuilds(),
-                IncrementalSchema.ROLLBACK_TAG, ledger.tagExists(IncrementalSchema.ROLLBACK_TAG),
+        return new OpsApiViews.Migrations(
+                ledger.ledger(),
+                ledger.pending(),
+                readiness.indexes(),
+                ledger.runningBuilds(),
+                IncrementalSchema.ROLLBACK_TAG,
+                ledger.tagExists(IncrementalSchema.ROLLBACK_TAG),
                 IncrementalSchema.CHANGESETS);
     }
 
     @GET
     @Path("bursts")
     public OpsApiViews.Bursts bursts(@QueryParam("window") String window, @QueryParam("community") String community) {
-        BurstTimeline.Window parsed = BurstTimeline.Window.parse(window).orElseThrow(
-                () -> new OpsRefusal(400, "invalid_window", "window must be hour, day or week"));
+        BurstTimeline.Window parsed = BurstTimeline.Window.parse(window)
+                .orElseThrow(() -> new OpsRefusal(400, "invalid_window", "window must be hour, day or week"));
         List<BurstDao.CommunityRow> communities = bursts.communities();
         long communityId;
         if (community == null || community.isBlank()) {
@@ -102,7 +109,8 @@ public final class OpsApiResource {
 
     @POST
     @Path("flags")
-    public GateFlips.ConfirmedFlip setFlag(@HeaderParam(HttpHeaders.CONTENT_TYPE) String type, InputStream body) throws IOException {
+    public GateFlips.ConfirmedFlip setFlag(@HeaderParam(HttpHeaders.CONTENT_TYPE) String type, InputStream body)
+            throws IOException {
         OpsApiRequests.FlagChange change = OpsApiRequests.FlagChange.of(OpsApiRequests.read(type, body));
         return actions.setFlag(Operator.name(), change.gate(), change.value(), change.reason(), change.force());
     }
@@ -120,16 +128,16 @@ public final class OpsApiResource {
     public IncrementalRollback.Outcome rollback(@HeaderParam(HttpHeaders.CONTENT_TYPE) String type, InputStream body)
             throws IOException {
         OpsApiRequests.Rollback rollback = OpsApiRequests.Rollback.of(OpsApiRequests.read(type, body));
-        return actions.rollback(Operator.name(), rollback.dryRun(), rollback.confirm(), rollback.reason(),
-                rollback.force());
+        return actions.rollback(
+                Operator.name(), rollback.dryRun(), rollback.confirm(), rollback.reason(), rollback.force());
     }
 
     private static Optional<Gate> optionalGate(String name) {
         if (name == null || name.isBlank()) {
             return Optional.empty();
         }
-        return Optional.of(FlagService.parseGate(name).orElseThrow(
-                () -> new OpsRefusal(400, "unknown_gate", "no gate " + name)));
+        return Optional.of(
+                FlagService.parseGate(name).orElseThrow(() -> new OpsRefusal(400, "unknown_gate", "no gate " + name)));
     }
 
     private static int limit(String value) {

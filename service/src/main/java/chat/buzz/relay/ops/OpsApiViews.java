@@ -16,9 +16,14 @@ final class OpsApiViews {
     record Unmet(List<String> incremental) {}
 
     /** {@code GET /api/migrations} */
-    record Migrations(List<SchemaDao.LedgerRow> ledger, List<PendingChangeSet> pending, List<IndexCheck> indexes,
-                      List<SchemaDao.BuildProgress> builds, String rollbackTag, boolean rollbackTagPresent,
-                      List<String> incrementalChangesets) {}
+    record Migrations(
+            List<SchemaDao.LedgerRow> ledger,
+            List<PendingChangeSet> pending,
+            List<IndexCheck> indexes,
+            List<SchemaDao.BuildProgress> builds,
+            String rollbackTag,
+            boolean rollbackTagPresent,
+            List<String> incrementalChangesets) {}
 
     /** {@code GET /api/bursts} */
     record Bursts(List<BurstDao.CommunityRow> communities, BurstTimeline.Timeline timeline) {}

@@ -22,11 +22,17 @@ public final class OpsRefusal extends RuntimeException {
         this(status, code, message, List.of());
     }
 
-    public int status() { return status; }
+    public int status() {
+        return status;
+    }
 
-    public String code() { return code; }
+    public String code() {
+        return code;
+    }
 
-    public List<String> missing() { return missing; }
+    public List<String> missing() {
+        return missing;
+    }
 
     public record Body(String error, String message, List<String> missing) {}
 

@@ -19,12 +19,28 @@ public final class OpsTasks {
 
     public static List<Task> all(OperatorActions actions, ObjectMapper json) {
         return List.of(
-                new JsonTask("flag", json, p -> actions.setFlag(Operator.name(), p.apply("gate"), p.apply("value"),
-                        p.apply("reason"), p.apply("force"))),
-                new JsonTask("record-migration", json, p -> actions.recordMigration(Operator.name(), p.apply("id"),
-                        p.apply("reason"))),
-                new JsonTask("rollback-incremental", json, p -> actions.rollback(Operator.name(), p.apply("dry-run"),
-                        p.apply("confirm"), p.apply("reason"), p.apply("force"))));
+                new JsonTask(
+                        "flag",
+                        json,
+                        p -> actions.setFlag(
+                                Operator.name(),
+                                p.apply("gate"),
+                                p.apply("value"),
+                                p.apply("reason"),
+                                p.apply("force"))),
+                new JsonTask(
+                        "record-migration",
+                        json,
+                        p -> actions.recordMigration(Operator.name(), p.apply("id"), p.apply("reason"))),
+                new JsonTask(
+                        "rollback-incremental",
+                        json,
+                        p -> actions.rollback(
+                                Operator.name(),
+                                p.apply("dry-run"),
+                                p.apply("confirm"),
+                                p.apply("reason"),
+                                p.apply("force"))));
     }
 
     private static final class JsonTask extends Task {
@@ -45,7 +61,9 @@ public final class OpsTasks {
         @Override
         public void execute(Map<String, List<String>> parameters, PrintWriter output) throws Exception {
             Function<String, String> parameter = name -> Optional.ofNullable(parameters.get(name))
-                    .filter(values -> !values.isEmpty()).map(values -> values.get(0)).orElse(null);
+                    .filter(values -> !values.isEmpty())
+                    .map(values -> values.get(0))
+                    .orElse(null);
             try {
                 output.print(json.writeValueAsString(action.apply(parameter)));
             } catch (OpsRefusal refusal) {
@@ -54,7 +72,8 @@ public final class OpsTasks {
             } catch (RuntimeException e) {
                 LOG.error("Task {} failed", getName(), e);
                 Operator.respondWithStatus(500);
-                output.print(json.writeValueAsString(new OpsRefusal.Body("internal_error", String.valueOf(e.getMessage()), List.of())));
+                output.print(json.writeValueAsString(
+                        new OpsRefusal.Body("internal_error", String.valueOf(e.getMessage()), List.of())));
             }
             output.println();
         }

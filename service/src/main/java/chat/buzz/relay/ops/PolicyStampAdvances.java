@@ -16,6 +16,7 @@ public final class PolicyStampAdvances implements PolicyChangeRecorder {
     @Override
     public void channelPolicyChanged(Handle handle, long communityId, UUID channelId, String change, String actor) {
         handle.attach(BurstDao.class).recordAdvance(communityId, channelId, change, actor);
-        metrics.meter(MetricRegistry.name("ops", "policy-stamp-advances", "community-" + communityId)).mark();
+        metrics.meter(MetricRegistry.name("ops", "policy-stamp-advances", "community-" + communityId))
+                .mark();
     }
 }

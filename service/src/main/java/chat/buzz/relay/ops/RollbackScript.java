@@ -9,8 +9,9 @@ import java.util.Locale;
  * instead, because "UPDATE databasechangeloglock SET LOCKED = TRUE" read like a change to make.
  */
 final class RollbackScript {
-    static final String NOTE = "-- Liquibase takes its lock (databasechangeloglock) first, removes each changeset's row "
-            + "from databasechangelog after its statements, and releases the lock at the end.\n";
+    static final String NOTE =
+            "-- Liquibase takes its lock (databasechangeloglock) first, removes each changeset's row "
+                    + "from databasechangelog after its statements, and releases the lock at the end.\n";
 
     private RollbackScript() {}
 

@@ -11,13 +11,27 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 /** The SQL that inspects the schema: Liquibase's ledger, index states and running index builds. */
 public interface SchemaDao {
-    record LedgerRow(String id, String author, String filename, Instant dateexecuted, int orderexecuted,
-                     String exectype, String tag, String md5sum) {}
+    record LedgerRow(
+            String id,
+            String author,
+            String filename,
+            Instant dateexecuted,
+            int orderexecuted,
+            String exectype,
+            String tag,
+            String md5sum) {}
 
     record IndexRow(String name, String table, boolean valid, boolean ready, String definition) {}
 
-    record BuildProgress(int pid, String index, String table, String phase, long blocksTotal, long blocksDone,
-                         long tuplesTotal, long tuplesDone) {}
+    record BuildProgress(
+            int pid,
+            String index,
+            String table,
+            String phase,
+            long blocksTotal,
+            long blocksDone,
+            long tuplesTotal,
+            long tuplesDone) {}
 
     @SqlQuery("""
             SELECT id, author, filename, dateexecuted, orderexecuted, exectype, tag, md5sum
@@ -52,11 +66,21 @@ public interface SchemaDao {
     @SqlUpdate("""
             INSERT INTO operator_audit (operator, action, subject, outcome, detail)
             VALUES (:operator, :action, :subject, :outcome, :detail)""")
-    void audit(@Bind("operator") String operator, @Bind("action") String action, @Bind("subject") String subject,
-               @Bind("outcome") String outcome, @Bind("detail") String detail);
+    void audit(
+            @Bind("operator") String operator,
+            @Bind("action") String action,
+            @Bind("subject") String subject,
+            @Bind("outcome") String outcome,
+            @Bind("detail") String detail);
 
-    record AuditRow(long id, String operator, String action, String subject, String outcome, String detail,
-                    Instant happenedAt) {}
+    record AuditRow(
+            long id,
+            String operator,
+            String action,
+            String subject,
+            String outcome,
+            String detail,
+            Instant happenedAt) {}
 
     @SqlQuery("""
             SELECT id, operator, action, subject, outcome, detail, happened_at FROM operator_audit

@@ -22,9 +22,11 @@ record ForwardedHeader(List<Map<String, String>> elements) {
                 Map<String, String> pairs = new LinkedHashMap<>();
                 for (String pair : split(element, ';')) {
                     int equals = pair.indexOf('=');
-                    String name = equals < 0 ? "" : pair.substring(0, equals).strip().toLowerCase(Locale.ROOT);
+                    String name =
+                            equals < 0 ? "" : pair.substring(0, equals).strip().toLowerCase(Locale.ROOT);
                     if (!name.isEmpty()) {
-                        pairs.putIfAbsent(name, unquote(pair.substring(equals + 1).strip()));
+                        pairs.putIfAbsent(
+                                name, unquote(pair.substring(equals + 1).strip()));
                     }
                 }
                 if (!pairs.isEmpty()) {
@@ -50,7 +52,9 @@ record ForwardedHeader(List<Map<String, String>> elements) {
      * is picked by the same right-to-left walk; an obfuscated or "unknown" node ends that walk.
      */
     String forwardedFor() {
-        return elements.stream().map(e -> node(e.getOrDefault("for", "unknown"))).collect(Collectors.joining(", "));
+        return elements.stream()
+                .map(e -> node(e.getOrDefault("for", "unknown")))
+                .collect(Collectors.joining(", "));
     }
 
     private static String node(String value) {

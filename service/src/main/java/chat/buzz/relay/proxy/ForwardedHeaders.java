@@ -14,17 +14,23 @@ import java.util.regex.Pattern;
 final class ForwardedHeaders {
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
     private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]+");
-    private static final Pattern AUTHORITY = Pattern.compile("[A-Za-z0-9.\\-]+(:\\d{1,5})?|\\[[0-9A-Fa-f:.]+](:\\d{1,5})?");
+    private static final Pattern AUTHORITY =
+            Pattern.compile("[A-Za-z0-9.\\-]+(:\\d{1,5})?|\\[[0-9A-Fa-f:.]+](:\\d{1,5})?");
 
     private ForwardedHeaders() {}
 
     /** @return the origin the client used, with null parts where the proxy said nothing usable */
     static PublicOrigin origin(String proto, String host, String port) {
-        String scheme = first(proto).map(s -> s.toLowerCase(Locale.ROOT))
-                .filter(s -> s.equals("http") || s.equals("https")).orElse(null);
-        String authority = first(host).filter(h -> AUTHORITY.matcher(h).matches()).orElse(null);
+        String scheme = first(proto)
+                .map(s -> s.toLowerCase(Locale.ROOT))
+                .filter(s -> s.equals("http") || s.equals("https"))
+                .orElse(null);
+        String authority =
+                first(host).filter(h -> AUTHORITY.matcher(h).matches()).orElse(null);
         Optional<String> forwardedPort = first(port).filter(p -> p.matches("\\d{1,5}"));
-        if (authority != null && forwardedPort.isPresent() && !hasPort(authority)
+        if (authority != null
+                && forwardedPort.isPresent()
+                && !hasPort(authority)
                 && !forwardedPort.get().equals(defaultPort(scheme))) {
             authority = authority + ":" + forwardedPort.get();
         }
@@ -57,7 +63,8 @@ final class ForwardedHeaders {
     /** An IP literal, never a name: resolving names from a header would let clients make us query DNS. */
     private static Optional<InetAddress> literal(String value) {
         String address = value.startsWith("[") && value.contains("]") ? value.substring(1, value.indexOf(']')) : value;
-        if (!IPV4.matcher(address).matches() && !(address.contains(":") && IPV6.matcher(address).matches())) {
+        if (!IPV4.matcher(address).matches()
+                && !(address.contains(":") && IPV6.matcher(address).matches())) {
             return Optional.empty();
         }
         try {

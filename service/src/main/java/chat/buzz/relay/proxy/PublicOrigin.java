@@ -16,7 +16,8 @@ public record PublicOrigin(String scheme, String authority) {
      */
     public static PublicOrigin of(Object forwarded, String hostHeader, String publicScheme) {
         if (forwarded instanceof PublicOrigin origin) {
-            return new PublicOrigin(origin.scheme() == null ? publicScheme : origin.scheme(),
+            return new PublicOrigin(
+                    origin.scheme() == null ? publicScheme : origin.scheme(),
                     origin.authority() == null ? hostHeader : origin.authority());
         }
         return new PublicOrigin(publicScheme, hostHeader);

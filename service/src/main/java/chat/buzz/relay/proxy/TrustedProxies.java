@@ -1,23 +1,23 @@
 package chat.buzz.relay.proxy;
 
+import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
-import org.eclipse.jetty.server.Connector;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.util.component.ContainerLifeCycle;
-import org.eclipse.jetty.util.component.LifeCycle;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.ConnectionMetaData;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.InetAddressSet;
+import org.eclipse.jetty.util.component.ContainerLifeCycle;
+import org.eclipse.jetty.util.component.LifeCycle;
 
 /**
  * Believes Forwarded (RFC 7239, preferred when present) and X-Forwarded-* only from the configured
@@ -38,8 +38,10 @@ public final class TrustedProxies implements HttpConfiguration.Customizer {
             try {
                 proxies.add(trimmed);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("BUZZ_TRUSTED_PROXIES (relay.trustedProxies): \"" + trimmed
-                        + "\" is not an address, a CIDR block or a range", e);
+                throw new IllegalArgumentException(
+                        "BUZZ_TRUSTED_PROXIES (relay.trustedProxies): \"" + trimmed
+                                + "\" is not an address, a CIDR block or a range",
+                        e);
             }
         }
     }
@@ -54,9 +56,11 @@ public final class TrustedProxies implements HttpConfiguration.Customizer {
             public void lifeCycleStarting(LifeCycle event) {
                 if (event instanceof Server server) {
                     for (Connector connector : server.getConnectors()) {
-                        if (connector instanceof ContainerLifeCycle container && !ADMIN_CONNECTOR.equals(connector.getName())) {
+                        if (connector instanceof ContainerLifeCycle container
+                                && !ADMIN_CONNECTOR.equals(connector.getName())) {
                             // Dropwizard wraps the HTTP factory in a metrics one, so look inside the beans.
-                            container.getContainedBeans(HttpConnectionFactory.class)
+                            container
+                                    .getContainedBeans(HttpConnectionFactory.class)
                                     .forEach(http -> firstIn(http.getHttpConfiguration()));
                         }
                     }
@@ -78,17 +82,22 @@ public final class TrustedProxies implements HttpConfiguration.Customizer {
     @Override
     public Request customize(Request request, HttpFields.Mutable responseHeaders) {
         SocketAddress remote = request.getConnectionMetaData().getRemoteSocketAddress();
-        if (!(remote instanceof InetSocketAddress peer) || peer.getAddress() == null || !proxies.test(peer.getAddress())) {
+        if (!(remote instanceof InetSocketAddress peer)
+                || peer.getAddress() == null
+                || !proxies.test(peer.getAddress())) {
             return request;
         }
         HttpFields headers = request.getHeaders();
         ForwardedHeader forwarded = ForwardedHeader.parse(headers.get(HttpHeader.FORWARDED));
-        PublicOrigin origin = forwarded.present() ? forwarded.origin()
-                : ForwardedHeaders.origin(headers.get("X-Forwarded-Proto"), headers.get("X-Forwarded-Host"),
+        PublicOrigin origin = forwarded.present()
+                ? forwarded.origin()
+                : ForwardedHeaders.origin(
+                        headers.get("X-Forwarded-Proto"),
+                        headers.get("X-Forwarded-Host"),
                         headers.get("X-Forwarded-Port"));
         request.setAttribute(PublicOrigin.ATTRIBUTE, origin);
-        Optional<InetAddress> client = ForwardedHeaders.client(forwarded.present() ? forwarded.forwardedFor()
-                : headers.get(HttpHeader.X_FORWARDED_FOR), proxies);
+        Optional<InetAddress> client = ForwardedHeaders.client(
+                forwarded.present() ? forwarded.forwardedFor() : headers.get(HttpHeader.X_FORWARDED_FOR), proxies);
         return client.isEmpty() ? request : withRemoteAddress(request, new InetSocketAddress(client.get(), 0));
     }
 

@@ -16,8 +16,8 @@ import java.util.Map;
  *
  * @param tagFilters tag name to accepted values, for tags other than h and d
  */
-public record CurrentFilter(List<String> channels, List<String> artifacts, Map<String, List<String>> tagFilters,
-                            int limit, int offset) {
+public record CurrentFilter(
+        List<String> channels, List<String> artifacts, Map<String, List<String>> tagFilters, int limit, int offset) {
 
     public static CurrentFilter parse(JsonNode filter) {
         List<String> channels = List.of();
@@ -31,7 +31,7 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
             String key = field.getKey();
             JsonNode value = field.getValue();
             switch (key) {
-                case "artifact" -> { }
+                case "artifact" -> {}
                 case "limit" -> limit = integer(key, value, 1, Limits.CURRENT_MAX_LIMIT);
                 case "offset" -> offset = integer(key, value, 0, Limits.CURRENT_MAX_OFFSET);
                 case "#h" -> channels = uuids(key, value);
@@ -50,7 +50,9 @@ public record CurrentFilter(List<String> channels, List<String> artifacts, Map<S
                 }
             }
         }
-        int values = channels.size() + artifacts.size() + tags.values().stream().mapToInt(List::size).sum();
+        int values = channels.size()
+                + artifacts.size()
+                + tags.values().stream().mapToInt(List::size).sum();
         if (values > Limits.CURRENT_MAX_VALUES) {
             throw new QueryRejection("a filter may have at most " + Limits.CURRENT_MAX_VALUES + " tag values in all");
         }

@@ -38,7 +38,9 @@ public final class CurrentReads {
             return jdbi.inTransaction(handle -> {
                 handle.execute("SET TRANSACTION READ ONLY");
                 handle.createQuery("SELECT set_config('statement_timeout', :budget, true)")
-                        .bind("budget", Long.toString(statementBudgetMillis)).mapTo(String.class).one();
+                        .bind("budget", Long.toString(statementBudgetMillis))
+                        .mapTo(String.class)
+                        .one();
                 return select(handle, caller, filter);
             });
         } catch (JdbiException e) {
@@ -104,7 +106,8 @@ public final class CurrentReads {
                     values.add(value);
                 }
             }
-            query.bindArray("tagNames", String.class, names).bindArray("tagValues", String.class, values)
+            query.bindArray("tagNames", String.class, names)
+                    .bindArray("tagValues", String.class, values)
                     .bind("tagKeys", filter.tagFilters().size());
         }
         return query.mapTo(String.class).list();

@@ -9,12 +9,13 @@ import jakarta.ws.rs.core.Response;
 public final class CurrentUnavailable extends WebApplicationException {
     private CurrentUnavailable(String reason, int retryAfterSeconds) {
         super(Response.fromResponse(ErrorBody.response(503, "unavailable: " + reason))
-                .header("Retry-After", retryAfterSeconds).build());
+                .header("Retry-After", retryAfterSeconds)
+                .build());
     }
 
     public static CurrentUnavailable capacity(int retryAfterSeconds) {
-        return new CurrentUnavailable("too many current reads right now; retry after " + retryAfterSeconds + " s",
-                retryAfterSeconds);
+        return new CurrentUnavailable(
+                "too many current reads right now; retry after " + retryAfterSeconds + " s", retryAfterSeconds);
     }
 
     public static CurrentUnavailable database(int retryAfterSeconds) {
@@ -22,8 +23,10 @@ public final class CurrentUnavailable extends WebApplicationException {
     }
 
     public static CurrentUnavailable timeout(int retryAfterSeconds) {
-        return new CurrentUnavailable("the read ran out of its time budget; retry after " + retryAfterSeconds
-                + " s, perhaps with a narrower filter or a smaller limit", retryAfterSeconds);
+        return new CurrentUnavailable(
+                "the read ran out of its time budget; retry after " + retryAfterSeconds
+                        + " s, perhaps with a narrower filter or a smaller limit",
+                retryAfterSeconds);
     }
 
     @Override

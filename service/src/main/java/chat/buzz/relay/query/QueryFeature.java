@@ -7,8 +7,8 @@ import org.jdbi.v3.core.Jdbi;
 public final class QueryFeature {
     private QueryFeature() {}
 
-    public static QueryResource register(Environment environment, Jdbi jdbi, CurrentConfig current,
-                                         IncrementalMode incremental) {
+    public static QueryResource register(
+            Environment environment, Jdbi jdbi, CurrentConfig current, IncrementalMode incremental) {
         QueryResource query = new QueryResource(new CurrentReads(jdbi, current), incremental);
         environment.jersey().register(query);
         return query;

@@ -41,8 +41,11 @@ public final class QueryResource {
             throw new QueryRejection("the filter needs \"artifact\": \"current\" or \"incremental\"");
         }
         return switch (mode.textValue()) {
-            case "current" -> Response.ok("[" + String.join(",", current.read(caller, CurrentFilter.parse(filter))) + "]",
-                    MediaType.APPLICATION_JSON_TYPE).build();
+            case "current" ->
+                Response.ok(
+                                "[" + String.join(",", current.read(caller, CurrentFilter.parse(filter))) + "]",
+                                MediaType.APPLICATION_JSON_TYPE)
+                        .build();
             case "incremental" -> incremental.read(caller, filter);
             default -> throw new QueryRejection("unknown artifact mode " + mode.textValue());
         };
@@ -72,7 +75,10 @@ public final class QueryResource {
         } catch (JacksonException e) {
             throw new QueryRejection("body is not valid JSON");
         }
-        if (request == null || !request.isArray() || request.size() != 1 || !request.get(0).isObject()) {
+        if (request == null
+                || !request.isArray()
+                || request.size() != 1
+                || !request.get(0).isObject()) {
             throw new QueryRejection("body must be a JSON array with exactly one filter object");
         }
         return (ObjectNode) request.get(0);

@@ -31,7 +31,11 @@ final class BulkStream {
 
     /** Where the frames go: a subscription, which checks under its lock that it is still live. */
     interface Target {
-        enum Offer { QUEUED, FULL, STOPPED }
+        enum Offer {
+            QUEUED,
+            FULL,
+            STOPPED
+        }
 
         Offer offer(String frame);
 

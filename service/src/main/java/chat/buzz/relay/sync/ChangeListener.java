@@ -96,7 +96,10 @@ final class ChangeListener implements Managed {
                     LOG.warn("Sync change listener lost its database connection; reconnecting", e);
                 } else {
                     // The stack trace was logged when the connection was lost; an outage is not a trace per retry.
-                    LOG.info("Sync change listener still cannot connect ({}); next try in {} ms", e.getMessage(), backoff);
+                    LOG.info(
+                            "Sync change listener still cannot connect ({}); next try in {} ms",
+                            e.getMessage(),
+                            backoff);
                 }
                 try {
                     Thread.sleep(backoff);

@@ -24,6 +24,7 @@ final class FairWorkers {
     private final Map<String, ArrayDeque<Runnable>> waiting = new HashMap<>();
     /** Owners with waiting tasks, in the order they get their next turn. */
     private final ArrayDeque<String> turns = new ArrayDeque<>();
+
     private final Map<String, Integer> runningByOwner = new HashMap<>();
     private int running;
 

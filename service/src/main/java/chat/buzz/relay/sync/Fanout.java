@@ -1,7 +1,6 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.relay.changes.Change;
-
 import chat.buzz.relay.gate.Gate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,7 +26,7 @@ import org.slf4j.LoggerFactory;
 final class Fanout {
     private static final Logger LOG = LoggerFactory.getLogger(Fanout.class);
 
-    private static final Runnable NOTHING = () -> { };
+    private static final Runnable NOTHING = () -> {};
 
     private final SyncHub hub;
     private final Executor judges;
@@ -49,17 +48,19 @@ final class Fanout {
             LOG.debug("Sync fan-out is shutting down; a change was dropped", e);
             return;
         }
-        handedOut = handedOut.thenCombine(judged.exceptionally(failure -> {
-            LOG.warn("Sync fan-out could not judge a change", failure);
-            return NOTHING;
-        }), (previous, handOut) -> {
-            try {
-                handOut.run();
-            } catch (RuntimeException e) {
-                LOG.warn("Sync fan-out could not hand out a change", e);
-            }
-            return null;
-        });
+        handedOut = handedOut.thenCombine(
+                judged.exceptionally(failure -> {
+                    LOG.warn("Sync fan-out could not judge a change", failure);
+                    return NOTHING;
+                }),
+                (previous, handOut) -> {
+                    try {
+                        handOut.run();
+                    } catch (RuntimeException e) {
+                        LOG.warn("Sync fan-out could not hand out a change", e);
+                    }
+                    return null;
+                });
     }
 
     /** Decides what each subscription gets; the returned step hands it out and only queues. */
@@ -99,8 +100,8 @@ final class Fanout {
         }
         String[] events;
         try {
-            List<SyncReads.ReaderView> views = hub.reads().headForReaders(change.community(), change.d(),
-                    List.copyOf(readers.keySet()));
+            List<SyncReads.ReaderView> views =
+                    hub.reads().headForReaders(change.community(), change.d(), List.copyOf(readers.keySet()));
             events = views.isEmpty() ? new String[readers.size()] : events(change.d(), views);
         } catch (RuntimeException e) {
             // Each subscription judges the change alone and ends the way its own failure says.
@@ -119,7 +120,11 @@ final class Fanout {
 
     /** The event each reader gets: the head, a removal, or nothing (null); each distinct removal is signed once. */
     private String[] events(UUID d, List<SyncReads.ReaderView> views) {
-        String head = views.stream().map(SyncReads.ReaderView::json).filter(json -> json != null).findFirst().orElse(null);
+        String head = views.stream()
+                .map(SyncReads.ReaderView::json)
+                .filter(json -> json != null)
+                .findFirst()
+                .orElse(null);
         Map<String, String> removals = new HashMap<>();
         String[] events = new String[views.size()];
         for (int i = 0; i < events.length; i++) {
@@ -127,7 +132,8 @@ final class Fanout {
             if (view.discoverable()) {
                 events[i] = head;
             } else if (view.reason() != null) {
-                events[i] = removals.computeIfAbsent(view.reason() + " " + view.named(),
+                events[i] = removals.computeIfAbsent(
+                        view.reason() + " " + view.named(),
                         key -> hub.removals().removal(d, view.named(), view.reason()));
             }
         }

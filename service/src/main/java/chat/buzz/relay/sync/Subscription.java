@@ -29,6 +29,7 @@ final class Subscription implements BulkStream.Target {
     private final Runnable resume = this::resume;
     /** The stream in progress (the snapshot, or a grant's); only the task running this subscription touches it. */
     private BulkStream bulk;
+
     private boolean snapshotDone;
     /**
      * Database time (micros) before the snapshot, less the overlap: removals go to this subscriber for
@@ -36,10 +37,12 @@ final class Subscription implements BulkStream.Target {
      * same serial chain.
      */
     private volatile long floor;
+
     private boolean scheduled;
     private boolean cancelled;
     /** Tasks of this subscription on a worker: the one running, and briefly the one that resumed it. */
     private int running;
+
     private boolean snapshotCounted;
     private ScheduledFuture<?> snapshotDeadline;
 
@@ -216,7 +219,8 @@ final class Subscription implements BulkStream.Target {
         } catch (RuntimeException e) {
             if (BudgetedJdbi.overBudget(e)) {
                 hub.statementTimedOut();
-                close("error: a sync query ran over the relay's time budget; subscribe again later, or with a narrower #h");
+                close(
+                        "error: a sync query ran over the relay's time budget; subscribe again later, or with a narrower #h");
             } else if (DatabaseFaults.isUnreachable(e)) {
                 hub.outage().turnedAway(e);
                 close("error: the database is unreachable; subscribe again in a few seconds");
@@ -245,13 +249,15 @@ final class Subscription implements BulkStream.Target {
     }
 
     private boolean beginSnapshot() {
-        List<UUID> ttl = filter.scoped() ? hub.reads().ttlChannelsInScope(community(), owner.reader(), filter) : List.of();
+        List<UUID> ttl =
+                filter.scoped() ? hub.reads().ttlChannelsInScope(community(), owner.reader(), filter) : List.of();
         if (!ttl.isEmpty()) {
             close("invalid: channel " + ttl.get(0) + " has a ttl; its artifacts are ephemeral and never synced");
             return false;
         }
         floor = hub.reads().floor(community(), hub.overlapSeconds());
-        bulk = new BulkStream(List.of(discoverable(null)), Frames.eose(id), hub.config().getSnapshotChunk());
+        bulk = new BulkStream(
+                List.of(discoverable(null)), Frames.eose(id), hub.config().getSnapshotChunk());
         return true;
     }
 
@@ -275,7 +281,7 @@ final class Subscription implements BulkStream.Target {
                 return true;
             }
             case MORE -> submit();
-            case PARKED, STOPPED -> { }
+            case PARKED, STOPPED -> {}
         }
         return false;
     }
@@ -345,7 +351,9 @@ final class Subscription implements BulkStream.Target {
         if (!concerns(change)) {
             return;
         }
-        var view = hub.reads().head(community(), owner.reader(), filter, floor, change.d()).orElse(null);
+        var view = hub.reads()
+                .head(community(), owner.reader(), filter, floor, change.d())
+                .orElse(null);
         if (view == null) {
             return;
         }
@@ -366,18 +374,26 @@ final class Subscription implements BulkStream.Target {
         if (!change.pubkey().equals(owner.reader()) || !inScope(change.channel())) {
             return;
         }
-        BulkStream.Part removals = (after, chunk) -> hub.reads().leftChannelChunk(community(), owner.reader(), filter,
-                floor, change.channel(), after, chunk).stream()
-                .map(row -> new BulkStream.Framed(row.d(),
-                        Frames.event(id, hub.removals().removal(row.d(), row.named(), row.reason()))))
-                .toList();
-        bulk = new BulkStream(List.of(discoverable(change.channel()), removals), null, hub.config().getSnapshotChunk());
+        BulkStream.Part removals =
+                (after, chunk) -> hub
+                        .reads()
+                        .leftChannelChunk(community(), owner.reader(), filter, floor, change.channel(), after, chunk)
+                        .stream()
+                        .map(row -> new BulkStream.Framed(
+                                row.d(), Frames.event(id, hub.removals().removal(row.d(), row.named(), row.reason()))))
+                        .toList();
+        bulk = new BulkStream(
+                List.of(discoverable(change.channel()), removals),
+                null,
+                hub.config().getSnapshotChunk());
     }
 
     /** D (or its part in one channel) in keyset chunks. */
     private BulkStream.Part discoverable(UUID onlyChannel) {
-        return (after, chunk) -> hub.reads().discoverableChunk(community(), owner.reader(), filter, onlyChannel, after,
-                chunk).stream().map(row -> new BulkStream.Framed(row.d(), Frames.event(id, row.json()))).toList();
+        return (after, chunk) ->
+                hub.reads().discoverableChunk(community(), owner.reader(), filter, onlyChannel, after, chunk).stream()
+                        .map(row -> new BulkStream.Framed(row.d(), Frames.event(id, row.json())))
+                        .toList();
     }
 
     private boolean inScope(UUID channel) {

@@ -66,7 +66,8 @@ public final class SyncEndpoint extends Endpoint {
         @Override
         public void send(String frame, Consumer<Throwable> done) {
             try {
-                session.getAsyncRemote().sendText(frame, result -> done.accept(result.isOK() ? null : result.getException()));
+                session.getAsyncRemote()
+                        .sendText(frame, result -> done.accept(result.isOK() ? null : result.getException()));
             } catch (RuntimeException e) {
                 done.accept(e);
             }
@@ -76,13 +77,14 @@ public final class SyncEndpoint extends Endpoint {
         public void close(String reason) {
             // The last words were just handed to the socket; closing at once can reset the connection
             // before a client that only now resumed reading has seen them.
-            CompletableFuture.delayedExecutor(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS).execute(() -> {
-                try {
-                    session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
-                } catch (IOException | RuntimeException e) {
-                    LOG.debug("Closing a sync connection failed", e);
-                }
-            });
+            CompletableFuture.delayedExecutor(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS)
+                    .execute(() -> {
+                        try {
+                            session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
+                        } catch (IOException | RuntimeException e) {
+                            LOG.debug("Closing a sync connection failed", e);
+                        }
+                    });
         }
 
         /**
@@ -95,8 +97,11 @@ public final class SyncEndpoint extends Endpoint {
             if (!(session instanceof JakartaWebSocketSession jakarta)) {
                 throw new IllegalStateException("not a Jetty WebSocket session: " + session.getClass());
             }
-            jakarta.getCoreSession().sendFrame(new Frame(OpCode.PING), Callback.from(() -> { },
-                    error -> LOG.debug("Ping failed", error)), false);
+            jakarta.getCoreSession()
+                    .sendFrame(
+                            new Frame(OpCode.PING),
+                            Callback.from(() -> {}, error -> LOG.debug("Ping failed", error)),
+                            false);
         }
     }
 }

@@ -10,9 +10,9 @@ import jakarta.servlet.DispatcherType;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.concurrent.ExecutorService;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.ee10.websocket.jakarta.server.config.JakartaWebSocketServletContainerInitializer;
 import org.jdbi.v3.core.Jdbi;
 
@@ -24,37 +24,73 @@ public final class SyncFeature {
     private SyncFeature() {}
 
     /** @return whether this instance's change feed is connected now (readiness) */
-    public static BooleanSupplier register(Environment environment, SyncConfig config, Jdbi jdbi, DataSourceFactory database,
-                                CommunityDirectory communities, Gates gates, RelayIdentity identity,
-                                String publicScheme, Clock clock, long overlapSeconds,
-                                DatabaseOutage outage) {
-        ExecutorService threads = environment.lifecycle().executorService("sync-worker-%d")
-                .minThreads(config.getWorkerThreads()).maxThreads(config.getWorkerThreads()).build();
+    public static BooleanSupplier register(
+            Environment environment,
+            SyncConfig config,
+            Jdbi jdbi,
+            DataSourceFactory database,
+            CommunityDirectory communities,
+            Gates gates,
+            RelayIdentity identity,
+            String publicScheme,
+            Clock clock,
+            long overlapSeconds,
+            DatabaseOutage outage) {
+        ExecutorService threads = environment
+                .lifecycle()
+                .executorService("sync-worker-%d")
+                .minThreads(config.getWorkerThreads())
+                .maxThreads(config.getWorkerThreads())
+                .build();
         FairWorkers workers = new FairWorkers(threads, config.getWorkerThreads(), config.getWorkersPerPubkey());
         // Pings and deadlines (AUTH, snapshot): each task only queues a frame or a close, never waits.
-        ScheduledExecutorService timers = environment.lifecycle().scheduledExecutorService("sync-timers")
-                .threads(1).removeOnCancelPolicy(true).build();
+        ScheduledExecutorService timers = environment
+                .lifecycle()
+                .scheduledExecutorService("sync-timers")
+                .threads(1)
+                .removeOnCancelPolicy(true)
+                .build();
         // One query per change; a few changes judged at once, handed out in the order they were heard.
-        ExecutorService fanoutThread = environment.lifecycle().executorService("sync-fanout-%d")
-                .minThreads(FANOUT_JUDGES).maxThreads(FANOUT_JUDGES).build();
-        SyncHub hub = new SyncHub(config, new SyncReads(jdbi, config.getStatementBudgetMillis()),
-                new RemovalEvents(identity, clock), gates, clock, overlapSeconds, workers, fanoutThread, timers,
-                environment.metrics(), outage);
+        ExecutorService fanoutThread = environment
+                .lifecycle()
+                .executorService("sync-fanout-%d")
+                .minThreads(FANOUT_JUDGES)
+                .maxThreads(FANOUT_JUDGES)
+                .build();
+        SyncHub hub = new SyncHub(
+                config,
+                new SyncReads(jdbi, config.getStatementBudgetMillis()),
+                new RemovalEvents(identity, clock),
+                gates,
+                clock,
+                overlapSeconds,
+                workers,
+                fanoutThread,
+                timers,
+                environment.metrics(),
+                outage);
         ChangeListener listener = new ChangeListener(database, hub);
         environment.lifecycle().manage(listener);
 
-        timers.scheduleWithFixedDelay(() -> {
-            try {
-                hub.pingAll();
-            } catch (RuntimeException e) {
-                org.slf4j.LoggerFactory.getLogger(SyncFeature.class).warn("Sync ping round failed", e);
-            }
-        }, config.getPingIntervalSeconds(), config.getPingIntervalSeconds(),
+        timers.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        hub.pingAll();
+                    } catch (RuntimeException e) {
+                        org.slf4j.LoggerFactory.getLogger(SyncFeature.class).warn("Sync ping round failed", e);
+                    }
+                },
+                config.getPingIntervalSeconds(),
+                config.getPingIntervalSeconds(),
                 TimeUnit.SECONDS);
 
-        JakartaWebSocketServletContainerInitializer.configure(environment.getApplicationContext(),
-                (servletContext, container) -> container.setDefaultMaxTextMessageBufferSize(config.getMaxMessageBytes()));
-        environment.servlets().addFilter("sync-upgrade", new SyncUpgradeFilter(communities, hub, publicScheme))
+        JakartaWebSocketServletContainerInitializer.configure(
+                environment.getApplicationContext(),
+                (servletContext, container) ->
+                        container.setDefaultMaxTextMessageBufferSize(config.getMaxMessageBytes()));
+        environment
+                .servlets()
+                .addFilter("sync-upgrade", new SyncUpgradeFilter(communities, hub, publicScheme))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         return listener::isListening;
     }

@@ -45,10 +45,11 @@ record SyncFilter(List<UUID> scope) {
         for (Iterator<Map.Entry<String, JsonNode>> it = filter.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             switch (field.getKey()) {
-                case "artifact" -> { }
+                case "artifact" -> {}
                 case "#h" -> scope = channels(field.getValue());
-                default -> throw new Invalid("unknown filter key " + field.getKey()
-                        + " (a sync filter has only artifact and #h)");
+                default ->
+                    throw new Invalid(
+                            "unknown filter key " + field.getKey() + " (a sync filter has only artifact and #h)");
             }
         }
         return new SyncFilter(scope);

@@ -46,9 +46,18 @@ final class SyncHub {
     private final DatabaseOutage outage;
     private final Fanout fanout;
 
-    SyncHub(SyncConfig config, SyncReads reads, RemovalEvents removals, Gates gates, Clock clock,
-            long overlapSeconds, FairWorkers workers, Executor fanoutThread, ScheduledExecutorService timers,
-            MetricRegistry metrics, DatabaseOutage outage) {
+    SyncHub(
+            SyncConfig config,
+            SyncReads reads,
+            RemovalEvents removals,
+            Gates gates,
+            Clock clock,
+            long overlapSeconds,
+            FairWorkers workers,
+            Executor fanoutThread,
+            ScheduledExecutorService timers,
+            MetricRegistry metrics,
+            DatabaseOutage outage) {
         this.config = config;
         this.outage = outage;
         this.reads = reads;
@@ -59,8 +68,8 @@ final class SyncHub {
         this.workers = workers;
         this.timers = timers;
         this.fanout = new Fanout(this, fanoutThread);
-        this.unauthenticated = new UnauthenticatedConnections(config.getMaxUnauthenticatedPerAddress(),
-                config.getMaxUnauthenticatedConnections());
+        this.unauthenticated = new UnauthenticatedConnections(
+                config.getMaxUnauthenticatedPerAddress(), config.getMaxUnauthenticatedConnections());
         this.tooSlow = metrics.counter("buzz.sync.disconnected-too-slow");
         this.resets = metrics.counter("buzz.sync.feed-resets");
         this.backpressureWaits = metrics.counter("buzz.sync.backpressure-waits");
@@ -70,7 +79,9 @@ final class SyncHub {
         this.authTimeouts = metrics.counter("buzz.sync.disconnected-auth-timeout");
         this.refusedUnauthenticated = metrics.counter("buzz.sync.refused-unauthenticated");
         metrics.gauge("buzz.sync.connections", () -> sessions::size);
-        metrics.gauge("buzz.sync.subscriptions", () -> () -> byCommunity.values().stream().mapToInt(Set::size).sum());
+        metrics.gauge(
+                "buzz.sync.subscriptions",
+                () -> () -> byCommunity.values().stream().mapToInt(Set::size).sum());
         metrics.gauge("buzz.sync.unauthenticated", () -> unauthenticated::total);
         metrics.gauge("buzz.sync.workers-busy", () -> workers::running);
         metrics.gauge("buzz.sync.tasks-waiting", () -> workers::waiting);
@@ -79,20 +90,34 @@ final class SyncHub {
         metrics.gauge("buzz.sync.live-access-queries", () -> reads::liveAccessQueries);
     }
 
-    SyncConfig config() { return config; }
+    SyncConfig config() {
+        return config;
+    }
 
-    DatabaseOutage outage() { return outage; }
+    DatabaseOutage outage() {
+        return outage;
+    }
 
-    SyncReads reads() { return reads; }
+    SyncReads reads() {
+        return reads;
+    }
 
-    RemovalEvents removals() { return removals; }
+    RemovalEvents removals() {
+        return removals;
+    }
 
-    Gates gates() { return gates; }
+    Gates gates() {
+        return gates;
+    }
 
-    Clock clock() { return clock; }
+    Clock clock() {
+        return clock;
+    }
 
     /** The incremental overlap: how late a change's commit may become visible after its stamp. */
-    long overlapSeconds() { return overlapSeconds; }
+    long overlapSeconds() {
+        return overlapSeconds;
+    }
 
     /** Work for one subscriber, queued fairly by its pubkey. */
     void submit(String pubkey, Runnable task) {
@@ -130,7 +155,9 @@ final class SyncHub {
     }
 
     void register(Subscription subscription) {
-        byCommunity.computeIfAbsent(subscription.community(), c -> ConcurrentHashMap.newKeySet()).add(subscription);
+        byCommunity
+                .computeIfAbsent(subscription.community(), c -> ConcurrentHashMap.newKeySet())
+                .add(subscription);
     }
 
     void unregister(Subscription subscription) {

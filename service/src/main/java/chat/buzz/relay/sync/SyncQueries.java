@@ -66,7 +66,11 @@ final class SyncQueries {
         ReaderTerms reader = ReaderTerms.columnsOf("r");
         HEAD_FOR_READERS = "SELECT r.ord, j.discoverable, CASE WHEN j.discoverable AND r.ord ="
                 + " min(r.ord) FILTER (WHERE j.discoverable) OVER () THEN e.json END AS json, "
-                + judged(AccessSql.discoverableHead("a", "e", "c", reader), AccessSql.couldHaveHeld("a", reader), reader, """
+                + judged(
+                        AccessSql.discoverableHead("a", "e", "c", reader),
+                        AccessSql.couldHaveHeld("a", reader),
+                        reader,
+                        """
                         CROSS JOIN (SELECT k.pubkey, k.floor, CAST(string_to_array(k.scopes, ',') AS uuid[]) AS scope, k.ord
                             FROM unnest(CAST(:pubkeys AS text[]), CAST(:floors AS bigint[]), CAST(:scopes AS text[]))
                                  WITH ORDINALITY AS k(pubkey, floor, scopes, ord)) r""")
@@ -93,6 +97,8 @@ final class SyncQueries {
      * overlap before now, but never before the community's policy stamp, since channel settings are
      * judged as they are now.
      */
-    static final String FLOOR = "SELECT " + MICROS.formatted("GREATEST(now() - CAST(:overlap AS bigint) * INTERVAL '1 second',"
-            + " artifact_policy_modified_at)") + " FROM communities WHERE id = :community";
+    static final String FLOOR = "SELECT "
+            + MICROS.formatted("GREATEST(now() - CAST(:overlap AS bigint) * INTERVAL '1 second',"
+                    + " artifact_policy_modified_at)")
+            + " FROM communities WHERE id = :community";
 }

@@ -45,7 +45,8 @@ final class SyncReads {
 
     /** The next chunk of D after {@code after} (null: from the start), optionally only one channel's. */
     List<Row> discoverableChunk(long community, String reader, SyncFilter filter, UUID only, UUID after, int chunk) {
-        return jdbi.withHandle(handle -> bindScope(handle.createQuery(SyncQueries.snapshotChunk(filter.scoped())), filter)
+        return jdbi.withHandle(handle -> bindScope(
+                        handle.createQuery(SyncQueries.snapshotChunk(filter.scoped())), filter)
                 .bind("community", community)
                 .bind("reader", reader)
                 .bind("only", only)
@@ -59,28 +60,30 @@ final class SyncReads {
      * The next chunk of {@code channel}'s artifacts that are not in D for the reader but that it could
      * have held since {@code floor}.
      */
-    List<ReaderView> leftChannelChunk(long community, String reader, SyncFilter filter, long floor, UUID channel,
-                                      UUID after, int chunk) {
-        return jdbi.withHandle(handle -> bindScope(handle.createQuery(SyncQueries.leftChannelChunk(filter.scoped())), filter)
-                .bind("community", community)
-                .bind("reader", reader)
-                .bind("floor", floor)
-                .bind("only", channel)
-                .bind("after", after == null ? FIRST : after)
-                .bind("chunk", chunk)
-                .map(SyncReads::readerView)
-                .list());
+    List<ReaderView> leftChannelChunk(
+            long community, String reader, SyncFilter filter, long floor, UUID channel, UUID after, int chunk) {
+        return jdbi.withHandle(
+                handle -> bindScope(handle.createQuery(SyncQueries.leftChannelChunk(filter.scoped())), filter)
+                        .bind("community", community)
+                        .bind("reader", reader)
+                        .bind("floor", floor)
+                        .bind("only", channel)
+                        .bind("after", after == null ? FIRST : after)
+                        .bind("chunk", chunk)
+                        .map(SyncReads::readerView)
+                        .list());
     }
 
     Optional<ReaderView> head(long community, String reader, SyncFilter filter, long floor, UUID d) {
         liveAccessQueries.increment();
-        return jdbi.withHandle(handle -> bindScope(handle.createQuery(SyncQueries.headForReader(filter.scoped())), filter)
-                .bind("community", community)
-                .bind("reader", reader)
-                .bind("floor", floor)
-                .bind("d", d)
-                .map(SyncReads::readerView)
-                .findOne());
+        return jdbi.withHandle(
+                handle -> bindScope(handle.createQuery(SyncQueries.headForReader(filter.scoped())), filter)
+                        .bind("community", community)
+                        .bind("reader", reader)
+                        .bind("floor", floor)
+                        .bind("d", d)
+                        .map(SyncReads::readerView)
+                        .findOne());
     }
 
     /**
@@ -92,28 +95,49 @@ final class SyncReads {
         return jdbi.withHandle(handle -> handle.createQuery(SyncQueries.HEAD_FOR_READERS)
                 .bind("community", community)
                 .bind("d", d)
-                .bindArray("pubkeys", String.class, readers.stream().map(Judging::pubkey).toArray())
-                .bindArray("floors", Long.class, readers.stream().map(Judging::floor).toArray())
-                .bindArray("scopes", String.class, readers.stream().map(SyncReads::scopeList).toArray())
-                .map((rs, ctx) -> new ReaderView(d, rs.getString("json"), rs.getBoolean("discoverable"),
-                        rs.getString("reason"), rs.getObject("named", UUID.class)))
+                .bindArray(
+                        "pubkeys",
+                        String.class,
+                        readers.stream().map(Judging::pubkey).toArray())
+                .bindArray(
+                        "floors",
+                        Long.class,
+                        readers.stream().map(Judging::floor).toArray())
+                .bindArray(
+                        "scopes",
+                        String.class,
+                        readers.stream().map(SyncReads::scopeList).toArray())
+                .map((rs, ctx) -> new ReaderView(
+                        d,
+                        rs.getString("json"),
+                        rs.getBoolean("discoverable"),
+                        rs.getString("reason"),
+                        rs.getObject("named", UUID.class)))
                 .list());
     }
 
     private static String scopeList(Judging reader) {
-        return reader.scope().isEmpty() ? null
+        return reader.scope().isEmpty()
+                ? null
                 : String.join(",", reader.scope().stream().map(UUID::toString).toList());
     }
 
     /** See {@link SyncQueries#FLOOR}. */
     long floor(long community, long overlapSeconds) {
         return jdbi.withHandle(handle -> handle.createQuery(SyncQueries.FLOOR)
-                .bind("community", community).bind("overlap", overlapSeconds).mapTo(Long.class).one());
+                .bind("community", community)
+                .bind("overlap", overlapSeconds)
+                .mapTo(Long.class)
+                .one());
     }
 
     private static ReaderView readerView(ResultSet rs, StatementContext ctx) throws SQLException {
-        return new ReaderView(rs.getObject("d", UUID.class), rs.getString("json"), rs.getBoolean("discoverable"),
-                rs.getString("reason"), rs.getObject("named", UUID.class));
+        return new ReaderView(
+                rs.getObject("d", UUID.class),
+                rs.getString("json"),
+                rs.getBoolean("discoverable"),
+                rs.getString("reason"),
+                rs.getObject("named", UUID.class));
     }
 
     List<UUID> ttlChannelsInScope(long community, String reader, SyncFilter filter) {
@@ -125,6 +149,8 @@ final class SyncReads {
     }
 
     private static Query bindScope(Query query, SyncFilter filter) {
-        return filter.scoped() ? query.bindArray("scope", UUID.class, filter.scope().toArray()) : query;
+        return filter.scoped()
+                ? query.bindArray("scope", UUID.class, filter.scope().toArray())
+                : query;
     }
 }

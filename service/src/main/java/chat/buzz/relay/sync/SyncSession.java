@@ -48,7 +48,10 @@ final class SyncSession {
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
         this.challenge = HexFormat.of().formatHex(bytes);
-        this.outbox = new Outbox(sink, hub.config().getQueueFrames(), hub.config().getQueueBytes(),
+        this.outbox = new Outbox(
+                sink,
+                hub.config().getQueueFrames(),
+                hub.config().getQueueBytes(),
                 hub.config().getMaxSubscriptionsPerConnection());
     }
 
@@ -83,8 +86,10 @@ final class SyncSession {
     private void authOverdue() {
         if (reader == null && !closed) {
             hub.authTimedOut();
-            outbox.closeAfter(Frames.notice("auth-required: no successful AUTH within "
-                    + hub.config().getAuthTimeoutSeconds() + " s"), "auth timeout");
+            outbox.closeAfter(
+                    Frames.notice("auth-required: no successful AUTH within "
+                            + hub.config().getAuthTimeoutSeconds() + " s"),
+                    "auth timeout");
         }
     }
 
@@ -112,7 +117,10 @@ final class SyncSession {
             reply(Frames.notice("invalid: message is not JSON"));
             return;
         }
-        if (message == null || !message.isArray() || message.isEmpty() || !message.get(0).isTextual()) {
+        if (message == null
+                || !message.isArray()
+                || message.isEmpty()
+                || !message.get(0).isTextual()) {
             reply(Frames.notice("invalid: a message is a JSON array starting with a verb"));
             return;
         }
@@ -155,8 +163,13 @@ final class SyncSession {
             return;
         }
         if (!hub.admit(pubkey)) {
-            outbox.closeAfter(Frames.ok(event.id(), false, "rate-limited: more than "
-                    + hub.config().getMaxConnectionsPerPubkey() + " connections for this pubkey"), "too many connections");
+            outbox.closeAfter(
+                    Frames.ok(
+                            event.id(),
+                            false,
+                            "rate-limited: more than " + hub.config().getMaxConnectionsPerPubkey()
+                                    + " connections for this pubkey"),
+                    "too many connections");
             return;
         }
         reader = pubkey;
@@ -195,8 +208,10 @@ final class SyncSession {
             previous.cancel();
         }
         if (subscriptions.size() >= hub.config().getMaxSubscriptionsPerConnection()) {
-            reply(Frames.closed(id, "blocked: at most " + hub.config().getMaxSubscriptionsPerConnection()
-                    + " subscriptions per connection; CLOSE one first"));
+            reply(Frames.closed(
+                    id,
+                    "blocked: at most " + hub.config().getMaxSubscriptionsPerConnection()
+                            + " subscriptions per connection; CLOSE one first"));
             return;
         }
         Subscription subscription = new Subscription(this, hub, id, filter);
@@ -229,14 +244,17 @@ final class SyncSession {
             return;
         }
         hub.tooSlow();
-        outbox.closeAfter(Frames.notice("too slow: the relay's queue for this connection is full (limit "
-                + hub.config().getQueueFrames() + " messages); reconnect and subscribe again"), "too slow");
+        outbox.closeAfter(
+                Frames.notice("too slow: the relay's queue for this connection is full (limit "
+                        + hub.config().getQueueFrames() + " messages); reconnect and subscribe again"),
+                "too slow");
         subscriptions.values().forEach(Subscription::cancel);
     }
 
     void idle() {
-        outbox.closeAfter(Frames.notice("idle: no message or pong for " + hub.config().getIdleTimeoutSeconds()
-                + " s"), "idle timeout");
+        outbox.closeAfter(
+                Frames.notice("idle: no message or pong for " + hub.config().getIdleTimeoutSeconds() + " s"),
+                "idle timeout");
     }
 
     /** The socket is gone: drop everything this connection held. */
@@ -257,8 +275,11 @@ final class SyncSession {
 
     /** The id is echoed in every frame of the subscription: it must be text that can be sent back. */
     private static boolean isSubscriptionId(JsonNode node) {
-        return node != null && node.isTextual() && !node.asText().isEmpty()
-                && node.asText().length() <= MAX_SUBSCRIPTION_ID && !StorableText.hasNul(node.asText())
+        return node != null
+                && node.isTextual()
+                && !node.asText().isEmpty()
+                && node.asText().length() <= MAX_SUBSCRIPTION_ID
+                && !StorableText.hasNul(node.asText())
                 && !StrictJson.hasUnpairedSurrogate(node.asText());
     }
 

@@ -37,14 +37,16 @@ final class SyncUpgradeFilter implements Filter {
     }
 
     @Override
-    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
-        if (!(req instanceof HttpServletRequest request) || !(res instanceof HttpServletResponse response)
+    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
+        if (!(req instanceof HttpServletRequest request)
+                || !(res instanceof HttpServletResponse response)
                 || !isUpgrade(request)) {
             chain.doFilter(req, res);
             return;
         }
-        PublicOrigin origin = PublicOrigin.of(request.getAttribute(PublicOrigin.ATTRIBUTE), request.getHeader("Host"),
-                publicScheme);
+        PublicOrigin origin =
+                PublicOrigin.of(request.getAttribute(PublicOrigin.ATTRIBUTE), request.getHeader("Host"), publicScheme);
         Optional<Community> community = communities.forHostHeader(origin.authority());
         if (community.isEmpty()) {
             response.setStatus(404);
@@ -55,8 +57,8 @@ final class SyncUpgradeFilter implements Filter {
         // NIP-42: the client signs the URL it connected to: its Host header, or what a trusted proxy forwarded.
         String relayUrl = origin.webSocketUrl(PATH);
         String address = request.getRemoteAddr();
-        ServerContainer container = (ServerContainer) request.getServletContext()
-                .getAttribute(ServerContainer.class.getName());
+        ServerContainer container =
+                (ServerContainer) request.getServletContext().getAttribute(ServerContainer.class.getName());
         ServerEndpointConfig config = ServerEndpointConfig.Builder.create(SyncEndpoint.class, PATH)
                 .configurator(new ServerEndpointConfig.Configurator() {
                     @Override
@@ -74,7 +76,8 @@ final class SyncUpgradeFilter implements Filter {
 
     private static boolean isUpgrade(HttpServletRequest request) {
         String path = request.getRequestURI();
-        return "GET".equals(request.getMethod()) && "websocket".equalsIgnoreCase(request.getHeader("Upgrade"))
+        return "GET".equals(request.getMethod())
+                && "websocket".equalsIgnoreCase(request.getHeader("Upgrade"))
                 && (PATH.equals(path) || path.isEmpty());
     }
 }

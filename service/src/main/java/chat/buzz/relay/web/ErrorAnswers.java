@@ -13,8 +13,11 @@ public final class ErrorAnswers {
     private ErrorAnswers() {}
 
     /** @param outageReplies per path, what a request turned away during a database outage is told */
-    public static void register(Environment environment, ServerFactory serverFactory, DatabaseOutage outage,
-                                Map<String, OutageReply> outageReplies) {
+    public static void register(
+            Environment environment,
+            ServerFactory serverFactory,
+            DatabaseOutage outage,
+            Map<String, OutageReply> outageReplies) {
         if (serverFactory instanceof AbstractServerFactory server) {
             // Our mappers answer every error in the contract's {"error": ...} shape.
             server.setRegisterDefaultExceptionMappers(false);

@@ -7,6 +7,9 @@ import jakarta.ws.rs.core.Response;
 public record ErrorBody(String error) {
 
     public static Response response(int status, String error) {
-        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(new ErrorBody(error)).build();
+        return Response.status(status)
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(new ErrorBody(error))
+                .build();
     }
 }

@@ -10,8 +10,8 @@ import org.eclipse.jetty.util.Callback;
 /** The server's error handler, for what fails before a request reaches a context (a 431, say). */
 public final class JsonErrorHandler extends ErrorHandler {
     @Override
-    protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
-                                    Callback callback) {
+    protected void generateResponse(
+            Request request, Response response, int code, String message, Throwable cause, Callback callback) {
         JsonErrors.write(response, code, callback);
     }
 

@@ -10,8 +10,8 @@ import org.eclipse.jetty.util.Callback;
 /** A servlet context's error handler (application and admin): sendError and unknown routes answer JSON. */
 public final class JsonServletErrorHandler extends ErrorHandler {
     @Override
-    protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
-                                    Callback callback) {
+    protected void generateResponse(
+            Request request, Response response, int code, String message, Throwable cause, Callback callback) {
         JsonErrors.write(response, code, callback);
     }
 

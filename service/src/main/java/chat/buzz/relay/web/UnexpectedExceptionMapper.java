@@ -40,7 +40,8 @@ public final class UnexpectedExceptionMapper implements ExceptionMapper<Throwabl
             if (reply == null) {
                 return OutageReply.plain(retryAfter);
             }
-            return reply.reply(request.getAttribute(OutageReply.BODY_ATTRIBUTE) instanceof byte[] body ? body : new byte[0],
+            return reply.reply(
+                    request.getAttribute(OutageReply.BODY_ATTRIBUTE) instanceof byte[] body ? body : new byte[0],
                     retryAfter);
         }
         String incident = Long.toHexString(ThreadLocalRandom.current().nextLong());

@@ -48,12 +48,19 @@ class AccessRulesAgreeTest {
     private Handle handle;
     private long community;
 
-    record Combination(String visibility, boolean unlisted, boolean ttl, boolean deleted, Optional<Role> role,
-                       boolean removed, UUID channel) {
+    record Combination(
+            String visibility,
+            boolean unlisted,
+            boolean ttl,
+            boolean deleted,
+            Optional<Role> role,
+            boolean removed,
+            UUID channel) {
         @Override
         public String toString() {
             return visibility + (unlisted ? " unlisted" : "") + (ttl ? " ttl" : "") + (deleted ? " deleted" : "")
-                    + ", reader " + role.map(r -> (removed ? "removed " : "") + r.wireName()).orElse("outsider");
+                    + ", reader "
+                    + role.map(r -> (removed ? "removed " : "") + r.wireName()).orElse("outsider");
         }
     }
 
@@ -69,7 +76,13 @@ class AccessRulesAgreeTest {
                     for (boolean deleted : List.of(false, true)) {
                         for (Optional<Role> role : roles) {
                             for (boolean removed : role.isPresent() ? List.of(false, true) : List.of(false)) {
-                                all.add(new Combination(visibility, unlisted, ttl, deleted, role, removed,
+                                all.add(new Combination(
+                                        visibility,
+                                        unlisted,
+                                        ttl,
+                                        deleted,
+                                        role,
+                                        removed,
                                         UUID.nameUUIDFromBytes((visibility + unlisted + ttl + deleted + role + removed)
                                                 .getBytes(java.nio.charset.StandardCharsets.UTF_8))));
                             }
@@ -90,9 +103,12 @@ class AccessRulesAgreeTest {
         factory.setUser(TestDatabases.USER);
         factory.setPassword("");
         Database.migrate(factory, Database.CHANGELOG);
-        handle = Jdbi.create(url, TestDatabases.USER, "").installPlugin(new SqlObjectPlugin()).open();
+        handle = Jdbi.create(url, TestDatabases.USER, "")
+                .installPlugin(new SqlObjectPlugin())
+                .open();
         community = handle.createQuery("INSERT INTO communities (name) VALUES ('access.test') RETURNING id")
-                .mapTo(Long.class).one();
+                .mapTo(Long.class)
+                .one();
         for (Combination combination : combinations()) {
             insert(combination);
         }
@@ -109,28 +125,48 @@ class AccessRulesAgreeTest {
                         INSERT INTO channels (id, community_id, name, visibility, unlisted, ttl_seconds, created_by, deleted_at)
                         VALUES (:id, :community, 'combination', :visibility, :unlisted, :ttl, :owner,
                                 CASE WHEN :deleted THEN clock_timestamp() END)""")
-                .bind("id", c.channel()).bind("community", community).bind("visibility", c.visibility())
-                .bind("unlisted", c.unlisted()).bind("ttl", c.ttl() ? 60L : null).bind("owner", "cd".repeat(32))
-                .bind("deleted", c.deleted()).execute();
-        c.role().ifPresent(role -> handle.createUpdate("""
+                .bind("id", c.channel())
+                .bind("community", community)
+                .bind("visibility", c.visibility())
+                .bind("unlisted", c.unlisted())
+                .bind("ttl", c.ttl() ? 60L : null)
+                .bind("owner", "cd".repeat(32))
+                .bind("deleted", c.deleted())
+                .execute();
+        c.role()
+                .ifPresent(role -> handle.createUpdate("""
                         INSERT INTO channel_members (channel_id, pubkey, role, removed_at)
                         VALUES (:channel, :reader, :role, CASE WHEN :removed THEN clock_timestamp() END)""")
-                .bind("channel", c.channel()).bind("reader", READER).bind("role", role.wireName())
-                .bind("removed", c.removed()).execute());
+                        .bind("channel", c.channel())
+                        .bind("reader", READER)
+                        .bind("role", role.wireName())
+                        .bind("removed", c.removed())
+                        .execute());
         String event = c.channel().toString().replace("-", "").repeat(2);
         handle.createUpdate("""
                         INSERT INTO events (id, community_id, pubkey, kind, created_at, tags, json)
                         VALUES (:id, :community, :author, :kind, 0, '[]', '{}')""")
-                .bind("id", event).bind("community", community).bind("author", "cd".repeat(32))
-                .bind("kind", Kinds.ARTIFACT_REVISION).execute();
+                .bind("id", event)
+                .bind("community", community)
+                .bind("author", "cd".repeat(32))
+                .bind("kind", Kinds.ARTIFACT_REVISION)
+                .execute();
         handle.createUpdate("""
                         INSERT INTO artifact_heads (community_id, d, channel_id, head_event_id, type)
                         VALUES (:community, gen_random_uuid(), :channel, :event, 'task.item')""")
-                .bind("community", community).bind("channel", c.channel()).bind("event", event).execute();
+                .bind("community", community)
+                .bind("channel", c.channel())
+                .bind("event", event)
+                .execute();
     }
 
-    record Answers(boolean readable, boolean discoverable, boolean discoverableInScope, boolean readableById,
-                   boolean currentBroad, boolean currentNamed) {}
+    record Answers(
+            boolean readable,
+            boolean discoverable,
+            boolean discoverableInScope,
+            boolean readableById,
+            boolean currentBroad,
+            boolean currentNamed) {}
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("combinations")
@@ -143,18 +179,30 @@ class AccessRulesAgreeTest {
                 .define("liveHead", AccessSql.liveHead("a", "e"))
                 .define("currentBroad", AccessSql.currentChannel("c", false))
                 .define("currentNamed", AccessSql.currentChannel("c", true))
-                .bind("channel", combination.channel()).bind("reader", READER)
+                .bind("channel", combination.channel())
+                .bind("reader", READER)
                 .bindArray("scope", String.class, List.of(combination.channel().toString()))
-                .map((rs, ctx) -> new Answers(rs.getBoolean("readable"), rs.getBoolean("discoverable"),
-                        rs.getBoolean("discoverable_in_scope"), rs.getBoolean("readable_by_id"),
-                        rs.getBoolean("current_broad"), rs.getBoolean("current_named")))
+                .map((rs, ctx) -> new Answers(
+                        rs.getBoolean("readable"),
+                        rs.getBoolean("discoverable"),
+                        rs.getBoolean("discoverable_in_scope"),
+                        rs.getBoolean("readable_by_id"),
+                        rs.getBoolean("current_broad"),
+                        rs.getBoolean("current_named")))
                 .one();
 
-        ChannelAccess access = AccessLookup.lookup(handle, community, combination.channel(), READER,
-                AccessLookup.Lock.SHARED);
-        Answers java = new Answers(access.canRead(), access.discoverable(false), access.discoverable(true),
-                access.readableById(), access.inCurrentRead(false), access.inCurrentRead(true));
+        ChannelAccess access =
+                AccessLookup.lookup(handle, community, combination.channel(), READER, AccessLookup.Lock.SHARED);
+        Answers java = new Answers(
+                access.canRead(),
+                access.discoverable(false),
+                access.discoverable(true),
+                access.readableById(),
+                access.inCurrentRead(false),
+                access.inCurrentRead(true));
 
-        assertThat(java).as("ChannelAccess (Java) against AccessSql (SQL) for %s", combination).isEqualTo(sql);
+        assertThat(java)
+                .as("ChannelAccess (Java) against AccessSql (SQL) for %s", combination)
+                .isEqualTo(sql);
     }
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class ChannelAccessTest {
     private static final Optional<Role> NONE = Optional.empty();
 
-    private static ChannelAccess access(boolean open, boolean unlisted, Long ttl, boolean deleted, Optional<Role> role) {
+    private static ChannelAccess access(
+            boolean open, boolean unlisted, Long ttl, boolean deleted, Optional<Role> role) {
         return new ChannelAccess(Optional.of(new ChannelFacts(UUID.randomUUID(), open, unlisted, ttl, deleted)), role);
     }
 
@@ -25,8 +26,9 @@ class ChannelAccessTest {
     @Test
     void aMissingOrDeletedChannelAllowsNothing() {
         for (ChannelAccess access : new ChannelAccess[] {
-                new ChannelAccess(Optional.empty(), Optional.of(Role.OWNER)),
-                access(true, false, null, true, Optional.of(Role.OWNER))}) {
+            new ChannelAccess(Optional.empty(), Optional.of(Role.OWNER)),
+            access(true, false, null, true, Optional.of(Role.OWNER))
+        }) {
             assertThat(access.exists()).isFalse();
             assertThat(access.canRead()).isFalse();
             assertThat(access.canWrite()).isFalse();
@@ -75,13 +77,21 @@ class ChannelAccessTest {
 
         assertThat(owner.mayChangeMember(NONE, Optional.of(Role.ADMIN))).isTrue();
         assertThat(owner.mayChangeMember(Optional.of(Role.ADMIN), NONE)).isTrue();
-        assertThat(owner.mayChangeMember(Optional.of(Role.OWNER), NONE)).as("an owner is never changed").isFalse();
-        assertThat(owner.mayChangeMember(NONE, Optional.of(Role.OWNER))).as("nothing outranks an owner").isTrue();
+        assertThat(owner.mayChangeMember(Optional.of(Role.OWNER), NONE))
+                .as("an owner is never changed")
+                .isFalse();
+        assertThat(owner.mayChangeMember(NONE, Optional.of(Role.OWNER)))
+                .as("nothing outranks an owner")
+                .isTrue();
 
         assertThat(admin.mayChangeMember(NONE, Optional.of(Role.MEMBER))).isTrue();
         assertThat(admin.mayChangeMember(NONE, Optional.of(Role.ADMIN))).isTrue();
-        assertThat(admin.mayChangeMember(NONE, Optional.of(Role.OWNER))).as("above its rank").isFalse();
-        assertThat(admin.mayChangeMember(Optional.of(Role.ADMIN), NONE)).as("only an owner changes an admin").isFalse();
+        assertThat(admin.mayChangeMember(NONE, Optional.of(Role.OWNER)))
+                .as("above its rank")
+                .isFalse();
+        assertThat(admin.mayChangeMember(Optional.of(Role.ADMIN), NONE))
+                .as("only an owner changes an admin")
+                .isFalse();
         assertThat(admin.mayChangeMember(Optional.of(Role.MEMBER), NONE)).isTrue();
 
         assertThat(member.mayChangeMember(NONE, Optional.of(Role.MEMBER))).isFalse();

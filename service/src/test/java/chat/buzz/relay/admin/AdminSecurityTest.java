@@ -20,34 +20,53 @@ class AdminSecurityTest {
     static final TestRelay RELAY = TestRelay.create();
 
     /** Every route docs/security.md lists for the admin port; /pprof samples for its duration (1 s here). */
-    private static final List<String> GUARDED = List.of("/api/flags", "/api/migrations", "/healthcheck", "/metrics",
-            "/tasks/gc", "/", "/api/bursts", "/ping", "/threads", "/pprof?duration=1", "/tasks", "/api/audit");
+    private static final List<String> GUARDED = List.of(
+            "/api/flags",
+            "/api/migrations",
+            "/healthcheck",
+            "/metrics",
+            "/tasks/gc",
+            "/",
+            "/api/bursts",
+            "/ping",
+            "/threads",
+            "/pprof?duration=1",
+            "/tasks",
+            "/api/audit");
 
     private final AdminClient olivia = new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA);
 
     @Test
     void everyRouteRefusesRequestsWithoutAToken() {
         for (String path : GUARDED) {
-            Reply reply = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + path)).GET());
+            Reply reply = olivia.send(
+                    HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + path)).GET());
             assertThat(reply.status()).as(path).isEqualTo(401);
             assertThat(reply.json().get("error").asText()).isEqualTo("admin_unauthorized");
         }
-        Reply task = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/tasks/log-level?logger=ROOT&level=OFF"))
-                .header("X-Buzz-Operator", "1").POST(HttpRequest.BodyPublishers.noBody()));
+        Reply task = olivia.send(
+                HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/tasks/log-level?logger=ROOT&level=OFF"))
+                        .header("X-Buzz-Operator", "1")
+                        .POST(HttpRequest.BodyPublishers.noBody()));
         assertThat(task.status()).isEqualTo(401);
     }
 
     @Test
     void dotSegmentsThroughTheConsoleDoNotSkipTheToken() throws Exception {
         for (String path : List.of("/console/../api/flags", "/console/../metrics", "/console/%2e%2e/api/flags")) {
-            String response = RawHttp.exchange(RELAY.adminUrl(), "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Connection: close\r\n\r\n");
-            assertThat(response).as(path).doesNotStartWith("HTTP/1.1 200").doesNotStartWith("HTTP/1.1 500")
+            String response = RawHttp.exchange(
+                    RELAY.adminUrl(), "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + "Connection: close\r\n\r\n");
+            assertThat(response)
+                    .as(path)
+                    .doesNotStartWith("HTTP/1.1 200")
+                    .doesNotStartWith("HTTP/1.1 500")
                     .startsWith("HTTP/1.1 4");
         }
-        String console = RawHttp.exchange(RELAY.adminUrl(), "GET /console/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Connection: close\r\n\r\n");
-        assertThat(console).as("the console's own files stay open for the sign-in page").startsWith("HTTP/1.1 200");
+        String console = RawHttp.exchange(
+                RELAY.adminUrl(), "GET /console/ HTTP/1.1\r\nHost: 127.0.0.1\r\n" + "Connection: close\r\n\r\n");
+        assertThat(console)
+                .as("the console's own files stay open for the sign-in page")
+                .startsWith("HTTP/1.1 200");
     }
 
     @Test
@@ -55,10 +74,14 @@ class AdminSecurityTest {
         AdminClient mallory = new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA + "x");
         assertThat(mallory.get("/api/flags").status()).isEqualTo(401);
         assertThat(mallory.get("/healthcheck").status()).isEqualTo(401);
-        assertThat(mallory.task("flag", java.util.Map.of("gate", "sync", "value", "on", "reason", "x")).status())
+        assertThat(mallory.task("flag", java.util.Map.of("gate", "sync", "value", "on", "reason", "x"))
+                        .status())
                 .isEqualTo(401);
         assertThat(olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/flags"))
-                .header("Authorization", "Basic b2xpdmlhOnB3").GET()).status()).isEqualTo(401);
+                                .header("Authorization", "Basic b2xpdmlhOnB3")
+                                .GET())
+                        .status())
+                .isEqualTo(401);
     }
 
     @Test
@@ -67,20 +90,26 @@ class AdminSecurityTest {
             assertThat(olivia.get(path).status()).as(path).isIn(200, 405);
         }
         assertThat(olivia.get("/api/whoami").json().get("operator").asText()).isEqualTo("olivia-oncall");
-        assertThat(new AdminClient(RELAY.adminUrl(), AdminClient.OMAR).get("/api/whoami").json().get("operator").asText())
+        assertThat(new AdminClient(RELAY.adminUrl(), AdminClient.OMAR)
+                        .get("/api/whoami")
+                        .json()
+                        .get("operator")
+                        .asText())
                 .isEqualTo("omar-oncall");
     }
 
     @Test
     void mutationsWithoutTheCsrfHeaderOrFromAnotherSiteAreRefused() {
         Reply noHeader = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/flags"))
-                .header("Authorization", "Bearer " + AdminClient.OLIVIA).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"gate\":\"sync\",\"value\":\"on\",\"reason\":\"x\"}")));
         assertThat(noHeader.status()).isEqualTo(403);
         assertThat(noHeader.json().get("error").asText()).isEqualTo("admin_csrf");
 
         Reply otherOrigin = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/tasks/flag"))
-                .header("Authorization", "Bearer " + AdminClient.OLIVIA).header("X-Buzz-Operator", "1")
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                .header("X-Buzz-Operator", "1")
                 .header("Origin", "https://evil.example")
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString("gate=sync&value=on&reason=x")));
@@ -88,25 +117,36 @@ class AdminSecurityTest {
         assertThat(otherOrigin.json().get("error").asText()).isEqualTo("admin_cross_site");
 
         Reply crossSiteFetch = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/flags"))
-                .header("Authorization", "Bearer " + AdminClient.OLIVIA).header("Sec-Fetch-Site", "cross-site").GET());
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                .header("Sec-Fetch-Site", "cross-site")
+                .GET());
         assertThat(crossSiteFetch.status()).isEqualTo(403);
 
         Reply sameOrigin = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/whoami"))
                 .header("Authorization", "Bearer " + AdminClient.OLIVIA)
-                .header("Origin", RELAY.adminUrl()).GET());
+                .header("Origin", RELAY.adminUrl())
+                .GET());
         assertThat(sameOrigin.status()).isEqualTo(200);
 
-        boolean syncOn = olivia.get("/api/flags").json().get("flags").get(1).get("effective").asBoolean();
+        boolean syncOn = olivia.get("/api/flags")
+                .json()
+                .get("flags")
+                .get(1)
+                .get("effective")
+                .asBoolean();
         assertThat(syncOn).isFalse();
     }
 
     @Test
     void theConsolePagesLoadWithoutATokenButHoldNoData() {
-        Reply page = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/console/")).GET());
+        Reply page = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/console/"))
+                .GET());
         assertThat(page.status()).isEqualTo(200);
         assertThat(page.body()).contains("<form").doesNotContain(AdminClient.OLIVIA);
         // Only the console's own directory is open, not paths that merely start alike.
-        assertThat(olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/consoled")).GET()).status())
+        assertThat(olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/consoled"))
+                                .GET())
+                        .status())
                 .isEqualTo(401);
         Reply postToConsole = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/console/index.html"))
                 .POST(HttpRequest.BodyPublishers.noBody()));
@@ -115,30 +155,35 @@ class AdminSecurityTest {
 
     @Test
     void tokensAreMatchedExactly() {
-        OperatorTokens tokens = OperatorTokens.of(List.of(new OperatorConfig("a", "token-aaaaaaaaaaaaaaaa"),
-                new OperatorConfig("b", "token-bbbbbbbbbbbbbbbb")));
+        OperatorTokens tokens = OperatorTokens.of(List.of(
+                new OperatorConfig("a", "token-aaaaaaaaaaaaaaaa"), new OperatorConfig("b", "token-bbbbbbbbbbbbbbbb")));
         assertThat(tokens.operatorFor("token-bbbbbbbbbbbbbbbb")).contains("b");
         assertThat(tokens.operatorFor("token-bbbbbbbbbbbbbbb")).isEmpty();
         assertThat(tokens.operatorFor("")).isEmpty();
         AdminConfig local = new AdminConfig();
         local.setGenerateTokenWhenMissing(true);
         assertThat(OperatorTokens.load(local, java.util.Map.of()).isEmpty()).isFalse();
-        assertThat(OperatorTokens.load(new AdminConfig(), java.util.Map.of()).isEmpty()).isTrue();
-        assertThat(OperatorTokens.load(new AdminConfig(), java.util.Map.of("BUZZ_ADMIN_TOKEN", "from-the-environment-1"))
-                .operatorFor("from-the-environment-1")).contains("admin");
+        assertThat(OperatorTokens.load(new AdminConfig(), java.util.Map.of()).isEmpty())
+                .isTrue();
+        assertThat(OperatorTokens.load(
+                                new AdminConfig(), java.util.Map.of("BUZZ_ADMIN_TOKEN", "from-the-environment-1"))
+                        .operatorFor("from-the-environment-1"))
+                .contains("admin");
     }
 
     @Test
     void aShortTokenFromTheEnvironmentStopsTheStartLikeAShortConfiguredOne() {
-        assertThatThrownBy(() -> OperatorTokens.load(new AdminConfig(), java.util.Map.of("BUZZ_ADMIN_TOKEN", "short-token")))
+        assertThatThrownBy(() ->
+                        OperatorTokens.load(new AdminConfig(), java.util.Map.of("BUZZ_ADMIN_TOKEN", "short-token")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("BUZZ_ADMIN_TOKEN")
                 .hasMessageContaining("16");
         // Surrounding blanks are stripped before the token is used, so they do not count towards the minimum.
-        assertThatThrownBy(() -> OperatorTokens.load(new AdminConfig(),
-                java.util.Map.of("BUZZ_ADMIN_TOKEN", "  fifteen-chars!!  ")))
+        assertThatThrownBy(() -> OperatorTokens.load(
+                        new AdminConfig(), java.util.Map.of("BUZZ_ADMIN_TOKEN", "  fifteen-chars!!  ")))
                 .hasMessageContaining("BUZZ_ADMIN_TOKEN");
         assertThat(OperatorTokens.load(new AdminConfig(), java.util.Map.of("BUZZ_ADMIN_TOKEN", "sixteen-chars-ok"))
-                .operatorFor("sixteen-chars-ok")).contains("admin");
+                        .operatorFor("sixteen-chars-ok"))
+                .contains("admin");
     }
 }

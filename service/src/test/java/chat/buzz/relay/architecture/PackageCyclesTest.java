@@ -28,32 +28,42 @@ class PackageCyclesTest {
 
     @Test
     void relayFeaturePackagesAreFreeOfCycles() {
-        slices().assignedFrom(new RelayPackages())
-                .should().beFreeOfCycles()
-                .check(production);
+        slices().assignedFrom(new RelayPackages()).should().beFreeOfCycles().check(production);
     }
 
     @Test
     void clientPackagesAreFreeOfCycles() {
         slices().matching("chat.buzz.client.(**)")
-                .should().beFreeOfCycles()
+                .should()
+                .beFreeOfCycles()
                 .allowEmptyShould(false)
                 .check(production);
     }
 
     @Test
     void protocolDependsOnNeitherDropwizardNorTheRelayNorTheClient() {
-        noClasses().that().resideInAPackage("chat.buzz.protocol..")
-                .should().dependOnClassesThat().resideInAnyPackage(
-                        "io.dropwizard..", "jakarta.ws.rs..", "org.eclipse.jetty..",
-                        "chat.buzz.relay..", "chat.buzz.client..")
+        noClasses()
+                .that()
+                .resideInAPackage("chat.buzz.protocol..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.dropwizard..",
+                        "jakarta.ws.rs..",
+                        "org.eclipse.jetty..",
+                        "chat.buzz.relay..",
+                        "chat.buzz.client..")
                 .check(production);
     }
 
     @Test
     void clientDoesNotDependOnTheRelay() {
-        noClasses().that().resideInAPackage("chat.buzz.client..")
-                .should().dependOnClassesThat().resideInAnyPackage("chat.buzz.relay..", "io.dropwizard..")
+        noClasses()
+                .that()
+                .resideInAPackage("chat.buzz.client..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("chat.buzz.relay..", "io.dropwizard..")
                 .check(production);
     }
 
@@ -69,7 +79,8 @@ class PackageCyclesTest {
         public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
             String pkg = javaClass.getPackageName();
             if (pkg.equals(ROOT)) {
-                return SliceIdentifier.of(javaClass.getName().substring(ROOT.length() + 1).replaceAll("\\$.*", ""));
+                return SliceIdentifier.of(
+                        javaClass.getName().substring(ROOT.length() + 1).replaceAll("\\$.*", ""));
             }
             if (!pkg.startsWith(ROOT + ".")) {
                 return SliceIdentifier.ignore();

@@ -32,7 +32,8 @@ class ArtifactWritesTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create();
 
-    private static final String RELAY_PUBKEY = NostrKeys.fromSecretHex("0".repeat(63) + "3").publicKeyHex();
+    private static final String RELAY_PUBKEY =
+            NostrKeys.fromSecretHex("0".repeat(63) + "3").publicKeyHex();
 
     private final NostrKeys alice = NostrKeys.generate();
     private final NostrKeys bob = NostrKeys.generate();
@@ -63,11 +64,18 @@ class ArtifactWritesTest {
         Event created = revision(alice, d, channel, "create", null, "first");
         accepted(client.publish(alice, created));
         accepted(client.publish(alice, revision(alice, d, channel, "update", created.id(), "second")));
-        rejected(client.publish(alice, revision(alice, d, channel, "update", created.id(), "third")), 409,
+        rejected(
+                client.publish(alice, revision(alice, d, channel, "update", created.id(), "third")),
+                409,
                 "conflict: artifact head changed");
-        rejected(client.publish(alice, revision(alice, d, channel, "create", null, "again")), 409,
+        rejected(
+                client.publish(alice, revision(alice, d, channel, "create", null, "again")),
+                409,
                 "conflict: artifact already exists");
-        rejected(client.publish(alice, revision(alice, d, channel, "update", null, "no prev")), 400, "invalid: missing prev tag");
+        rejected(
+                client.publish(alice, revision(alice, d, channel, "update", null, "no prev")),
+                400,
+                "invalid: missing prev tag");
     }
 
     @Test
@@ -82,14 +90,23 @@ class ArtifactWritesTest {
             edits.add(revision(alice, d, channel, "update", created.id(), "edit " + i));
         }
         List<Reply> replies = Concurrently.run(edits.stream()
-                .map(edit -> (java.util.concurrent.Callable<Reply>) () -> client.publish(alice, edit)).toList());
+                .map(edit -> (java.util.concurrent.Callable<Reply>) () -> client.publish(alice, edit))
+                .toList());
         assertThat(replies.stream().filter(r -> r.status() == 200)).hasSize(1);
         assertThat(replies.stream().filter(r -> r.status() == 409))
                 .hasSize(writers - 1)
                 .allSatisfy(r -> assertThat(r.message()).isEqualTo("conflict: artifact head changed"));
-        String winner = replies.stream().filter(r -> r.status() == 200).findFirst().orElseThrow().json().get("event_id").asText();
-        assertThat(current(alice, "\"#d\":[\"" + d + "\"]").get(0).get("id").asText()).isEqualTo(winner);
-        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE d = CAST(:value AS uuid)", d)).isEqualTo(2);
+        String winner = replies.stream()
+                .filter(r -> r.status() == 200)
+                .findFirst()
+                .orElseThrow()
+                .json()
+                .get("event_id")
+                .asText();
+        assertThat(current(alice, "\"#d\":[\"" + d + "\"]").get(0).get("id").asText())
+                .isEqualTo(winner);
+        assertThat(count("SELECT count(*) FROM artifact_revisions WHERE d = CAST(:value AS uuid)", d))
+                .isEqualTo(2);
     }
 
     @Test
@@ -99,22 +116,38 @@ class ArtifactWritesTest {
         UUID d = newId();
         Event created = revision(alice, d, from, "create", null, "task");
         accepted(client.publish(alice, created));
-        rejected(client.publish(alice, revision(alice, d, to, "update", created.id(), "task")), 400, "invalid: only a move may change h");
-        rejected(client.publish(alice, revision(alice, d, from, "move", created.id(), "task")), 400, "invalid: a move must change h");
+        rejected(
+                client.publish(alice, revision(alice, d, to, "update", created.id(), "task")),
+                400,
+                "invalid: only a move may change h");
+        rejected(
+                client.publish(alice, revision(alice, d, from, "move", created.id(), "task")),
+                400,
+                "invalid: a move must change h");
         Event moved = revision(alice, d, to, "move", created.id(), "task");
         accepted(client.publish(alice, moved));
 
-        String markerJson = RELAY.jdbi().withHandle(h -> h.createQuery(
-                "SELECT e.json FROM artifact_revisions r JOIN events e ON e.id = r.event_id WHERE r.d = :d AND r.kind = :kind")
-                .bind("d", d).bind("kind", Kinds.REMOVAL_MARKER).mapTo(String.class).one());
+        String markerJson = RELAY.jdbi()
+                .withHandle(h -> h.createQuery(
+                                "SELECT e.json FROM artifact_revisions r JOIN events e ON e.id = r.event_id WHERE r.d = :d AND r.kind = :kind")
+                        .bind("d", d)
+                        .bind("kind", Kinds.REMOVAL_MARKER)
+                        .mapTo(String.class)
+                        .one());
         Event marker = Event.parse(markerJson);
         assertThat(marker.pubkey()).isEqualTo(RELAY_PUBKEY);
         assertThat(marker.hasValidSignature()).isTrue();
         assertThat(marker.content()).isEmpty();
-        assertThat(marker.tags()).containsExactly(List.of("ar", "1"), List.of("d", d.toString()),
-                List.of("h", from.toString()), List.of("reason", "moved"), List.of("prev", created.id()));
+        assertThat(marker.tags())
+                .containsExactly(
+                        List.of("ar", "1"),
+                        List.of("d", d.toString()),
+                        List.of("h", from.toString()),
+                        List.of("reason", "moved"),
+                        List.of("prev", created.id()));
         assertThat(current(alice, "\"#h\":[\"" + from + "\"]")).isEmpty();
-        assertThat(current(alice, "\"#h\":[\"" + to + "\"]").get(0).get("id").asText()).isEqualTo(moved.id());
+        assertThat(current(alice, "\"#h\":[\"" + to + "\"]").get(0).get("id").asText())
+                .isEqualTo(moved.id());
     }
 
     @Test
@@ -124,13 +157,17 @@ class ArtifactWritesTest {
         UUID d = newId();
         Event created = revision(alice, d, from, "create", null, "task");
         accepted(client.publish(alice, created));
-        rejected(client.publish(alice, revision(alice, d, bobsPrivate, "move", created.id(), "task")), 403,
+        rejected(
+                client.publish(alice, revision(alice, d, bobsPrivate, "move", created.id(), "task")),
+                403,
                 "blocked: no write access to the destination channel");
         UUID alicesPrivate = channel(alice, "private");
         UUID d2 = newId();
         Event secret = revision(alice, d2, alicesPrivate, "create", null, "secret");
         accepted(client.publish(alice, secret));
-        rejected(client.publish(bob, revision(bob, d2, bobsPrivate, "move", secret.id(), "secret")), 403,
+        rejected(
+                client.publish(bob, revision(bob, d2, bobsPrivate, "move", secret.id(), "secret")),
+                403,
                 "blocked: artifact not found or not writable");
     }
 
@@ -140,18 +177,25 @@ class ArtifactWritesTest {
         UUID d = newId();
         Event created = revision(alice, d, channel, "create", null, "task");
         accepted(client.publish(alice, created));
-        rejected(client.publish(alice, revision(alice, d, channel, "restore", created.id(), "task")), 409,
+        rejected(
+                client.publish(alice, revision(alice, d, channel, "restore", created.id(), "task")),
+                409,
                 "conflict: only a deleted artifact can be restored");
-        rejected(client.publish(alice, revision(alice, d, channel, "delete", created.id(), "has a title")), 400,
+        rejected(
+                client.publish(alice, revision(alice, d, channel, "delete", created.id(), "has a title")),
+                400,
                 "invalid: a delete carries no title");
         Event deleted = revision(alice, d, channel, "delete", created.id(), null);
         accepted(client.publish(alice, deleted));
         assertThat(current(alice, "\"#d\":[\"" + d + "\"]")).isEmpty();
-        rejected(client.publish(alice, revision(alice, d, channel, "update", deleted.id(), "task")), 409,
+        rejected(
+                client.publish(alice, revision(alice, d, channel, "update", deleted.id(), "task")),
+                409,
                 "conflict: artifact is deleted");
         Event restored = revision(alice, d, channel, "restore", deleted.id(), "task");
         accepted(client.publish(alice, restored));
-        assertThat(current(alice, "\"#d\":[\"" + d + "\"]").get(0).get("id").asText()).isEqualTo(restored.id());
+        assertThat(current(alice, "\"#d\":[\"" + d + "\"]").get(0).get("id").asText())
+                .isEqualTo(restored.id());
     }
 
     @Test
@@ -160,14 +204,19 @@ class ArtifactWritesTest {
         UUID d = newId();
         Event created = revision(alice, d, channel, "create", null, "task");
         accepted(client.publish(alice, created));
-        rejected(client.publish(bob, redact(bob, channel, created.id())), 403, "blocked: only owners, admins or the author");
+        rejected(
+                client.publish(bob, redact(bob, channel, created.id())),
+                403,
+                "blocked: only owners, admins or the author");
         accepted(client.publish(alice, redact(alice, channel, created.id())));
         assertThat(current(bob, "\"#d\":[\"" + d + "\"]")).isEmpty();
         assertThat(count("SELECT count(*) FROM artifact_revisions WHERE event_id = :value", created.id()))
-                .as("the acceptance ledger outlives redaction").isEqualTo(1);
+                .as("the acceptance ledger outlives redaction")
+                .isEqualTo(1);
         Event next = revision(alice, d, channel, "update", created.id(), "task again");
         accepted(client.publish(alice, next));
-        assertThat(current(bob, "\"#d\":[\"" + d + "\"]").get(0).get("id").asText()).isEqualTo(next.id());
+        assertThat(current(bob, "\"#d\":[\"" + d + "\"]").get(0).get("id").asText())
+                .isEqualTo(next.id());
     }
 
     @Test
@@ -187,27 +236,111 @@ class ArtifactWritesTest {
         UUID channel = channel(alice, "open");
         String d = newId().toString();
         String h = channel.toString();
-        rejected(publish(tag("ar", "2"), tag("d", d), tag("h", h), tag("type", "task.v1"), tag("op", "create"), tag("title", "t")),
-                400, "invalid: tag ar must be 1");
-        rejected(publish(tag("ar", "1"), tag("d", d.toUpperCase()), tag("h", h), tag("type", "task.v1"), tag("op", "create"),
-                tag("title", "t")), 400, "invalid: tag d must be a lowercase hyphenated UUID");
-        rejected(publish(tag("ar", "1"), tag("d", d), tag("h", h), tag("type", "task"), tag("op", "create"), tag("title", "t")),
-                400, "invalid: type must be");
-        rejected(publish(tag("ar", "1"), tag("d", d), tag("h", h), tag("type", "t." + "x".repeat(127)), tag("op", "create"),
-                tag("title", "t")), 400, "invalid: type must be");
-        rejected(publish(tag("ar", "1"), tag("d", d), tag("h", h), tag("type", "task.v1"), tag("op", "create"), tag("title", "")),
-                400, "invalid: title must be 1..512 bytes");
-        rejected(publish(tag("ar", "1"), tag("d", d), tag("h", h), tag("type", "task.v1"), tag("op", "create"),
-                tag("title", "é".repeat(257))), 400, "invalid: title must be 1..512 bytes");
-        rejected(publish(tag("ar", "1"), tag("d", d), tag("h", h), tag("type", "task.v1"), tag("op", "archive"), tag("title", "t")),
-                400, "invalid: op must be");
-        rejected(publish(tag("ar", "1"), tag("d", d), tag("h", h), tag("type", "task.v1"), tag("op", "create"), tag("title", "t"),
-                tag("prev", "a".repeat(64))), 400, "invalid: a create has no prev");
-        rejected(publish(tag("ar", "1"), tag("d", d), tag("h", h), tag("type", "task.v1"), tag("op", "update"), tag("title", "t"),
-                tag("prev", "XYZ")), 400, "invalid: tag prev must be");
-        rejected(publish(tag("ar", "1"), tag("d", d), tag("h", h), tag("type", "task.v1"), tag("type", "task.v2"),
-                tag("op", "create"), tag("title", "t")), 400, "invalid: tag type appears more than once");
-        assertThat(count("SELECT count(*) FROM artifact_heads WHERE d = CAST(:value AS uuid)", d)).isZero();
+        rejected(
+                publish(
+                        tag("ar", "2"),
+                        tag("d", d),
+                        tag("h", h),
+                        tag("type", "task.v1"),
+                        tag("op", "create"),
+                        tag("title", "t")),
+                400,
+                "invalid: tag ar must be 1");
+        rejected(
+                publish(
+                        tag("ar", "1"),
+                        tag("d", d.toUpperCase()),
+                        tag("h", h),
+                        tag("type", "task.v1"),
+                        tag("op", "create"),
+                        tag("title", "t")),
+                400,
+                "invalid: tag d must be a lowercase hyphenated UUID");
+        rejected(
+                publish(
+                        tag("ar", "1"),
+                        tag("d", d),
+                        tag("h", h),
+                        tag("type", "task"),
+                        tag("op", "create"),
+                        tag("title", "t")),
+                400,
+                "invalid: type must be");
+        rejected(
+                publish(
+                        tag("ar", "1"),
+                        tag("d", d),
+                        tag("h", h),
+                        tag("type", "t." + "x".repeat(127)),
+                        tag("op", "create"),
+                        tag("title", "t")),
+                400,
+                "invalid: type must be");
+        rejected(
+                publish(
+                        tag("ar", "1"),
+                        tag("d", d),
+                        tag("h", h),
+                        tag("type", "task.v1"),
+                        tag("op", "create"),
+                        tag("title", "")),
+                400,
+                "invalid: title must be 1..512 bytes");
+        rejected(
+                publish(
+                        tag("ar", "1"),
+                        tag("d", d),
+                        tag("h", h),
+                        tag("type", "task.v1"),
+                        tag("op", "create"),
+                        tag("title", "é".repeat(257))),
+                400,
+                "invalid: title must be 1..512 bytes");
+        rejected(
+                publish(
+                        tag("ar", "1"),
+                        tag("d", d),
+                        tag("h", h),
+                        tag("type", "task.v1"),
+                        tag("op", "archive"),
+                        tag("title", "t")),
+                400,
+                "invalid: op must be");
+        rejected(
+                publish(
+                        tag("ar", "1"),
+                        tag("d", d),
+                        tag("h", h),
+                        tag("type", "task.v1"),
+                        tag("op", "create"),
+                        tag("title", "t"),
+                        tag("prev", "a".repeat(64))),
+                400,
+                "invalid: a create has no prev");
+        rejected(
+                publish(
+                        tag("ar", "1"),
+                        tag("d", d),
+                        tag("h", h),
+                        tag("type", "task.v1"),
+                        tag("op", "update"),
+                        tag("title", "t"),
+                        tag("prev", "XYZ")),
+                400,
+                "invalid: tag prev must be");
+        rejected(
+                publish(
+                        tag("ar", "1"),
+                        tag("d", d),
+                        tag("h", h),
+                        tag("type", "task.v1"),
+                        tag("type", "task.v2"),
+                        tag("op", "create"),
+                        tag("title", "t")),
+                400,
+                "invalid: tag type appears more than once");
+        assertThat(count("SELECT count(*) FROM artifact_heads WHERE d = CAST(:value AS uuid)", d))
+                .isZero();
     }
 
     @Test
@@ -216,15 +349,28 @@ class ArtifactWritesTest {
         UUID d = newId();
         Event created = revision(alice, d, channel, "create", null, "task");
         accepted(client.publish(alice, created));
-        Event retyped = sign(alice, Kinds.ARTIFACT_REVISION, List.of(tag("ar", "1"), tag("d", d.toString()), tag("h", channel.toString()),
-                tag("type", "note.v1"), tag("op", "update"), tag("title", "t"), tag("prev", created.id())), "");
+        Event retyped = sign(
+                alice,
+                Kinds.ARTIFACT_REVISION,
+                List.of(
+                        tag("ar", "1"),
+                        tag("d", d.toString()),
+                        tag("h", channel.toString()),
+                        tag("type", "note.v1"),
+                        tag("op", "update"),
+                        tag("title", "t"),
+                        tag("prev", created.id())),
+                "");
         rejected(client.publish(alice, retyped), 400, "invalid: type never changes");
     }
 
     @Test
     void privateChannelsTakeWritesFromActiveMembersOnly() {
         UUID channel = channel(alice, "private");
-        rejected(client.publish(bob, revision(bob, newId(), channel, "create", null, "t")), 403, "blocked: channel not found or not writable");
+        rejected(
+                client.publish(bob, revision(bob, newId(), channel, "create", null, "t")),
+                403,
+                "blocked: channel not found or not writable");
         accepted(client.publish(alice, membership(alice, Kinds.ADD_MEMBER, channel, bob.publicKeyHex(), null)));
         accepted(client.publish(bob, revision(bob, newId(), channel, "create", null, "t")));
     }
@@ -248,6 +394,10 @@ class ArtifactWritesTest {
 
     /** Counts rows where one column equals {@code value}, bound as {@code :value}. */
     private static long count(String sql, Object value) {
-        return RELAY.jdbi().withHandle(h -> h.createQuery(sql).bind("value", value).mapTo(Long.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery(sql)
+                        .bind("value", value)
+                        .mapTo(Long.class)
+                        .one());
     }
 }

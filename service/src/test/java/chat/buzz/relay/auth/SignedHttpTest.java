@@ -50,8 +50,10 @@ class SignedHttpTest {
     @Test
     void unknownHostIsRefusedBeforeAuthentication() throws Exception {
         // java.net.http will not send a custom Host header, so speak HTTP/1.1 on a socket.
-        String response = RawHttp.exchange(RELAY.baseUrl(), "POST /query HTTP/1.1\r\nHost: elsewhere.example\r\n"
-                + "Content-Length: 2\r\nConnection: close\r\n\r\n[]");
+        String response = RawHttp.exchange(
+                RELAY.baseUrl(),
+                "POST /query HTTP/1.1\r\nHost: elsewhere.example\r\n"
+                        + "Content-Length: 2\r\nConnection: close\r\n\r\n[]");
         assertThat(response).startsWith("HTTP/1.1 404");
         assertThat(response).contains("{\"error\":\"unknown community\"}");
     }
@@ -59,15 +61,19 @@ class SignedHttpTest {
     @Test
     void aBodyCutShortIsAClientError() throws Exception {
         String header = sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of());
-        String response = RawHttp.exchangeThenHangUp(RELAY.baseUrl(), "POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Authorization: " + header + "\r\nContent-Length: 100\r\n\r\n[{\"artifact\"");
+        String response = RawHttp.exchangeThenHangUp(
+                RELAY.baseUrl(),
+                "POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\n" + "Authorization: " + header
+                        + "\r\nContent-Length: 100\r\n\r\n[{\"artifact\"");
         assertThat(response).startsWith("HTTP/1.1 400");
         assertThat(response).doesNotContain("internal error");
     }
 
     @Test
     void wrongScheme() {
-        assertRejected(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of()).replace("Nostr ", "Bearer "),
+        assertRejected(
+                sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of())
+                        .replace("Nostr ", "Bearer "),
                 "NIP-98: malformed authorization header");
     }
 
@@ -90,26 +96,32 @@ class SignedHttpTest {
     @Test
     void tamperedIdAndSignature() {
         Event good = authEvent(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of());
-        Event wrongId = new Event("0".repeat(64), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), good.sig());
+        Event wrongId = new Event(
+                "0".repeat(64), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), good.sig());
         assertRejected(header(wrongId), "NIP-98: invalid event id");
         NostrKeys mallory = NostrKeys.generate();
         Event other = authEvent(mallory, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of());
-        Event stolenSignature = new Event(good.id(), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), other.sig());
+        Event stolenSignature = new Event(
+                good.id(), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), other.sig());
         assertRejected(header(stolenSignature), "NIP-98: invalid signature");
     }
 
     @Test
     void tooOldAndFromTheFuture() {
-        assertThat(post(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, -61, List.of()), QUERY).error())
+        assertThat(post(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, -61, List.of()), QUERY)
+                        .error())
                 .isEqualTo("NIP-98: auth event too old");
-        assertThat(post(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 61, List.of()), QUERY).error())
+        assertThat(post(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 61, List.of()), QUERY)
+                        .error())
                 .isEqualTo("NIP-98: auth event from the future");
     }
 
     @Test
     void urlMustBeTheRequestUrl() {
-        assertRejected(sign(alice, Kinds.HTTP_AUTH, "POST", url("/events"), QUERY, 0, List.of()), "NIP-98: url mismatch");
-        assertRejected(sign(alice, Kinds.HTTP_AUTH, "POST", "https" + url("/query").substring(4), QUERY, 0, List.of()),
+        assertRejected(
+                sign(alice, Kinds.HTTP_AUTH, "POST", url("/events"), QUERY, 0, List.of()), "NIP-98: url mismatch");
+        assertRejected(
+                sign(alice, Kinds.HTTP_AUTH, "POST", "https" + url("/query").substring(4), QUERY, 0, List.of()),
                 "NIP-98: url mismatch");
     }
 
@@ -122,17 +134,22 @@ class SignedHttpTest {
 
     @Test
     void methodMustMatch() {
-        assertRejected(sign(alice, Kinds.HTTP_AUTH, "GET", url("/query"), QUERY, 0, List.of()), "NIP-98: method mismatch");
+        assertRejected(
+                sign(alice, Kinds.HTTP_AUTH, "GET", url("/query"), QUERY, 0, List.of()), "NIP-98: method mismatch");
         Reply lowercase = post(sign(alice, Kinds.HTTP_AUTH, "post", url("/query"), QUERY, 0, List.of()), QUERY);
         assertThat(lowercase.status()).isEqualTo(200);
     }
 
     @Test
     void bodyNeedsAMatchingPayloadTag() {
-        Event noPayload = alice.sign(Kinds.HTTP_AUTH, now(), List.of(List.of("u", url("/query")), List.of("method", "POST"),
-                List.of("nonce", "1")), "");
+        Event noPayload = alice.sign(
+                Kinds.HTTP_AUTH,
+                now(),
+                List.of(List.of("u", url("/query")), List.of("method", "POST"), List.of("nonce", "1")),
+                "");
         assertRejected(header(noPayload), "NIP-98: missing payload tag");
-        assertThat(post(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), "[{}]", 0, List.of()), QUERY).error())
+        assertThat(post(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), "[{}]", 0, List.of()), QUERY)
+                        .error())
                 .isEqualTo("NIP-98: payload mismatch");
     }
 
@@ -164,8 +181,10 @@ class SignedHttpTest {
 
     private static String sendTo(TestRelay relay, String header) throws Exception {
         String host = RELAY.baseUrl().substring("http://".length());
-        return RawHttp.exchange(relay.baseUrl(), "POST /query HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: "
-                + header + "\r\nContent-Length: " + QUERY.length() + "\r\nConnection: close\r\n\r\n" + QUERY);
+        return RawHttp.exchange(
+                relay.baseUrl(),
+                "POST /query HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: " + header + "\r\nContent-Length: "
+                        + QUERY.length() + "\r\nConnection: close\r\n\r\n" + QUERY);
     }
 
     @Test
@@ -174,11 +193,15 @@ class SignedHttpTest {
         assertThat(post(header(future), QUERY).status()).isEqualTo(200);
         // It passes the created_at check until created_at + 60 s; a row kept from first use only would be
         // gone by then, and the header could be replayed in the last moments of its validity.
-        double expiresAt = RELAY.jdbi().withHandle(h -> h.createQuery(
-                        "SELECT extract(epoch FROM expires_at) FROM nip98_replay_guard WHERE event_id = :id")
-                .bind("id", future.id()).mapTo(Double.class).one());
-        assertThat(expiresAt).isGreaterThanOrEqualTo(future.createdAt()
-                + RELAY.configuration().getRelay().getReplayWindowSeconds());
+        double expiresAt = RELAY.jdbi()
+                .withHandle(h -> h.createQuery(
+                                "SELECT extract(epoch FROM expires_at) FROM nip98_replay_guard WHERE event_id = :id")
+                        .bind("id", future.id())
+                        .mapTo(Double.class)
+                        .one());
+        assertThat(expiresAt)
+                .isGreaterThanOrEqualTo(
+                        future.createdAt() + RELAY.configuration().getRelay().getReplayWindowSeconds());
         Reply replay = post(header(future), QUERY);
         assertThat(replay.error()).isEqualTo("NIP-98: replay detected");
     }
@@ -197,9 +220,12 @@ class SignedHttpTest {
     @Test
     void checksRunInTheContractOrder() {
         // Too old AND wrong url AND wrong method: the time check comes first.
-        assertRejected(sign(alice, Kinds.HTTP_AUTH, "GET", url("/elsewhere"), QUERY, -120, List.of()), "NIP-98: auth event too old");
+        assertRejected(
+                sign(alice, Kinds.HTTP_AUTH, "GET", url("/elsewhere"), QUERY, -120, List.of()),
+                "NIP-98: auth event too old");
         // Wrong url AND wrong method: url first.
-        assertRejected(sign(alice, Kinds.HTTP_AUTH, "GET", url("/elsewhere"), QUERY, 0, List.of()), "NIP-98: url mismatch");
+        assertRejected(
+                sign(alice, Kinds.HTTP_AUTH, "GET", url("/elsewhere"), QUERY, 0, List.of()), "NIP-98: url mismatch");
     }
 
     @Test
@@ -225,7 +251,8 @@ class SignedHttpTest {
     }
 
     private Reply post(String header, String body) {
-        return client.send(client.request("/query").header("Authorization", header)
+        return client.send(client.request("/query")
+                .header("Authorization", header)
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
@@ -237,13 +264,16 @@ class SignedHttpTest {
         return System.currentTimeMillis() / 1000;
     }
 
-    private static String sign(NostrKeys keys, int kind, String method, String url, String body, long skew, List<List<String>> extra) {
+    private static String sign(
+            NostrKeys keys, int kind, String method, String url, String body, long skew, List<List<String>> extra) {
         return header(authEvent(keys, kind, method, url, body, skew, extra));
     }
 
-    private static Event authEvent(NostrKeys keys, int kind, String method, String url, String body, long skew,
-                                   List<List<String>> extra) {
-        List<List<String>> tags = new ArrayList<>(List.of(List.of("u", url), List.of("method", method),
+    private static Event authEvent(
+            NostrKeys keys, int kind, String method, String url, String body, long skew, List<List<String>> extra) {
+        List<List<String>> tags = new ArrayList<>(List.of(
+                List.of("u", url),
+                List.of("method", method),
                 List.of("payload", Sha256.hex(body.getBytes(StandardCharsets.UTF_8))),
                 List.of("nonce", Long.toHexString(System.nanoTime()))));
         tags.addAll(extra);
@@ -257,6 +287,8 @@ class SignedHttpTest {
     @Test
     void theClientLibraryHeaderIsAccepted() {
         byte[] body = QUERY.getBytes(StandardCharsets.UTF_8);
-        assertThat(post(Nip98.authorizationHeader(alice, "POST", url("/query"), body, now()), QUERY).status()).isEqualTo(200);
+        assertThat(post(Nip98.authorizationHeader(alice, "POST", url("/query"), body, now()), QUERY)
+                        .status())
+                .isEqualTo(200);
     }
 }

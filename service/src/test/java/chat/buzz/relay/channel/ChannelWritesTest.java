@@ -52,44 +52,92 @@ class ChannelWritesTest {
         Event create = createChannel(owner, channel, "open");
         RELAY.jdbi().useHandle(h -> {
             long elsewhere = h.createQuery("INSERT INTO communities (name) VALUES ('elsewhere') RETURNING id")
-                    .mapTo(Long.class).one();
+                    .mapTo(Long.class)
+                    .one();
             h.createUpdate("INSERT INTO events (id, community_id, pubkey, kind, created_at, tags, json)"
                             + " VALUES (:id, :community, :pubkey, :kind, :createdAt, CAST('[]' AS jsonb), :json)")
-                    .bind("id", create.id()).bind("community", elsewhere).bind("pubkey", create.pubkey())
-                    .bind("kind", create.kind()).bind("createdAt", create.createdAt()).bind("json", create.toJson())
+                    .bind("id", create.id())
+                    .bind("community", elsewhere)
+                    .bind("pubkey", create.pubkey())
+                    .bind("kind", create.kind())
+                    .bind("createdAt", create.createdAt())
+                    .bind("json", create.toJson())
                     .execute();
         });
         rejected(client.publish(owner, create), 409, "conflict: this event is already stored in another community");
-        long channels = RELAY.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM channels WHERE id = :c")
-                .bind("c", channel).mapTo(Long.class).one());
+        long channels = RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT count(*) FROM channels WHERE id = :c")
+                        .bind("c", channel)
+                        .mapTo(Long.class)
+                        .one());
         assertThat(channels).isZero();
     }
 
     @Test
     void createValidatesItsTags() {
-        rejected(client.publish(owner, createChannel(owner, newId(), "secret")), 400, "invalid: visibility must be open or private");
-        rejected(client.publish(owner, event(owner, Kinds.CREATE_CHANNEL, tag("h", newId().toString()), tag("visibility", "open"))),
-                400, "invalid: missing name tag");
-        rejected(client.publish(owner, event(owner, Kinds.CREATE_CHANNEL, tag("h", "NOT-A-UUID"), tag("name", "x"), tag("visibility", "open"))),
-                400, "invalid: tag h must be a lowercase hyphenated UUID");
-        rejected(client.publish(owner, createChannel(owner, newId(), "private", tag("unlisted", "true"))),
-                400, "invalid: only open channels can be unlisted");
-        rejected(client.publish(owner, createChannel(owner, newId(), "open", tag("ttl", "soon"))),
-                400, "invalid: ttl must be a whole number of seconds");
-        rejected(client.publish(owner, createChannel(owner, newId(), "open", tag("ttl", "0"))),
-                400, "invalid: ttl must be positive");
-        rejected(client.publish(owner, createChannel(owner, newId(), "open", tag("unlisted", "yes"))),
-                400, "invalid: tag unlisted must be true or false");
+        rejected(
+                client.publish(owner, createChannel(owner, newId(), "secret")),
+                400,
+                "invalid: visibility must be open or private");
+        rejected(
+                client.publish(
+                        owner,
+                        event(owner, Kinds.CREATE_CHANNEL, tag("h", newId().toString()), tag("visibility", "open"))),
+                400,
+                "invalid: missing name tag");
+        rejected(
+                client.publish(
+                        owner,
+                        event(
+                                owner,
+                                Kinds.CREATE_CHANNEL,
+                                tag("h", "NOT-A-UUID"),
+                                tag("name", "x"),
+                                tag("visibility", "open"))),
+                400,
+                "invalid: tag h must be a lowercase hyphenated UUID");
+        rejected(
+                client.publish(owner, createChannel(owner, newId(), "private", tag("unlisted", "true"))),
+                400,
+                "invalid: only open channels can be unlisted");
+        rejected(
+                client.publish(owner, createChannel(owner, newId(), "open", tag("ttl", "soon"))),
+                400,
+                "invalid: ttl must be a whole number of seconds");
+        rejected(
+                client.publish(owner, createChannel(owner, newId(), "open", tag("ttl", "0"))),
+                400,
+                "invalid: ttl must be positive");
+        rejected(
+                client.publish(owner, createChannel(owner, newId(), "open", tag("unlisted", "yes"))),
+                400,
+                "invalid: tag unlisted must be true or false");
         UUID twice = newId();
-        rejected(client.publish(owner, event(owner, Kinds.CREATE_CHANNEL, tag("h", twice.toString()), tag("h", twice.toString()),
-                tag("name", "x"), tag("visibility", "open"))), 400, "invalid: tag h appears more than once");
+        rejected(
+                client.publish(
+                        owner,
+                        event(
+                                owner,
+                                Kinds.CREATE_CHANNEL,
+                                tag("h", twice.toString()),
+                                tag("h", twice.toString()),
+                                tag("name", "x"),
+                                tag("visibility", "open"))),
+                400,
+                "invalid: tag h appears more than once");
     }
 
     @Test
     void onlyOwnersAndAdminsEdit() {
         UUID channel = openChannelWithAdminAndMember();
-        rejected(client.publish(member, editChannel(member, channel, tag("name", "mine"))), 403, "blocked: only owners and admins");
-        rejected(client.publish(stranger, editChannel(stranger, channel, tag("name", "mine"))), 403, "blocked: only owners and admins");
+        rejected(
+                client.publish(member, editChannel(member, channel, tag("name", "mine"))),
+                403,
+                "blocked: only owners and admins");
+        rejected(
+                client.publish(stranger, editChannel(stranger, channel, tag("name", "mine"))),
+                403,
+                "blocked: only owners and admins");
         accepted(client.publish(admin, editChannel(admin, channel, tag("name", "renamed"), tag("ttl", "3600"))));
         Map<String, Object> row = channelRow(channel);
         assertThat(row).containsEntry("name", "renamed").containsEntry("ttl_seconds", 3600L);
@@ -102,44 +150,73 @@ class ChannelWritesTest {
     void privateChannelsLookAbsentToOutsiders() {
         UUID channel = newId();
         accepted(client.publish(owner, createChannel(owner, channel, "private")));
-        rejected(client.publish(stranger, editChannel(stranger, channel, tag("name", "x"))), 403,
+        rejected(
+                client.publish(stranger, editChannel(stranger, channel, tag("name", "x"))),
+                403,
                 "blocked: channel not found or not accessible");
-        rejected(client.publish(stranger, editChannel(stranger, newId(), tag("name", "x"))), 403,
+        rejected(
+                client.publish(stranger, editChannel(stranger, newId(), tag("name", "x"))),
+                403,
                 "blocked: channel not found or not accessible");
-        rejected(client.publish(stranger, membership(stranger, Kinds.JOIN, channel, null, null)), 403,
+        rejected(
+                client.publish(stranger, membership(stranger, Kinds.JOIN, channel, null, null)),
+                403,
                 "blocked: channel not found or not accessible");
     }
 
     @Test
     void onlyTheOwnerDeletesAndADeletedChannelIsGone() {
         UUID channel = openChannelWithAdminAndMember();
-        rejected(client.publish(admin, event(admin, Kinds.DELETE_CHANNEL, tag("h", channel.toString()))), 403, "blocked: only the owner");
+        rejected(
+                client.publish(admin, event(admin, Kinds.DELETE_CHANNEL, tag("h", channel.toString()))),
+                403,
+                "blocked: only the owner");
         accepted(client.publish(owner, event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString()))));
         assertThat(channelRow(channel).get("deleted_at")).isNotNull();
-        rejected(client.publish(member, revision(member, newId(), channel, "create", null, "t")), 403,
+        rejected(
+                client.publish(member, revision(member, newId(), channel, "create", null, "t")),
+                403,
                 "blocked: channel not found or not writable");
-        rejected(client.publish(owner, event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString()))), 403, "blocked: channel not found");
+        rejected(
+                client.publish(owner, event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString()))),
+                403,
+                "blocked: channel not found");
     }
 
     @Test
     void rolesLimitWhoChangesWhom() {
         UUID channel = openChannelWithAdminAndMember();
         NostrKeys other = NostrKeys.generate();
-        rejected(client.publish(member, membership(member, Kinds.ADD_MEMBER, channel, other.publicKeyHex(), null)), 403,
+        rejected(
+                client.publish(member, membership(member, Kinds.ADD_MEMBER, channel, other.publicKeyHex(), null)),
+                403,
                 "blocked: only owners and admins may add members");
-        rejected(client.publish(admin, membership(admin, Kinds.ADD_MEMBER, channel, owner.publicKeyHex(), "member")), 403,
+        rejected(
+                client.publish(admin, membership(admin, Kinds.ADD_MEMBER, channel, owner.publicKeyHex(), "member")),
+                403,
                 "blocked: your role may not");
-        rejected(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, other.publicKeyHex(), "owner")), 400,
+        rejected(
+                client.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, other.publicKeyHex(), "owner")),
+                400,
                 "invalid: role must be admin or member");
         accepted(client.publish(admin, membership(admin, Kinds.ADD_MEMBER, channel, other.publicKeyHex(), "admin")));
-        rejected(client.publish(admin, membership(admin, Kinds.REMOVE_MEMBER, channel, other.publicKeyHex(), null)), 403,
+        rejected(
+                client.publish(admin, membership(admin, Kinds.REMOVE_MEMBER, channel, other.publicKeyHex(), null)),
+                403,
                 "blocked: your role may not remove");
         accepted(client.publish(owner, membership(owner, Kinds.REMOVE_MEMBER, channel, other.publicKeyHex(), null)));
-        rejected(client.publish(admin, membership(admin, Kinds.REMOVE_MEMBER, channel, owner.publicKeyHex(), null)), 403,
+        rejected(
+                client.publish(admin, membership(admin, Kinds.REMOVE_MEMBER, channel, owner.publicKeyHex(), null)),
+                403,
                 "blocked: your role may not remove");
-        rejected(client.publish(owner, membership(owner, Kinds.REMOVE_MEMBER, channel, stranger.publicKeyHex(), null)), 400,
+        rejected(
+                client.publish(owner, membership(owner, Kinds.REMOVE_MEMBER, channel, stranger.publicKeyHex(), null)),
+                400,
                 "invalid: not an active member");
-        rejected(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, "ABC", null)), 400, "invalid: tag p must be");
+        rejected(
+                client.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, "ABC", null)),
+                400,
+                "invalid: tag p must be");
     }
 
     @Test
@@ -162,15 +239,24 @@ class ChannelWritesTest {
         assertThat(role(open, stranger)).isEqualTo("member");
         accepted(client.publish(stranger, membership(stranger, Kinds.LEAVE, open, null, null)));
         assertThat(memberRow(open, stranger).get("removed_at")).isNotNull();
-        rejected(client.publish(stranger, membership(stranger, Kinds.LEAVE, open, null, null)), 400, "invalid: not an active member");
+        rejected(
+                client.publish(stranger, membership(stranger, Kinds.LEAVE, open, null, null)),
+                400,
+                "invalid: not an active member");
         accepted(client.publish(stranger, membership(stranger, Kinds.JOIN, open, null, null)));
         assertThat(memberRow(open, stranger).get("removed_at")).isNull();
-        rejected(client.publish(owner, membership(owner, Kinds.LEAVE, open, null, null)), 403, "blocked: the last owner may not leave");
+        rejected(
+                client.publish(owner, membership(owner, Kinds.LEAVE, open, null, null)),
+                403,
+                "blocked: the last owner may not leave");
 
         UUID closed = newId();
         accepted(client.publish(owner, createChannel(owner, closed, "private")));
         accepted(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, closed, member.publicKeyHex(), null)));
-        rejected(client.publish(member, membership(member, Kinds.JOIN, closed, null, null)), 403, "blocked: private channels");
+        rejected(
+                client.publish(member, membership(member, Kinds.JOIN, closed, null, null)),
+                403,
+                "blocked: private channels");
     }
 
     private UUID openChannelWithAdminAndMember() {
@@ -186,13 +272,21 @@ class ChannelWritesTest {
     }
 
     private static Map<String, Object> memberRow(UUID channel, NostrKeys who) {
-        return RELAY.jdbi().withHandle(h -> h.createQuery(
-                "SELECT role, removed_at FROM channel_members WHERE channel_id = :c AND pubkey = :p")
-                .bind("c", channel).bind("p", who.publicKeyHex()).mapToMap().one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery(
+                                "SELECT role, removed_at FROM channel_members WHERE channel_id = :c AND pubkey = :p")
+                        .bind("c", channel)
+                        .bind("p", who.publicKeyHex())
+                        .mapToMap()
+                        .one());
     }
 
     private static Map<String, Object> channelRow(UUID channel) {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT name, visibility, unlisted, ttl_seconds, deleted_at FROM channels WHERE id = :c")
-                .bind("c", channel).mapToMap().one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery(
+                                "SELECT name, visibility, unlisted, ttl_seconds, deleted_at FROM channels WHERE id = :c")
+                        .bind("c", channel)
+                        .mapToMap()
+                        .one());
     }
 }

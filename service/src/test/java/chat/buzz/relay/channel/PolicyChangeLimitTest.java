@@ -44,6 +44,7 @@ class PolicyChangeLimitTest {
 
     @RegisterExtension
     static final TestRelay A = TestRelay.create(limits());
+
     @RegisterExtension
     static final TestRelay B = TestRelay.anotherInstance(A, limits());
 
@@ -55,9 +56,10 @@ class PolicyChangeLimitTest {
 
     private static ConfigOverride[] limits() {
         return new ConfigOverride[] {
-                ConfigOverride.config("policyChangeLimit.perPubkey", String.valueOf(PER_PUBKEY)),
-                ConfigOverride.config("policyChangeLimit.perCommunity", String.valueOf(PER_COMMUNITY)),
-                ConfigOverride.config("policyChangeLimit.window", WINDOW_SECONDS + " seconds")};
+            ConfigOverride.config("policyChangeLimit.perPubkey", String.valueOf(PER_PUBKEY)),
+            ConfigOverride.config("policyChangeLimit.perCommunity", String.valueOf(PER_COMMUNITY)),
+            ConfigOverride.config("policyChangeLimit.window", WINDOW_SECONDS + " seconds")
+        };
     }
 
     /** The limit counts the advances on record, so every test starts with none in the window. */
@@ -80,8 +82,8 @@ class PolicyChangeLimitTest {
 
         rejected(refused, 429, "rate-limited: at most " + PER_PUBKEY + " policy changes per pubkey");
         assertThat(refused.json().get("event_id").asText()).isEqualTo(over.id());
-        assertThat(refused.response().headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/json"));
+        assertThat(refused.response().headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
         assertThat(retryAfter(refused)).isBetween(1L, WINDOW_SECONDS);
         assertThat(unlisted(channel)).isEqualTo(unlistedBefore);
         assertThat(channelName(channel)).isEqualTo("flip " + (PER_PUBKEY - 1));
@@ -95,7 +97,8 @@ class PolicyChangeLimitTest {
         UUID channel = openChannel(onA, alice);
         for (int i = 0; i < PER_PUBKEY + 2; i++) {
             accepted(onA.publish(alice, editChannel(alice, channel, tag("name", "rename " + i))));
-            accepted(onA.publish(alice, editChannel(alice, channel, tag("name", "same flag " + i), tag("unlisted", "false"))));
+            accepted(onA.publish(
+                    alice, editChannel(alice, channel, tag("name", "same flag " + i), tag("unlisted", "false"))));
         }
         assertThat(advances()).isZero();
         for (int i = 0; i < PER_PUBKEY; i++) {
@@ -104,8 +107,13 @@ class PolicyChangeLimitTest {
         rejected(onA.publish(alice, flipUnlisted(alice, channel, !unlisted(channel))), 429, "rate-limited:");
 
         accepted(onA.publish(alice, editChannel(alice, channel, tag("name", "renamed while limited"))));
-        accepted(onA.publish(alice, editChannel(alice, channel, tag("name", "no-op while limited"),
-                tag("unlisted", String.valueOf(unlisted(channel))))));
+        accepted(onA.publish(
+                alice,
+                editChannel(
+                        alice,
+                        channel,
+                        tag("name", "no-op while limited"),
+                        tag("unlisted", String.valueOf(unlisted(channel))))));
         assertThat(channelName(channel)).isEqualTo("no-op while limited");
         assertThat(advances()).isEqualTo(PER_PUBKEY);
     }
@@ -120,8 +128,11 @@ class PolicyChangeLimitTest {
         Reply refused = onA.publish(alice, event(alice, Kinds.DELETE_CHANNEL, tag("h", channel.toString())));
         rejected(refused, 429, "rate-limited:");
         assertThat(retryAfter(refused)).isBetween(1L, WINDOW_SECONDS);
-        boolean deleted = A.jdbi().withHandle(h -> h.createQuery("SELECT deleted_at IS NOT NULL FROM channels WHERE id = :c")
-                .bind("c", channel).mapTo(Boolean.class).one());
+        boolean deleted = A.jdbi()
+                .withHandle(h -> h.createQuery("SELECT deleted_at IS NOT NULL FROM channels WHERE id = :c")
+                        .bind("c", channel)
+                        .mapTo(Boolean.class)
+                        .one());
         assertThat(deleted).isFalse();
         assertThat(policyStamp()).isEqualTo(stampBefore);
     }
@@ -175,10 +186,14 @@ class PolicyChangeLimitTest {
         // Backdated so that the oldest of the pubkey's three advances leaves the window in 30 s at most.
         A.jdbi().useHandle(h -> {
             for (long age : new long[] {WINDOW_SECONDS - 30, 20, 10}) {
-                h.createUpdate("INSERT INTO policy_stamp_advances (community_id, channel_id, change, actor, advanced_at) "
-                                + "SELECT id, :channel, 'unlisted false→true', :actor, clock_timestamp() - make_interval(secs => :age) "
-                                + "FROM communities WHERE name = 'test'")
-                        .bind("channel", channel).bind("actor", alice.publicKeyHex()).bind("age", (double) age).execute();
+                h.createUpdate(
+                                "INSERT INTO policy_stamp_advances (community_id, channel_id, change, actor, advanced_at) "
+                                        + "SELECT id, :channel, 'unlisted false→true', :actor, clock_timestamp() - make_interval(secs => :age) "
+                                        + "FROM communities WHERE name = 'test'")
+                        .bind("channel", channel)
+                        .bind("actor", alice.publicKeyHex())
+                        .bind("age", (double) age)
+                        .execute();
             }
         });
         Reply refused = onA.publish(alice, flipUnlisted(alice, channel, true));
@@ -200,7 +215,10 @@ class PolicyChangeLimitTest {
         // Every refusal this class caused so far, on either instance; tests run one at a time.
         long everyRefusal = refusedMeter(A, community) + refusedMeter(B, community);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            JsonNode timeline = A.admin().get("/api/bursts?window=hour&community=" + community).json().get("timeline");
+            JsonNode timeline = A.admin()
+                    .get("/api/bursts?window=hour&community=" + community)
+                    .json()
+                    .get("timeline");
             long refused = 0;
             for (JsonNode bucket : timeline.get("buckets")) {
                 refused += bucket.get("policyChangesRefused").asLong();
@@ -212,13 +230,18 @@ class PolicyChangeLimitTest {
     private static long refusedMeter(TestRelay relay, long community) {
         AdminClient.Reply metrics = relay.admin().get("/metrics");
         assertThat(metrics.status()).as(metrics.body()).isEqualTo(200);
-        return metrics.json().path("meters").path("ops.sync.policy-changes-refused.community-" + community)
-                .path("count").asLong();
+        return metrics.json()
+                .path("meters")
+                .path("ops.sync.policy-changes-refused.community-" + community)
+                .path("count")
+                .asLong();
     }
 
     private static long communityId() {
-        return A.jdbi().withHandle(h -> h.createQuery("SELECT id FROM communities WHERE name = 'test'")
-                .mapTo(Long.class).one());
+        return A.jdbi()
+                .withHandle(h -> h.createQuery("SELECT id FROM communities WHERE name = 'test'")
+                        .mapTo(Long.class)
+                        .one());
     }
 
     private UUID openChannel(RelayClient relay, NostrKeys owner) {
@@ -229,37 +252,58 @@ class PolicyChangeLimitTest {
 
     /** Each flip also renames the channel, so two flips to the same value within a second are different events. */
     private Event flipUnlisted(NostrKeys keys, UUID channel, boolean unlisted) {
-        return editChannel(keys, channel, tag("name", "flip " + edits.getAndIncrement()), tag("unlisted", String.valueOf(unlisted)));
+        return editChannel(
+                keys,
+                channel,
+                tag("name", "flip " + edits.getAndIncrement()),
+                tag("unlisted", String.valueOf(unlisted)));
     }
 
     private static long retryAfter(Reply reply) {
-        String value = reply.response().headers().firstValue("Retry-After")
+        String value = reply.response()
+                .headers()
+                .firstValue("Retry-After")
                 .orElseThrow(() -> new AssertionError("no Retry-After on " + reply));
         return Long.parseLong(value);
     }
 
     private static boolean unlisted(UUID channel) {
-        return A.jdbi().withHandle(h -> h.createQuery("SELECT unlisted FROM channels WHERE id = :c")
-                .bind("c", channel).mapTo(Boolean.class).one());
+        return A.jdbi()
+                .withHandle(h -> h.createQuery("SELECT unlisted FROM channels WHERE id = :c")
+                        .bind("c", channel)
+                        .mapTo(Boolean.class)
+                        .one());
     }
 
     private static String channelName(UUID channel) {
-        return A.jdbi().withHandle(h -> h.createQuery("SELECT name FROM channels WHERE id = :c")
-                .bind("c", channel).mapTo(String.class).one());
+        return A.jdbi()
+                .withHandle(h -> h.createQuery("SELECT name FROM channels WHERE id = :c")
+                        .bind("c", channel)
+                        .mapTo(String.class)
+                        .one());
     }
 
     private static OffsetDateTime policyStamp() {
-        return A.jdbi().withHandle(h -> h.createQuery(
-                "SELECT artifact_policy_modified_at FROM communities WHERE name = 'test'").mapTo(OffsetDateTime.class).one());
+        return A.jdbi()
+                .withHandle(
+                        h -> h.createQuery("SELECT artifact_policy_modified_at FROM communities WHERE name = 'test'")
+                                .mapTo(OffsetDateTime.class)
+                                .one());
     }
 
     private static boolean stored(Event event) {
-        return A.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM events WHERE id = :id")
-                .bind("id", event.id()).mapTo(Long.class).one()) > 0;
+        return A.jdbi()
+                        .withHandle(h -> h.createQuery("SELECT count(*) FROM events WHERE id = :id")
+                                .bind("id", event.id())
+                                .mapTo(Long.class)
+                                .one())
+                > 0;
     }
 
     private static long advances() {
-        return A.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM policy_stamp_advances")
-                .mapTo(Long.class).one());
+        return A.jdbi()
+                .withHandle(h -> h.createQuery("SELECT count(*) FROM policy_stamp_advances")
+                        .mapTo(Long.class)
+                        .one());
     }
 }

@@ -85,7 +85,11 @@ abstract class ClientEndToEndFixture {
 
     /** A library client on {@link #relay()} with a store of its own for this key and scope. */
     SyncClient client(NostrKeys keys, UUID... scope) {
-        return ClientHarness.open(relay().baseUrl(), keys, directory.resolve(keys.publicKeyHex() + scope.length + ".db"),
-                List.of(scope), notes);
+        return ClientHarness.open(
+                relay().baseUrl(),
+                keys,
+                directory.resolve(keys.publicKeyHex() + scope.length + ".db"),
+                List.of(scope),
+                notes);
     }
 }

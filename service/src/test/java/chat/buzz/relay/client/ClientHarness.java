@@ -45,14 +45,17 @@ final class ClientHarness {
         }
     }
 
-    private ClientHarness() {
-    }
+    private ClientHarness() {}
 
     static SyncClient open(String baseUrl, NostrKeys keys, Path store, List<UUID> scope, SyncListener listener) {
-        Backoff quick = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(2), 20, d -> Thread.sleep(d.toMillis()),
-                (r, d, e) -> { });
-        return new SyncClient(new SignedHttp(baseUrl, keys), SqliteStore.open(store),
-                scope.stream().map(UUID::toString).toList(), quick, listener);
+        Backoff quick = new Backoff(
+                Duration.ofMillis(50), Duration.ofSeconds(2), 20, d -> Thread.sleep(d.toMillis()), (r, d, e) -> {});
+        return new SyncClient(
+                new SignedHttp(baseUrl, keys),
+                SqliteStore.open(store),
+                scope.stream().map(UUID::toString).toList(),
+                quick,
+                listener);
     }
 
     /** d → head of what the store holds as discoverable (known-ID-only ids left out). */
@@ -72,6 +75,8 @@ final class ClientHarness {
         assertThat(discoverableHeads(client)).as("store against the model's D").isEqualTo(expected);
         SyncClient.DigestAnswer relay = client.digestRead();
         assertThat(relay.count()).isEqualTo(expected.size());
-        assertThat(client.store().digest().hex()).as("store digest against the relay's").isEqualTo(relay.digest());
+        assertThat(client.store().digest().hex())
+                .as("store digest against the relay's")
+                .isEqualTo(relay.digest());
     }
 }

@@ -34,8 +34,12 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
         UUID open = writer.channel(owner, true, false, false);
         UUID other = writer.channel(owner, true, false, false);
         UUID secret = writer.channel(owner, false, false, false);
-        List<UUID> ids = List.of(writer.create(owner, open), writer.create(owner, open), writer.create(owner, open),
-                writer.create(owner, open), writer.create(owner, other));
+        List<UUID> ids = List.of(
+                writer.create(owner, open),
+                writer.create(owner, open),
+                writer.create(owner, open),
+                writer.create(owner, open),
+                writer.create(owner, other));
         try (SyncClient sync = client(reader)) {
             SessionReport first = sync.sync();
             assertThat(first.bootstrap()).isTrue();
@@ -57,7 +61,9 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
             writer.edit(owner, ids.get(4));
             sync.sync();
             assertStoreIsD(sync, model, reader, Set.of());
-            assertThat(sync.sync().upserts()).as("nothing changed: nothing sent again").isZero();
+            assertThat(sync.sync().upserts())
+                    .as("nothing changed: nothing sent again")
+                    .isZero();
         }
     }
 
@@ -95,13 +101,16 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
             sync.sync();
             assertThat(sync.store().ids()).containsExactlyInAnyOrder(keep.toString(), hidden.toString());
             // Unlisting advances the policy stamp; the artifact stays readable by id, not discoverable.
-            Replies.accepted(relay().client().publish(owner, Nostr.editChannel(owner, toHide, tag("unlisted", "true"))));
+            Replies.accepted(
+                    relay().client().publish(owner, Nostr.editChannel(owner, toHide, tag("unlisted", "true"))));
             model.channels.get(toHide).unlisted = true;
             SessionReport report = sync.sync();
             assertThat(report.reset()).isTrue();
             assertThat(report.revalidated()).isEqualTo(1);
             assertThat(report.check().matched()).isTrue();
-            assertThat(sync.store().get(hidden.toString())).map(StoredArtifact::knownIdOnly).contains(true);
+            assertThat(sync.store().get(hidden.toString()))
+                    .map(StoredArtifact::knownIdOnly)
+                    .contains(true);
             assertThat(notes.lines).anyMatch(line -> line.startsWith("policy reset"));
             assertStoreIsD(sync, model, reader, Set.of());
         }
@@ -135,10 +144,14 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
             SyncClient.WriteOutcome outcome = sync.write(created);
             assertThat(outcome.reply().accepted()).isTrue();
             assertThat(outcome.confirmed()).map(Entry::upsert).contains(true);
-            assertThat(sync.store().get(d.toString())).map(StoredArtifact::headId).contains(created.id());
+            assertThat(sync.store().get(d.toString()))
+                    .map(StoredArtifact::headId)
+                    .contains(created.id());
             model.revision(d, channel, "create", created.id());
             sync.sync();
-            assertThat(sync.store().get(d.toString())).map(StoredArtifact::knownIdOnly).contains(false);
+            assertThat(sync.store().get(d.toString()))
+                    .map(StoredArtifact::knownIdOnly)
+                    .contains(false);
             assertStoreIsD(sync, model, reader, Set.of());
 
             Event stale = Nostr.revision(reader, d, channel, "update", "0".repeat(64), "stale");
@@ -158,7 +171,10 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
         writer.create(owner, ttl);
         try (SyncClient sync = client(reader)) {
             sync.sync();
-            assertThat(sync.store().ids()).as("TTL channels are never synced").hasSize(2).contains(traveller.toString());
+            assertThat(sync.store().ids())
+                    .as("TTL channels are never synced")
+                    .hasSize(2)
+                    .contains(traveller.toString());
             assertStoreIsD(sync, model, reader, Set.of());
 
             writer.move(owner, traveller, ttl);
@@ -169,7 +185,9 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
             writer.edit(owner, traveller);
             writer.move(owner, traveller, open);
             sync.sync();
-            assertThat(sync.store().get(traveller.toString())).map(StoredArtifact::h).contains(open.toString());
+            assertThat(sync.store().get(traveller.toString()))
+                    .map(StoredArtifact::h)
+                    .contains(open.toString());
             assertStoreIsD(sync, model, reader, Set.of());
             assertThat(sync.check(false).matched()).isTrue();
         }
@@ -197,11 +215,14 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
             SessionReport report = sync.sync();
             assertThat(report.refusedCursor()).isEqualTo("incremental_invalid_cursor");
             assertThat(report.bootstrap()).isTrue();
-            assertThat(report.revalidated()).as("the deleted id, which the bootstrap did not return").isEqualTo(1);
+            assertThat(report.revalidated())
+                    .as("the deleted id, which the bootstrap did not return")
+                    .isEqualTo(1);
             assertThat(report.check().matched()).isTrue();
             assertThat(sync.resets()).isEqualTo(1);
-            assertThat(notes.lines).contains("the relay refused the saved cursor (incremental_invalid_cursor): starting a"
-                    + " fresh bootstrap");
+            assertThat(notes.lines)
+                    .contains("the relay refused the saved cursor (incremental_invalid_cursor): starting a"
+                            + " fresh bootstrap");
             assertStoreIsD(sync, model, reader, Set.of());
         }
         saveCursor(file, othersCursor);
@@ -211,7 +232,9 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
             assertThat(report.refusedCursor()).as("another reader's cursor").isEqualTo("incremental_cursor_mismatch");
             assertThat(sync.resets()).isEqualTo(1);
             assertStoreIsD(sync, model, reader, Set.of());
-            assertThat(sync.sync().refusedCursor()).as("the fresh cursor is accepted").isNull();
+            assertThat(sync.sync().refusedCursor())
+                    .as("the fresh cursor is accepted")
+                    .isNull();
         }
     }
 
@@ -245,7 +268,9 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
             sync.check(true);
             assertThat(live.offer(1, second)).isFalse();
             assertThat(live.offer(2, third)).isFalse();
-            assertThat(live.offer(3, beforeDelete)).as("would bring back a deleted artifact").isFalse();
+            assertThat(live.offer(3, beforeDelete))
+                    .as("would bring back a deleted artifact")
+                    .isFalse();
             live.flush();
             assertStoreIsD(sync, model, reader, Set.of());
             // The same changes arriving while the catch-up ran are applied: the store refuses the older heads.
@@ -284,9 +309,12 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
             assertThat(report.removed()).as("the invented id").isEqualTo(1);
             assertThat(report.updated()).as("the altered head").isEqualTo(1);
             assertThat(report.restored()).as("the dropped ids").isEqualTo(2);
-            assertThat(report.bootstrap()).as("dropped ids come back only by a bootstrap").isTrue();
-            assertThat(notes.lines).anyMatch(line -> line.startsWith("self-check: store had drifted; repaired: 2 restored,"
-                    + " 1 removed, 1 updated"));
+            assertThat(report.bootstrap())
+                    .as("dropped ids come back only by a bootstrap")
+                    .isTrue();
+            assertThat(notes.lines)
+                    .anyMatch(line -> line.startsWith(
+                            "self-check: store had drifted; repaired: 2 restored," + " 1 removed, 1 updated"));
             assertStoreIsD(sync, model, reader, Set.of());
             assertThat(sync.check(true).matched()).isTrue();
         }
@@ -296,13 +324,14 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
     void withoutIncrementalReadsTheClientFallsBackToModeCurrent() {
         UUID channel = writer.channel(owner, true, false, false);
         UUID d = writer.create(owner, channel);
-        try (SyncClient sync = ClientHarness.open(currentOnly().baseUrl(), reader, directory.resolve("current.db"),
-                List.of(channel), notes)) {
+        try (SyncClient sync = ClientHarness.open(
+                currentOnly().baseUrl(), reader, directory.resolve("current.db"), List.of(channel), notes)) {
             assertThat(sync.capabilities().incremental()).isFalse();
             SessionReport report = sync.sync();
             assertThat(report.mode()).isEqualTo("current");
             assertThat(sync.store().ids()).containsExactly(d.toString());
-            assertThatThrownBy(sync::digestRead).isInstanceOf(RelayError.class)
+            assertThatThrownBy(sync::digestRead)
+                    .isInstanceOf(RelayError.class)
                     .satisfies(e -> assertThat(((RelayError) e).code()).isEqualTo("incremental_unavailable"));
         }
     }

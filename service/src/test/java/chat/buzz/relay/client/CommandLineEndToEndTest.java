@@ -25,8 +25,13 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
 
     private Outcome run(String relay, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--relay", relay, "--key", directory.resolve("me.key").toString(),
-                "--store", directory.resolve("me.db").toString()));
+        all.addAll(List.of(
+                "--relay",
+                relay,
+                "--key",
+                directory.resolve("me.key").toString(),
+                "--store",
+                directory.resolve("me.db").toString()));
         return runRaw(all.toArray(String[]::new));
     }
 
@@ -53,16 +58,21 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
 
         Outcome whoami = run(relay().baseUrl(), "whoami");
         assertThat(whoami.exit()).as(whoami.err()).isZero();
-        assertThat(whoami.out()).contains("public key  " + pubkey.group(1), "community   127.0.0.1", "offers      incremental reads");
+        assertThat(whoami.out())
+                .contains("public key  " + pubkey.group(1), "community   127.0.0.1", "offers      incremental reads");
 
         Outcome sync = run(relay().baseUrl(), "sync", "--no-progress");
         assertThat(sync.exit()).as(sync.err()).isZero();
-        assertThat(sync.out()).contains("synced: bootstrap; 1 pages, 1 upserts, 0 removes; the store holds 1 artifacts",
-                "self-check: store matches the relay: 1 artifacts");
+        assertThat(sync.out())
+                .contains(
+                        "synced: bootstrap; 1 pages, 1 upserts, 0 removes; the store holds 1 artifacts",
+                        "self-check: store matches the relay: 1 artifacts");
 
-        Outcome created = run(relay().baseUrl(), "write", "--channel", open.toString(), "--type", "task.basic", "--title", "first");
+        Outcome created = run(
+                relay().baseUrl(), "write", "--channel", open.toString(), "--type", "task.basic", "--title", "first");
         assertThat(created.exit()).as(created.err()).isZero();
-        Matcher id = Pattern.compile("create accepted: artifact ([0-9a-f-]{36}), head ([0-9a-f]{64})").matcher(created.out());
+        Matcher id = Pattern.compile("create accepted: artifact ([0-9a-f-]{36}), head ([0-9a-f]{64})")
+                .matcher(created.out());
         assertThat(id.find()).as(created.out()).isTrue();
         assertThat(created.out()).contains("confirmed by a known-ID read; the store holds it");
         String d = id.group(1);
@@ -72,8 +82,9 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
         assertThat(edited.out()).startsWith("update accepted: artifact " + d);
         Outcome stale = run(relay().baseUrl(), "write", "--id", d, "--title", "third", "--prev", id.group(2));
         assertThat(stale.exit()).isEqualTo(7);
-        assertThat(stale.err()).contains("buzz-sync: the relay did not accept the update: conflict:",
-                "run sync, look again, and retry");
+        assertThat(stale.err())
+                .contains(
+                        "buzz-sync: the relay did not accept the update: conflict:", "run sync, look again, and retry");
         Outcome moved = run(relay().baseUrl(), "write", "--id", d, "--op", "move", "--channel", other.toString());
         assertThat(moved.exit()).as(moved.err()).isZero();
 
@@ -86,7 +97,8 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
 
         Outcome list = run(relay().baseUrl(), "list", "--channel", open.toString());
         assertThat(list.out()).contains(existing.toString()).doesNotContain(d).contains("1 artifacts");
-        JsonNode json = new ObjectMapper().readTree(run(relay().baseUrl(), "list", "--json").out());
+        JsonNode json = new ObjectMapper()
+                .readTree(run(relay().baseUrl(), "list", "--json").out());
         assertThat(json).hasSize(2);
 
         Outcome deleted = run(relay().baseUrl(), "write", "--id", d, "--op", "delete");
@@ -126,12 +138,18 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
         assertThat(identity.path("offers").toString()).isEqualTo("[\"artifacts.incremental\"]");
         assertThat(identity.path("channels_from").asText()).isEqualTo("store");
         List<String> channels = new ArrayList<>();
-        identity.path("channels").forEach(c -> channels.add(c.path("id").asText() + " " + c.path("artifacts").asInt()
-                + " " + c.path("discoverable").asBoolean()));
+        identity.path("channels")
+                .forEach(c -> channels.add(
+                        c.path("id").asText() + " " + c.path("artifacts").asInt() + " "
+                                + c.path("discoverable").asBoolean()));
         assertThat(channels).containsExactlyInAnyOrder(open + " 2 true", member + " 1 true");
         Outcome text = run(relay().baseUrl(), "whoami");
-        assertThat(text.out()).contains("public key  " + reader.publicKeyHex(), "community   127.0.0.1",
-                "channels    2 you can read with artifacts in the store", "  " + open + "  2 artifacts");
+        assertThat(text.out())
+                .contains(
+                        "public key  " + reader.publicKeyHex(),
+                        "community   127.0.0.1",
+                        "channels    2 you can read with artifacts in the store",
+                        "  " + open + "  2 artifacts");
     }
 
     @Test
@@ -143,11 +161,14 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
         }
         Outcome sync = run(relay().baseUrl(), "sync");
         assertThat(sync.exit()).as(sync.err()).isZero();
-        assertThat(sync.err()).as("a bar redrawn after each page, then finished on its own line")
+        assertThat(sync.err())
+                .as("a bar redrawn after each page, then finished on its own line")
                 .containsPattern("\\r\\[#{1,29} +\\] (100|200)/250 artifacts\\r")
                 .contains("\r[" + "#".repeat(30) + "] 250/250 artifacts\n");
-        assertThat(sync.out()).containsPattern("^synced: bootstrap; [3-9] pages, 250 upserts, 0 removes; the store holds"
-                + " 250 artifacts\n").contains("self-check: store matches the relay: 250 artifacts");
+        assertThat(sync.out())
+                .containsPattern(
+                        "^synced: bootstrap; [3-9] pages, 250 upserts, 0 removes; the store holds" + " 250 artifacts\n")
+                .contains("self-check: store matches the relay: 250 artifacts");
         Outcome quiet = run(relay().baseUrl(), "sync", "--no-progress");
         assertThat(quiet.err()).doesNotContain("artifacts");
     }
@@ -160,8 +181,10 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
         saveCursor(directory.resolve("me.db"), "not-a-cursor");
         Outcome sync = run(relay().baseUrl(), "sync", "--no-progress");
         assertThat(sync.exit()).as(sync.err()).isZero();
-        assertThat(sync.out()).startsWith("synced: the relay refused the saved cursor (incremental_invalid_cursor),"
-                + " bootstrapped again; ").contains("the store holds 1 artifacts");
+        assertThat(sync.out())
+                .startsWith("synced: the relay refused the saved cursor (incremental_invalid_cursor),"
+                        + " bootstrapped again; ")
+                .contains("the store holds 1 artifacts");
     }
 
     @Test
@@ -171,13 +194,15 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
         writer.create(owner, open);
         Outcome sync = run(currentOnly().baseUrl(), "sync", "--no-progress", "--scope", open.toString());
         assertThat(sync.exit()).as(sync.err()).isZero();
-        assertThat(sync.out()).startsWith("synced: read mode current (the relay offers no incremental reads)")
+        assertThat(sync.out())
+                .startsWith("synced: read mode current (the relay offers no incremental reads)")
                 .contains("the store holds 1 artifacts");
         Outcome verify = run(currentOnly().baseUrl(), "verify", "--scope", open.toString());
         assertThat(verify.exit()).isEqualTo(4);
-        assertThat(verify.err()).isEqualTo("buzz-sync: relay answered 503 incremental_unavailable: this relay offers no"
-                + " incremental reads, so no digest to check against (incremental reads are off on this relay;"
-                + " sync falls back to mode current)\n");
+        assertThat(verify.err())
+                .isEqualTo("buzz-sync: relay answered 503 incremental_unavailable: this relay offers no"
+                        + " incremental reads, so no digest to check against (incremental reads are off on this relay;"
+                        + " sync falls back to mode current)\n");
     }
 
     @Test
@@ -186,16 +211,27 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
         UUID ttl = writer.channel(owner, true, false, true);
         Outcome sync = run(relay().baseUrl(), "sync", "--no-progress", "--scope", ttl.toString());
         assertThat(sync.exit()).isEqualTo(3);
-        assertThat(sync.err()).contains("buzz-sync: relay answered 422 incremental_ttl_channel: the only channel of the"
-                + " scope, " + ttl + ", has a TTL", "(channels with a TTL are never synced: remove it from --scope)");
+        assertThat(sync.err())
+                .contains(
+                        "buzz-sync: relay answered 422 incremental_ttl_channel: the only channel of the" + " scope, "
+                                + ttl + ", has a TTL",
+                        "(channels with a TTL are never synced: remove it from --scope)");
     }
 
     @Test
     void aRelayThatIsNotThereIsReportedAfterRetries() throws Exception {
         writeKey();
-        Outcome sync = run("http://127.0.0.1:1", "get", "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00", "--refresh", "--quiet", "--attempts", "2");
+        Outcome sync = run(
+                "http://127.0.0.1:1",
+                "get",
+                "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00",
+                "--refresh",
+                "--quiet",
+                "--attempts",
+                "2");
         assertThat(sync.exit()).isEqualTo(4);
-        assertThat(sync.err()).startsWith("buzz-sync: gave up a known-ID read after 2 attempts; last answer: POST /query to"
-                + " http://127.0.0.1:1: ");
+        assertThat(sync.err())
+                .startsWith("buzz-sync: gave up a known-ID read after 2 attempts; last answer: POST /query to"
+                        + " http://127.0.0.1:1: ");
     }
 }

@@ -10,22 +10,26 @@ import java.util.List;
 
 /** Runs client/target/buzz-sync.jar (built by the reactor before the service) as a separate process. */
 final class CommandLineProcess {
-    static final Path JAR = Path.of("..", "client", "target", "buzz-sync.jar").toAbsolutePath().normalize();
+    static final Path JAR =
+            Path.of("..", "client", "target", "buzz-sync.jar").toAbsolutePath().normalize();
 
-    private CommandLineProcess() {
-    }
+    private CommandLineProcess() {}
 
     static Process start(Path workingDirectory, String... args) {
-        assertThat(JAR).as("build the client module first (mvn -pl service -am ...)").exists();
+        assertThat(JAR)
+                .as("build the client module first (mvn -pl service -am ...)")
+                .exists();
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("-jar");
         command.add(JAR.toString());
         command.addAll(List.of(args));
         try {
-            return new ProcessBuilder(command).directory(workingDirectory.toFile())
+            return new ProcessBuilder(command)
+                    .directory(workingDirectory.toFile())
                     .redirectOutput(workingDirectory.resolve("out.log").toFile())
-                    .redirectError(ProcessBuilder.Redirect.appendTo(workingDirectory.resolve("err.log").toFile()))
+                    .redirectError(ProcessBuilder.Redirect.appendTo(
+                            workingDirectory.resolve("err.log").toFile()))
                     .start();
         } catch (IOException e) {
             throw new IllegalStateException("cannot start " + command, e);

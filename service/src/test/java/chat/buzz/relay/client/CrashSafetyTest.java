@@ -4,8 +4,8 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.client.SqliteStore;
-import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.Store;
+import chat.buzz.client.StoredArtifact;
 import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
@@ -62,8 +62,17 @@ class CrashSafetyTest {
             ids.add(writer.create(owner, channel));
         }
         Files.writeString(directory.resolve("reader.key"), Hex.encode(reader.secretKey()));
-        String[] sync = {"sync", "--relay", RELAY.baseUrl(), "--key", "reader.key", "--store", "store.db",
-                "--no-progress", "--no-check"};
+        String[] sync = {
+            "sync",
+            "--relay",
+            RELAY.baseUrl(),
+            "--key",
+            "reader.key",
+            "--store",
+            "store.db",
+            "--no-progress",
+            "--no-check"
+        };
 
         int kills = 0;
         int finished = 0;
@@ -72,7 +81,9 @@ class CrashSafetyTest {
             // Past the JVM's start most of the time, so the kill lands among pages, commits and known-ID reads.
             long delay = 300 + random.nextInt(2500);
             if (process.waitFor(delay, TimeUnit.MILLISECONDS)) {
-                assertThat(process.exitValue()).as("seed %d; %s", SEED, CommandLineProcess.errors(directory)).isZero();
+                assertThat(process.exitValue())
+                        .as("seed %d; %s", SEED, CommandLineProcess.errors(directory))
+                        .isZero();
                 finished++;
             } else {
                 process.destroyForcibly();
@@ -89,20 +100,37 @@ class CrashSafetyTest {
             if (round % 5 == 4) {
                 // Any change of a channel's listing advances the policy stamp: the next sync is a reset bootstrap.
                 boolean unlisted = !model.channels.get(toggled).unlisted;
-                Replies.accepted(RELAY.client().publish(owner,
-                        Nostr.editChannel(owner, toggled, tag("unlisted", Boolean.toString(unlisted)))));
+                Replies.accepted(RELAY.client()
+                        .publish(
+                                owner, Nostr.editChannel(owner, toggled, tag("unlisted", Boolean.toString(unlisted)))));
                 model.channels.get(toggled).unlisted = unlisted;
             }
         }
-        assertThat(kills).as("seed %d: rounds that were killed (%d finished first)", SEED, finished).isGreaterThanOrEqualTo(KILLS);
+        assertThat(kills)
+                .as("seed %d: rounds that were killed (%d finished first)", SEED, finished)
+                .isGreaterThanOrEqualTo(KILLS);
 
-        assertThat(CommandLineProcess.run(directory, sync)).as(CommandLineProcess.errors(directory)).isZero();
-        int verified = CommandLineProcess.run(directory, "verify", "--no-repair", "--relay", RELAY.baseUrl(),
-                "--key", "reader.key", "--store", "store.db");
-        assertThat(verified).as("seed %d: the store matches the relay without repair: %s %s", SEED,
-                CommandLineProcess.output(directory), CommandLineProcess.errors(directory)).isZero();
+        assertThat(CommandLineProcess.run(directory, sync))
+                .as(CommandLineProcess.errors(directory))
+                .isZero();
+        int verified = CommandLineProcess.run(
+                directory,
+                "verify",
+                "--no-repair",
+                "--relay",
+                RELAY.baseUrl(),
+                "--key",
+                "reader.key",
+                "--store",
+                "store.db");
+        assertThat(verified)
+                .as(
+                        "seed %d: the store matches the relay without repair: %s %s",
+                        SEED, CommandLineProcess.output(directory), CommandLineProcess.errors(directory))
+                .isZero();
         Map<String, String> expected = model.discoverable(new Model.View(reader.publicKeyHex(), Set.of()));
-        assertThat(CommandLineProcess.output(directory)).startsWith("store matches the relay: " + expected.size() + " artifacts");
+        assertThat(CommandLineProcess.output(directory))
+                .startsWith("store matches the relay: " + expected.size() + " artifacts");
         try (SqliteStore store = SqliteStore.open(directory.resolve("store.db"))) {
             Map<String, String> held = new java.util.HashMap<>();
             store.list(Optional.empty()).forEach(a -> held.put(a.d(), a.headId()));
@@ -119,7 +147,9 @@ class CrashSafetyTest {
         try (Store store = SqliteStore.open(file)) {
             for (StoredArtifact artifact : store.list(Optional.empty())) {
                 Model.Artifact written = model.artifacts.get(UUID.fromString(artifact.d()));
-                assertThat(written).as("seed %d: stored %s was never written", SEED, artifact.d()).isNotNull();
+                assertThat(written)
+                        .as("seed %d: stored %s was never written", SEED, artifact.d())
+                        .isNotNull();
                 assertThat(written.revisions).as("seed %d", SEED).contains(artifact.headId());
             }
         }

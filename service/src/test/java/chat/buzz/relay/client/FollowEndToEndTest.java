@@ -38,13 +38,13 @@ import org.junit.jupiter.api.io.TempDir;
 class FollowEndToEndTest {
     @Order(1)
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"),
-            ConfigOverride.config("gates.sync", "true"));
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.incremental", "true"), ConfigOverride.config("gates.sync", "true"));
 
     @Order(2)
     @RegisterExtension
-    static final TestRelay POLLED = TestRelay.anotherInstance(RELAY, ConfigOverride.config("gates.incremental", "true"),
-            ConfigOverride.config("gates.sync", "false"));
+    static final TestRelay POLLED = TestRelay.anotherInstance(
+            RELAY, ConfigOverride.config("gates.incremental", "true"), ConfigOverride.config("gates.sync", "false"));
 
     /**
      * A community of its own: the other tests' policy changes would reach a live subscription here as
@@ -52,8 +52,11 @@ class FollowEndToEndTest {
      */
     @Order(3)
     @RegisterExtension
-    static final TestRelay ISOLATED = TestRelay.anotherInstance(RELAY, ConfigOverride.config("gates.incremental", "true"),
-            ConfigOverride.config("gates.sync", "true"), ConfigOverride.config("communities[0].name", "self-check"));
+    static final TestRelay ISOLATED = TestRelay.anotherInstance(
+            RELAY,
+            ConfigOverride.config("gates.incremental", "true"),
+            ConfigOverride.config("gates.sync", "true"),
+            ConfigOverride.config("communities[0].name", "self-check"));
 
     @TempDir
     Path directory;
@@ -73,8 +76,9 @@ class FollowEndToEndTest {
     }
 
     private void awaitStoreIsD(SyncClient client) {
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(discoverableHeads(client))
-                .isEqualTo(model.discoverable(new Model.View(reader.publicKeyHex(), Set.of()))));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(discoverableHeads(client))
+                        .isEqualTo(model.discoverable(new Model.View(reader.publicKeyHex(), Set.of()))));
     }
 
     @Test
@@ -84,8 +88,9 @@ class FollowEndToEndTest {
         UUID d = writer.create(owner, open);
         UUID moving = writer.create(owner, open);
         UUID inSecret = writer.create(owner, secret);
-        try (SyncClient client = ClientHarness.open(RELAY.baseUrl(), reader, directory.resolve("live.db"), List.of(), notes);
-             Follower follower = new Follower(client, Duration.ofSeconds(1), Duration.ofMinutes(30))) {
+        try (SyncClient client =
+                        ClientHarness.open(RELAY.baseUrl(), reader, directory.resolve("live.db"), List.of(), notes);
+                Follower follower = new Follower(client, Duration.ofSeconds(1), Duration.ofMinutes(30))) {
             Future<?> running = background.submit(() -> {
                 follower.run();
                 return null;
@@ -105,7 +110,8 @@ class FollowEndToEndTest {
             writer.remove(owner, secret, reader);
             awaitStoreIsD(client);
 
-            Replies.accepted(RELAY.client().publish(owner, Nostr.editChannel(owner, open, tag("visibility", "private"))));
+            Replies.accepted(
+                    RELAY.client().publish(owner, Nostr.editChannel(owner, open, tag("visibility", "private"))));
             model.channels.get(open).open = false;
             awaitStoreIsD(client);
             await().atMost(Duration.ofSeconds(30)).until(() -> follower.resubscriptions() >= 1);
@@ -127,8 +133,8 @@ class FollowEndToEndTest {
         UUID edited = writer.create(owner, open);
         UUID deleted = writer.create(owner, open);
         Path key = Files.writeString(directory.resolve("reader.key"), Hex.encode(reader.secretKey()) + "\n");
-        Process follow = CommandLineProcess.start(directory, "follow", "--relay", RELAY.baseUrl(), "--key", key.toString(),
-                "--store", "follow.db");
+        Process follow = CommandLineProcess.start(
+                directory, "follow", "--relay", RELAY.baseUrl(), "--key", key.toString(), "--store", "follow.db");
         try {
             awaitOutput(follow, "following live over WebSocket sync; Ctrl-C to stop");
             writer.edit(owner, edited);
@@ -137,20 +143,24 @@ class FollowEndToEndTest {
             awaitOutput(follow, "upsert " + edited + " in " + open + " head ");
             awaitOutput(follow, "upsert " + created + " in " + open + " head ");
             awaitOutput(follow, "remove " + deleted + " (deleted)");
-            try (SyncClient store = ClientHarness.open(RELAY.baseUrl(), reader, directory.resolve("follow.db"), List.of(),
-                    notes)) {
+            try (SyncClient store =
+                    ClientHarness.open(RELAY.baseUrl(), reader, directory.resolve("follow.db"), List.of(), notes)) {
                 awaitStoreIsD(store);
             }
         } finally {
             follow.destroy();
-            assertThat(follow.waitFor(30, TimeUnit.SECONDS)).as("follow stops on SIGTERM").isTrue();
+            assertThat(follow.waitFor(30, TimeUnit.SECONDS))
+                    .as("follow stops on SIGTERM")
+                    .isTrue();
         }
         assertThat(CommandLineProcess.errors(directory)).doesNotContain("buzz-sync: relay answered");
     }
 
     private void awaitOutput(Process follow, String line) {
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            assertThat(follow.isAlive()).as("follow still runs; stderr: %s", CommandLineProcess.errors(directory)).isTrue();
+            assertThat(follow.isAlive())
+                    .as("follow still runs; stderr: %s", CommandLineProcess.errors(directory))
+                    .isTrue();
             assertThat(CommandLineProcess.output(directory)).contains(line);
         });
     }
@@ -162,7 +172,7 @@ class FollowEndToEndTest {
         List<UUID> ids = List.of(writer.create(owner, open), writer.create(owner, open), writer.create(owner, open));
         Path file = directory.resolve("damaged.db");
         try (SyncClient client = ClientHarness.open(ISOLATED.baseUrl(), reader, file, List.of(), notes);
-             Follower follower = new Follower(client, Duration.ofSeconds(1), Duration.ofSeconds(1))) {
+                Follower follower = new Follower(client, Duration.ofSeconds(1), Duration.ofSeconds(1))) {
             Future<?> running = background.submit(() -> {
                 follower.run();
                 return null;
@@ -177,10 +187,13 @@ class FollowEndToEndTest {
                 if (running.isDone()) {
                     running.get();
                 }
-                assertThat(notes.lines).anyMatch(line -> line.startsWith("self-check: store had drifted; repaired: 1 restored"));
+                assertThat(notes.lines)
+                        .anyMatch(line -> line.startsWith("self-check: store had drifted; repaired: 1 restored"));
             });
             awaitStoreIsD(client);
-            assertThat(follower.resubscriptions()).as("repaired by the check, not by a resubscription").isZero();
+            assertThat(follower.resubscriptions())
+                    .as("repaired by the check, not by a resubscription")
+                    .isZero();
         }
     }
 
@@ -188,8 +201,9 @@ class FollowEndToEndTest {
     void withoutWebSocketSyncItPolls() throws Exception {
         UUID open = writer.channel(owner, true, false, false);
         UUID d = writer.create(owner, open);
-        try (SyncClient client = ClientHarness.open(POLLED.baseUrl(), reader, directory.resolve("polled.db"), List.of(), notes);
-             Follower follower = new Follower(client, Duration.ofSeconds(1), Duration.ofMinutes(30))) {
+        try (SyncClient client =
+                        ClientHarness.open(POLLED.baseUrl(), reader, directory.resolve("polled.db"), List.of(), notes);
+                Follower follower = new Follower(client, Duration.ofSeconds(1), Duration.ofMinutes(30))) {
             background.submit(() -> {
                 follower.run();
                 return null;
@@ -199,15 +213,18 @@ class FollowEndToEndTest {
             // Changes made before polling starts land in the first sync's self-check, which reports nothing.
             await().atMost(Duration.ofSeconds(30)).until(() -> !notes.following.isEmpty());
             assertThat(notes.following.get(0)).startsWith("by polling every 1 s");
-            assertThat(notes.changes).as("the bootstrap is not reported as changes").isEmpty();
+            assertThat(notes.changes)
+                    .as("the bootstrap is not reported as changes")
+                    .isEmpty();
             writer.edit(owner, d);
             UUID created = writer.create(owner, open);
             awaitStoreIsD(client);
             writer.delete(owner, created);
             awaitStoreIsD(client);
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(notes.changes)
-                    .extracting(change -> (change.upsert() ? "upsert " : "remove ") + change.d())
-                    .contains("upsert " + d, "upsert " + created, "remove " + created));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(notes.changes)
+                            .extracting(change -> (change.upsert() ? "upsert " : "remove ") + change.d())
+                            .contains("upsert " + d, "upsert " + created, "remove " + created));
         }
     }
 }

@@ -42,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 @IntegrationTest
 class ResetStormTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"),
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.incremental", "true"),
             ConfigOverride.config("incremental.maxConcurrentReads", "4"),
             ConfigOverride.config("incremental.retryAfterMinSeconds", "1"),
             ConfigOverride.config("incremental.retryAfterMaxSeconds", "6"));
@@ -85,15 +86,21 @@ class ResetStormTest {
                 assertThat(report.held()).isEqualTo(ARTIFACTS);
             });
             SyncClient.DigestAnswer relay = clients.get(0).digestRead();
-            assertThat(clients).allSatisfy(c -> assertThat(c.store().digest().hex()).isEqualTo(relay.digest()));
+            assertThat(clients)
+                    .allSatisfy(c -> assertThat(c.store().digest().hex()).isEqualTo(relay.digest()));
 
             assertThat(waits).as("the bulkhead of 4 turned clients away").isNotEmpty();
             assertThat(waits).allSatisfy(wait -> {
-                assertThat(wait.retryAfter()).as("capacity refusals carry Retry-After").isNotNull();
+                assertThat(wait.retryAfter())
+                        .as("capacity refusals carry Retry-After")
+                        .isNotNull();
                 assertThat(wait.delay()).isEqualTo(wait.retryAfter());
-                assertThat(wait.sleptNanos()).isGreaterThanOrEqualTo(wait.delay().toNanos());
+                assertThat(wait.sleptNanos())
+                        .isGreaterThanOrEqualTo(wait.delay().toNanos());
             });
-            assertThat(waits.stream().map(Wait::retryAfter).distinct().count()).as("jittered Retry-After").isGreaterThan(1);
+            assertThat(waits.stream().map(Wait::retryAfter).distinct().count())
+                    .as("jittered Retry-After")
+                    .isGreaterThan(1);
             System.out.println(histogram(waits, stormStart));
         } finally {
             pool.shutdownNow();
@@ -110,13 +117,17 @@ class ResetStormTest {
             Object[] why = reason.get();
             waits.add(new Wait(index, refused.get()[0], (Duration) why[0], delay, System.nanoTime() - start));
         };
-        Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 60, measuring, (r, d, e) -> { })
+        Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 60, measuring, (r, d, e) -> {})
                 .withListener((request, delay, error) -> {
                     refused.get()[0] = System.nanoTime();
                     reason.set(new Object[] {error.retryAfter().orElse(null)});
                 });
-        return new SyncClient(new SignedHttp(RELAY.baseUrl(), NostrKeys.generate()),
-                SqliteStore.open(directory.resolve("client-" + index + ".db")), List.of(), backoff, new SyncListener() { });
+        return new SyncClient(
+                new SignedHttp(RELAY.baseUrl(), NostrKeys.generate()),
+                SqliteStore.open(directory.resolve("client-" + index + ".db")),
+                List.of(),
+                backoff,
+                new SyncListener() {});
     }
 
     private static List<SessionReport> all(ExecutorService pool, List<SyncClient> clients, CountDownLatch start)
@@ -151,7 +162,8 @@ class ResetStormTest {
         }
         StringBuilder out = new StringBuilder("reset storm: " + CLIENTS + " clients, " + waits.size() + " refusals\n");
         out.append("retries by second after the reset:\n");
-        bySecond.forEach((second, count) -> out.append(String.format("  %3d s %4d %s%n", second, count, "#".repeat((count + 4) / 5))));
+        bySecond.forEach((second, count) ->
+                out.append(String.format("  %3d s %4d %s%n", second, count, "#".repeat((count + 4) / 5))));
         out.append("Retry-After handed out:\n");
         byRetryAfter.forEach((seconds, count) -> out.append(String.format("  %3d s %4d%n", seconds, count)));
         return out.toString();

@@ -31,7 +31,8 @@ import org.openqa.selenium.support.ui.Select;
 @IntegrationTest
 class ConsoleBrowserTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
 
     private Browser browser;
 
@@ -44,8 +45,8 @@ class ConsoleBrowserTest {
     void closeBrowser() {
         browser.close();
         for (String gate : List.of("sync", "incremental")) {
-            new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA).post("/api/flags",
-                    Map.of("gate", gate, "value", "clear", "reason", "browser test cleanup"));
+            new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA)
+                    .post("/api/flags", Map.of("gate", gate, "value", "clear", "reason", "browser test cleanup"));
         }
     }
 
@@ -69,7 +70,8 @@ class ConsoleBrowserTest {
 
         browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("history"), reason));
         assertThat(browser.driver.findElement(By.id("state-sync")).getText()).isEqualTo("on");
-        WebElement row = browser.driver.findElement(By.xpath("//table[@id='history']//tr[td[contains(., '" + reason + "')]]"));
+        WebElement row =
+                browser.driver.findElement(By.xpath("//table[@id='history']//tr[td[contains(., '" + reason + "')]]"));
         assertThat(row.getText()).contains("olivia-oncall", "sync", "off → on");
         browser.screenshot("flags-after-flip");
     }
@@ -83,10 +85,15 @@ class ConsoleBrowserTest {
         browser.driver.findElement(By.id("reason-incremental")).sendKeys("try to go live");
         browser.driver.findElement(By.id("apply-incremental")).click();
 
-        WebElement refusal = browser.waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("refusal-incremental")));
-        assertThat(refusal.getText()).contains("preconditions are not met", "artifact_heads_sync_idx is missing",
-                "0078-create-artifact-heads-sync-index is not recorded");
-        assertThat(browser.driver.findElement(By.id("state-incremental")).getText()).isEqualTo("off");
+        WebElement refusal =
+                browser.waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("refusal-incremental")));
+        assertThat(refusal.getText())
+                .contains(
+                        "preconditions are not met",
+                        "artifact_heads_sync_idx is missing",
+                        "0078-create-artifact-heads-sync-index is not recorded");
+        assertThat(browser.driver.findElement(By.id("state-incremental")).getText())
+                .isEqualTo("off");
         browser.screenshot("flags-refused-enable");
     }
 
@@ -95,28 +102,46 @@ class ConsoleBrowserTest {
         NostrKeys alice = NostrKeys.generate();
         UUID channel = newId();
         RELAY.client().publish(alice, createChannel(alice, channel, "open"));
-        assertThat(RELAY.client().publish(alice, editChannel(alice, channel, tag("visibility", "private"))).status())
+        assertThat(RELAY.client()
+                        .publish(alice, editChannel(alice, channel, tag("visibility", "private")))
+                        .status())
                 .isEqualTo(200);
-        long community = RELAY.jdbi().withHandle(h -> h.createQuery("SELECT id FROM communities WHERE name = 'test'")
-                .mapTo(Long.class).one());
+        long community = RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT id FROM communities WHERE name = 'test'")
+                        .mapTo(Long.class)
+                        .one());
         Timestamp minute = Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MINUTES));
         for (String instance : List.of("relay-a", "relay-b")) {
-            RELAY.jdbi().useHandle(h -> h.execute("INSERT INTO sync_statistics "
-                    + "(community_id, minute, instance_id, resets_served, capacity_rejections) VALUES (?, ?, ?, 40, 2)",
-                    community, minute, instance));
-            RELAY.jdbi().useHandle(h -> h.execute("INSERT INTO policy_change_refusals "
-                    + "(community_id, minute, instance_id, refused) VALUES (?, ?, ?, 3)", community, minute, instance));
+            RELAY.jdbi()
+                    .useHandle(h -> h.execute(
+                            "INSERT INTO sync_statistics "
+                                    + "(community_id, minute, instance_id, resets_served, capacity_rejections) VALUES (?, ?, ?, 40, 2)",
+                            community,
+                            minute,
+                            instance));
+            RELAY.jdbi()
+                    .useHandle(h -> h.execute(
+                            "INSERT INTO policy_change_refusals "
+                                    + "(community_id, minute, instance_id, refused) VALUES (?, ?, ?, 3)",
+                            community,
+                            minute,
+                            instance));
         }
 
         signIn();
         browser.driver.findElement(By.linkText("Reset bursts")).click();
-        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#burst-chart .burst-band")));
-        assertThat(browser.driver.findElements(By.cssSelector("#burst-chart .bar-resets"))).isNotEmpty();
-        assertThat(browser.driver.findElements(By.cssSelector("#burst-chart .bar-capacity"))).isNotEmpty();
-        assertThat(browser.driver.findElements(By.cssSelector("#burst-chart .bar-refused"))).isNotEmpty();
+        browser.waiting()
+                .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#burst-chart .burst-band")));
+        assertThat(browser.driver.findElements(By.cssSelector("#burst-chart .bar-resets")))
+                .isNotEmpty();
+        assertThat(browser.driver.findElements(By.cssSelector("#burst-chart .bar-capacity")))
+                .isNotEmpty();
+        assertThat(browser.driver.findElements(By.cssSelector("#burst-chart .bar-refused")))
+                .isNotEmpty();
         assertThat(browser.driver.findElement(By.id("chart-desc")).getAttribute("textContent"))
                 .contains("6 policy change(s) refused");
-        assertThat(browser.driver.findElement(By.id("bursts")).getText()).contains("80 resets", "visibility open→private");
+        assertThat(browser.driver.findElement(By.id("bursts")).getText())
+                .contains("80 resets", "visibility open→private");
 
         new Select(browser.driver.findElement(By.id("window"))).selectByValue("day");
         browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("chart-desc"), "last day"));
@@ -140,14 +165,17 @@ class ConsoleBrowserTest {
     void theRollbackPageTurnsTheGateOffWithAReason() {
         signIn();
         browser.driver.findElement(By.linkText("Rollback")).click();
-        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("reason")))
+        browser.waiting()
+                .until(ExpectedConditions.presenceOfElementLocated(By.id("reason")))
                 .sendKeys("browser rollback drill");
         browser.driver.findElement(By.id("roll-back")).click();
         browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("output"), "Type yes"));
         browser.driver.findElement(By.id("gate-off")).click();
         browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("output"), "Mode gate-only"));
         browser.screenshot("rollback-gate-off");
-        var history = new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA).get("/api/flags/history?gate=incremental").json();
+        var history = new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA)
+                .get("/api/flags/history?gate=incremental")
+                .json();
         assertThat(history.get(0).get("reason").asText()).isEqualTo("rollback-incremental: browser rollback drill");
         assertThat(history.get(0).get("newValue").asBoolean()).isFalse();
     }
@@ -156,7 +184,8 @@ class ConsoleBrowserTest {
         browser.driver.get(RELAY.adminUrl() + "/console/");
         browser.driver.findElement(By.id("token")).sendKeys(AdminClient.OLIVIA);
         browser.driver.findElement(By.cssSelector("#sign-in button")).click();
-        browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.className("who"),
-                "Signed in as olivia-oncall"));
+        browser.waiting()
+                .until(ExpectedConditions.textToBePresentInElementLocated(
+                        By.className("who"), "Signed in as olivia-oncall"));
     }
 }

@@ -32,6 +32,7 @@ class ConsoleFleetTest {
     @RegisterExtension
     @Order(1)
     static final TestRelay FIRST = TestRelay.create(ConfigOverride.config("admin.heartbeat", "300ms"));
+
     @RegisterExtension
     @Order(2)
     static final TestRelay SECOND = TestRelay.anotherInstance(FIRST, ConfigOverride.config("admin.heartbeat", "300ms"));
@@ -47,33 +48,46 @@ class ConsoleFleetTest {
                         now() - interval '1 minute', '{"incremental": true}', true, 0, 4, 0,
                         '[{"at": 1, "requests": 5, "unavailable": 2, "resets": 1}]')
                 """, GONE));
-        await().atMost(Duration.ofSeconds(20)).until(() -> FIRST.admin().get("/api/instances").json()
-                .get("instances").size() == 3);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> FIRST.admin()
+                                .get("/api/instances")
+                                .json()
+                                .get("instances")
+                                .size()
+                        == 3);
 
         try (Browser browser = new Browser()) {
             browser.driver.get(FIRST.adminUrl() + "/console/");
             browser.driver.findElement(By.id("token")).sendKeys(AdminClient.OLIVIA);
             browser.driver.findElement(By.cssSelector("#sign-in button")).click();
-            browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.className("who"),
-                    "Signed in as olivia-oncall"));
+            browser.waiting()
+                    .until(ExpectedConditions.textToBePresentInElementLocated(
+                            By.className("who"), "Signed in as olivia-oncall"));
             browser.driver.findElement(By.linkText("Fleet")).click();
 
-            browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("fleet-summary"),
-                    "3 instance(s), 1 stale"));
+            browser.waiting()
+                    .until(ExpectedConditions.textToBePresentInElementLocated(
+                            By.id("fleet-summary"), "3 instance(s), 1 stale"));
             List<WebElement> rows = browser.driver.findElements(By.cssSelector("#fleet tbody tr"));
             assertThat(rows).hasSize(3);
             assertThat(browser.driver.findElements(By.cssSelector("#fleet tbody tr.stale")))
-                    .singleElement().satisfies(row -> assertThat(row.getAttribute("id")).isEqualTo("instance-" + GONE))
-                    .satisfies(row -> assertThat(row.getText()).contains("STALE", "gone-host", "0.0.9",
-                            "incremental on"));
-            assertThat(rows).filteredOn(row -> !row.getAttribute("id").equals("instance-" + GONE)).hasSize(2)
+                    .singleElement()
+                    .satisfies(row -> assertThat(row.getAttribute("id")).isEqualTo("instance-" + GONE))
+                    .satisfies(
+                            row -> assertThat(row.getText()).contains("STALE", "gone-host", "0.0.9", "incremental on"));
+            assertThat(rows)
+                    .filteredOn(row -> !row.getAttribute("id").equals("instance-" + GONE))
+                    .hasSize(2)
                     .allSatisfy(row -> assertThat(row.getText()).contains("connected", "built "));
-            assertThat(rows).allSatisfy(row -> assertThat(row.findElements(By.cssSelector("svg.sparkline")))
-                    .hasSize(3));
-            WebElement unavailable = browser.driver.findElement(
-                    By.cssSelector("#instance-" + GONE + " svg.sparkline-unavailable"));
+            assertThat(rows)
+                    .allSatisfy(row -> assertThat(row.findElements(By.cssSelector("svg.sparkline")))
+                            .hasSize(3));
+            WebElement unavailable =
+                    browser.driver.findElement(By.cssSelector("#instance-" + GONE + " svg.sparkline-unavailable"));
             assertThat(unavailable.getAttribute("data-total")).isEqualTo("2");
-            assertThat(unavailable.findElements(By.tagName("circle"))).as("one beat is drawn as a dot").hasSize(1);
+            assertThat(unavailable.findElements(By.tagName("circle")))
+                    .as("one beat is drawn as a dot")
+                    .hasSize(1);
             assertThat(browser.driver.findElement(By.tagName("h1")).getText()).isEqualTo("Fleet");
             browser.screenshot("fleet");
         }
@@ -83,20 +97,34 @@ class ConsoleFleetTest {
     void everyConsoleAnswerCarriesTheSecurityHeaders() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         for (String path : List.of("/console/", "/console/fleet.html", "/console/console.js", "/api/instances")) {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(FIRST.adminUrl() + path))
-                    .header("Authorization", "Bearer " + AdminClient.OLIVIA).GET().build(),
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create(FIRST.adminUrl() + path))
+                            .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                            .GET()
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).as(path).isEqualTo(200);
-            assertThat(response.headers().firstValue("Content-Security-Policy")).as(path)
+            assertThat(response.headers().firstValue("Content-Security-Policy"))
+                    .as(path)
                     .contains(ConsoleHeaders.CONTENT_SECURITY_POLICY);
             assertThat(response.headers().firstValue("Content-Security-Policy").orElseThrow())
-                    .contains("frame-ancestors 'none'").doesNotContain("unsafe-inline");
-            assertThat(response.headers().firstValue("X-Frame-Options")).as(path).contains("DENY");
-            assertThat(response.headers().firstValue("Referrer-Policy")).as(path).contains("no-referrer");
+                    .contains("frame-ancestors 'none'")
+                    .doesNotContain("unsafe-inline");
+            assertThat(response.headers().firstValue("X-Frame-Options"))
+                    .as(path)
+                    .contains("DENY");
+            assertThat(response.headers().firstValue("Referrer-Policy"))
+                    .as(path)
+                    .contains("no-referrer");
         }
-        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(FIRST.adminUrl() + "/console/fleet.html"))
-                .GET().build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(page.body()).as("the shell is drawn by console.js, not copied into each page")
-                .doesNotContain("<nav").doesNotContain("<header");
+        HttpResponse<String> page = http.send(
+                HttpRequest.newBuilder(URI.create(FIRST.adminUrl() + "/console/fleet.html"))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(page.body())
+                .as("the shell is drawn by console.js, not copied into each page")
+                .doesNotContain("<nav")
+                .doesNotContain("<header");
     }
 }

@@ -55,6 +55,7 @@ class CrashSafetyTest {
     private final UUID channel = newId();
     /** Per artifact, the events sent for it in order, and which of them the relay acknowledged. */
     private final Map<UUID, Artifact> artifacts = new ConcurrentHashMap<>();
+
     private String databaseUrl;
 
     @BeforeEach
@@ -85,7 +86,8 @@ class CrashSafetyTest {
                     writer.start();
                     writers.add(writer);
                 }
-                await("round " + round + " acknowledgements (seed " + SEED + ")").atMost(Duration.ofMinutes(2))
+                await("round " + round + " acknowledgements (seed " + SEED + ")")
+                        .atMost(Duration.ofMinutes(2))
                         .until(() -> acknowledged.get() >= killAfter);
                 relay.kill();
                 killed.set(true);
@@ -133,13 +135,17 @@ class CrashSafetyTest {
     private void assertEveryAcknowledgedWriteIsThere(RelayClient client) {
         Set<String> acknowledged = new HashSet<>();
         artifacts.values().forEach(artifact -> {
-            assertThat(artifact.unexpected).as("answers other than an acknowledgement").isEmpty();
+            assertThat(artifact.unexpected)
+                    .as("answers other than an acknowledgement")
+                    .isEmpty();
             acknowledged.addAll(artifact.acknowledged);
         });
         assertThat(acknowledged).as("acknowledged writes (seed " + SEED + ")").hasSizeGreaterThanOrEqualTo(30);
-        Set<String> stored = new HashSet<>(jdbi().withHandle(handle -> handle.createQuery(
-                        "SELECT id FROM events WHERE id IN (<ids>)").bindList("ids", List.copyOf(acknowledged))
-                .mapTo(String.class).list()));
+        Set<String> stored = new HashSet<>(
+                jdbi().withHandle(handle -> handle.createQuery("SELECT id FROM events WHERE id IN (<ids>)")
+                        .bindList("ids", List.copyOf(acknowledged))
+                        .mapTo(String.class)
+                        .list()));
         assertThat(stored).as("acknowledged events in the database").containsAll(acknowledged);
 
         Map<String, String> heads = currentHeads(client);
@@ -149,7 +155,8 @@ class CrashSafetyTest {
             }
             String lastAcknowledged = artifact.acknowledged.get(artifact.acknowledged.size() - 1);
             List<String> allowed = artifact.sent.subList(artifact.sent.indexOf(lastAcknowledged), artifact.sent.size());
-            assertThat(heads.get(d.toString())).as("head of " + d + " served after the restarts")
+            assertThat(heads.get(d.toString()))
+                    .as("head of " + d + " served after the restarts")
                     .isIn(allowed);
         });
     }
@@ -174,13 +181,11 @@ class CrashSafetyTest {
         assertThat(rows("""
                 SELECT e.id FROM events e
                 LEFT JOIN artifact_revisions r ON r.event_id = e.id
-                WHERE e.kind = <revisionKind> AND r.event_id IS NULL"""))
-                .as("revisions stored without their ledger row").isEmpty();
+                WHERE e.kind = <revisionKind> AND r.event_id IS NULL""")).as("revisions stored without their ledger row").isEmpty();
         assertThat(rows("""
                 SELECT DISTINCT r.d::text FROM artifact_revisions r
                 LEFT JOIN artifact_heads h ON h.community_id = r.community_id AND h.d = r.d
-                WHERE h.d IS NULL"""))
-                .as("artifacts with revisions but no head").isEmpty();
+                WHERE h.d IS NULL""")).as("artifacts with revisions but no head").isEmpty();
         assertThat(rows("""
                 SELECT h.d::text FROM artifact_heads h
                 WHERE h.head_event_id <> (SELECT r.event_id FROM artifact_revisions r
@@ -189,12 +194,15 @@ class CrashSafetyTest {
                                                             WHERE later.community_id = r.community_id
                                                               AND later.d = r.d AND later.prev_event_id = r.event_id))
                 """))
-                .as("heads that are not the tip of their artifact's revision chain").isEmpty();
+                .as("heads that are not the tip of their artifact's revision chain")
+                .isEmpty();
     }
 
     private List<String> rows(String sql) {
         return jdbi().withHandle(handle -> handle.createQuery(sql)
-                .define("revisionKind", Kinds.ARTIFACT_REVISION).mapTo(String.class).list());
+                .define("revisionKind", Kinds.ARTIFACT_REVISION)
+                .mapTo(String.class)
+                .list());
     }
 
     private Jdbi jdbi() {

@@ -14,34 +14,43 @@ import org.junit.jupiter.api.Test;
 class DatabaseFaultsTest {
     @Test
     void connectionFailuresAnywhereInTheCauseChainAreUnreachable() {
-        assertThat(DatabaseFaults.isUnreachable(new ConnectionException(
-                new SQLException("Connection to 127.0.0.1:5432 refused", "08001", new ConnectException("refused")))))
+        assertThat(DatabaseFaults.isUnreachable(new ConnectionException(new SQLException(
+                        "Connection to 127.0.0.1:5432 refused", "08001", new ConnectException("refused")))))
                 .isTrue();
         assertThat(DatabaseFaults.isUnreachable(new UnableToExecuteStatementException(
-                new SQLException("An I/O error occurred while sending to the backend", "08006"), null))).isTrue();
-        assertThat(DatabaseFaults.isUnreachable(new RuntimeException(new ConnectException("refused")))).isTrue();
+                        new SQLException("An I/O error occurred while sending to the backend", "08006"), null)))
+                .isTrue();
+        assertThat(DatabaseFaults.isUnreachable(new RuntimeException(new ConnectException("refused"))))
+                .isTrue();
     }
 
     @Test
     void endedBackendsAndAServerStartingUpAreUnreachable() {
         for (String state : new String[] {"57P01", "57P02", "57P03"}) {
-            assertThat(DatabaseFaults.isUnreachable(new SQLException("terminating connection", state))).as(state).isTrue();
+            assertThat(DatabaseFaults.isUnreachable(new SQLException("terminating connection", state)))
+                    .as(state)
+                    .isTrue();
         }
     }
 
     @Test
     void aPoolThatTimesOutIsUnreachable() {
         assertThat(DatabaseFaults.isUnreachable(new ConnectionException(
-                new PoolExhaustedException("Timeout: Pool empty. Unable to fetch a connection in 30 seconds")))).isTrue();
-        assertThat(DatabaseFaults.isUnreachable(new SQLTransientConnectionException("pool timeout"))).isTrue();
+                        new PoolExhaustedException("Timeout: Pool empty. Unable to fetch a connection in 30 seconds"))))
+                .isTrue();
+        assertThat(DatabaseFaults.isUnreachable(new SQLTransientConnectionException("pool timeout")))
+                .isTrue();
     }
 
     @Test
     void otherDatabaseErrorsAreNot() {
-        assertThat(DatabaseFaults.isUnreachable(new SQLException("duplicate key", "23505"))).isFalse();
-        assertThat(DatabaseFaults.isUnreachable(new SQLException("canceling statement due to statement timeout",
-                "57014"))).isFalse();
+        assertThat(DatabaseFaults.isUnreachable(new SQLException("duplicate key", "23505")))
+                .isFalse();
+        assertThat(DatabaseFaults.isUnreachable(
+                        new SQLException("canceling statement due to statement timeout", "57014")))
+                .isFalse();
         assertThat(DatabaseFaults.isUnreachable(new SQLException("no state"))).isFalse();
-        assertThat(DatabaseFaults.isUnreachable(new IllegalStateException("a bug"))).isFalse();
+        assertThat(DatabaseFaults.isUnreachable(new IllegalStateException("a bug")))
+                .isFalse();
     }
 }

@@ -47,8 +47,10 @@ class DatabaseOutageTest {
     @BeforeAll
     static void startRelayOnItsOwnServer() throws Exception {
         postgres = DedicatedPostgres.start();
-        relay = TestRelay.onDatabase(postgres.jdbcUrl(),
-                ConfigOverride.config("gates.incremental", "true"), ConfigOverride.config("gates.sync", "true"));
+        relay = TestRelay.onDatabase(
+                postgres.jdbcUrl(),
+                ConfigOverride.config("gates.incremental", "true"),
+                ConfigOverride.config("gates.sync", "true"));
         relay.start();
     }
 
@@ -63,11 +65,12 @@ class DatabaseOutageTest {
     }
 
     @Test
-    void anOutageIsA503WithRetryAfterEverywhereAndTheRelayRecoversWithoutLosingAnAcknowledgedWrite()
-            throws Exception {
+    void anOutageIsA503WithRetryAfterEverywhereAndTheRelayRecoversWithoutLosingAnAcknowledgedWrite() throws Exception {
         RelayClient client = relay.client();
         UUID channel = newId();
-        assertThat(client.publish(alice, Nostr.createChannel(alice, channel, "open")).status()).isEqualTo(200);
+        assertThat(client.publish(alice, Nostr.createChannel(alice, channel, "open"))
+                        .status())
+                .isEqualTo(200);
 
         try (SyncClient follower = SyncClient.connect(relay.baseUrl())) {
             follower.authenticateOk(bob);
@@ -96,10 +99,13 @@ class DatabaseOutageTest {
                 writer.join();
             }
 
-            assertThat(traffic.unexpected).as("every answer was 200, or a 503 in the write reply's shape").isEmpty();
+            assertThat(traffic.unexpected)
+                    .as("every answer was 200, or a 503 in the write reply's shape")
+                    .isEmpty();
             Set<String> acknowledged = Set.copyOf(traffic.acknowledged);
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    assertThat(follower.liveStore("live").keySet()).containsAll(acknowledged));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() ->
+                            assertThat(follower.liveStore("live").keySet()).containsAll(acknowledged));
             assertThat(currentArtifacts(client, channel)).containsAll(acknowledged);
         }
     }
@@ -120,20 +126,25 @@ class DatabaseOutageTest {
         assertThat(incremental.error()).isEqualTo("incremental_database_unavailable");
         assertThat(incremental.message()).isNotBlank();
 
-        HttpResponse<String> admin = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create(relay.adminUrl() + "/api/migrations"))
-                .header("Authorization", "Bearer " + AdminClient.OLIVIA).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> admin = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(relay.adminUrl() + "/api/migrations"))
+                                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertRetryAfter(admin.statusCode(), admin);
-        assertThat(RelayClient.JSON.readTree(admin.body()).path("error").asText()).isEqualTo("database_unavailable");
+        assertThat(RelayClient.JSON.readTree(admin.body()).path("error").asText())
+                .isEqualTo("database_unavailable");
     }
 
     private static void assertRetryAfter(int status, HttpResponse<String> response) {
         assertThat(status).as(response.body()).isEqualTo(503);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/json"));
-        assertThat(response.headers().firstValue("Retry-After")).hasValueSatisfying(
-                seconds -> assertThat(Integer.parseInt(seconds)).isBetween(1, 60));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+        assertThat(response.headers().firstValue("Retry-After"))
+                .hasValueSatisfying(
+                        seconds -> assertThat(Integer.parseInt(seconds)).isBetween(1, 60));
     }
 
     private Set<String> currentArtifacts(RelayClient client, UUID channel) {
@@ -166,7 +177,8 @@ class DatabaseOutageTest {
                 Reply reply = client.publish(alice, Nostr.revision(alice, d, channel, "create", null, "t " + d));
                 if (reply.status() == 200 && reply.json().path("accepted").asBoolean()) {
                     acknowledged.add(d.toString());
-                } else if (reply.status() == 503 && reply.response().headers().firstValue("Retry-After").isPresent()
+                } else if (reply.status() == 503
+                        && reply.response().headers().firstValue("Retry-After").isPresent()
                         && reply.message().startsWith("unavailable: ")) {
                     turnedAway.set(true);
                 } else {

@@ -15,7 +15,8 @@ class DatabaseUrlTest {
     @Test
     void aPostgresUrlBecomesJdbcWithItsUserAndDecodedPassword() {
         assertThat(DatabaseUrl.parse("postgres://buzz:p%40ss+w%3Ard@db.example:6543/relay?sslmode=require"))
-                .isEqualTo(new DatabaseUrl("jdbc:postgresql://db.example:6543/relay?sslmode=require", "buzz", "p@ss+w:rd"));
+                .isEqualTo(new DatabaseUrl(
+                        "jdbc:postgresql://db.example:6543/relay?sslmode=require", "buzz", "p@ss+w:rd"));
         assertThat(DatabaseUrl.parse("postgresql://db.example/relay"))
                 .isEqualTo(new DatabaseUrl("jdbc:postgresql://db.example/relay", null, null));
     }

@@ -15,7 +15,6 @@ import io.dropwizard.testing.DropwizardTestSupport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
-import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,8 +34,12 @@ class LocalModeTest {
         String relayKey;
         try {
             RelayClient client = new RelayClient("http://127.0.0.1:" + first.getLocalPort());
-            relayKey = client.send(client.request("/").header("Accept", "application/nostr+json").GET()).json()
-                    .get("pubkey").asText();
+            relayKey = client.send(client.request("/")
+                            .header("Accept", "application/nostr+json")
+                            .GET())
+                    .json()
+                    .get("pubkey")
+                    .asText();
             accepted(client.publish(alice, createChannel(alice, channel, "open")));
         } finally {
             first.after();
@@ -49,8 +52,13 @@ class LocalModeTest {
         DropwizardTestSupport<BuzzRelayConfiguration> second = start();
         try {
             RelayClient client = new RelayClient("http://127.0.0.1:" + second.getLocalPort());
-            assertThat(client.send(client.request("/").header("Accept", "application/nostr+json").GET()).json()
-                    .get("pubkey").asText()).isEqualTo(relayKey);
+            assertThat(client.send(client.request("/")
+                                    .header("Accept", "application/nostr+json")
+                                    .GET())
+                            .json()
+                            .get("pubkey")
+                            .asText())
+                    .isEqualTo(relayKey);
             var duplicate = client.publish(alice, createChannel(alice, channel, "open"));
             assertThat(duplicate.status()).isEqualTo(409);
             assertThat(duplicate.message()).isEqualTo("conflict: channel already exists");
@@ -60,11 +68,14 @@ class LocalModeTest {
     }
 
     private DropwizardTestSupport<BuzzRelayConfiguration> start() throws Exception {
-        DropwizardTestSupport<BuzzRelayConfiguration> support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
+        DropwizardTestSupport<BuzzRelayConfiguration> support = new DropwizardTestSupport<>(
+                BuzzRelayApplication.class,
                 Path.of("..", "config", "local.yml").toString(),
                 ConfigOverride.config("server.applicationConnectors[0].port", "0"),
                 ConfigOverride.config("server.adminConnectors[0].port", "0"),
-                ConfigOverride.config("embeddedDatabase.dataDirectory", data.resolve("postgres").toString()),
+                ConfigOverride.config(
+                        "embeddedDatabase.dataDirectory",
+                        data.resolve("postgres").toString()),
                 ConfigOverride.config("relay.keyFile", data.resolve("relay-key").toString()),
                 ConfigOverride.config("relay.secretKey", ""),
                 ConfigOverride.config("logging.level", "WARN"));

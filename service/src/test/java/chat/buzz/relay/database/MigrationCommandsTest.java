@@ -34,11 +34,21 @@ class MigrationCommandsTest {
     void migrateCreatesTheSchemaAndStatusThenReportsNothingPending() throws Exception {
         Result migrate = relay("db", "migrate");
         assertThat(migrate.exitCode()).as(migrate.output()).isZero();
-        List<String> tables = Jdbi.create(databaseUrl, TestDatabases.USER, "").withHandle(h -> h.createQuery(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")
-                .mapTo(String.class).list());
-        assertThat(tables).contains("communities", "channels", "channel_members", "events", "artifact_heads",
-                "artifact_revisions", "nip98_replay_guard", "databasechangelog");
+        List<String> tables = Jdbi.create(databaseUrl, TestDatabases.USER, "")
+                .withHandle(h -> h.createQuery(
+                                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")
+                        .mapTo(String.class)
+                        .list());
+        assertThat(tables)
+                .contains(
+                        "communities",
+                        "channels",
+                        "channel_members",
+                        "events",
+                        "artifact_heads",
+                        "artifact_revisions",
+                        "nip98_replay_guard",
+                        "databasechangelog");
 
         Result status = relay("db", "status");
         assertThat(status.exitCode()).as(status.output()).isZero();
@@ -49,7 +59,9 @@ class MigrationCommandsTest {
     void statusListsPendingChangesetsOnAnEmptyDatabase() throws Exception {
         Result status = relay("db", "status", "--verbose");
         assertThat(status.exitCode()).as(status.output()).isZero();
-        assertThat(status.output()).contains("changesets have not been applied").contains("0001-create-communities::buzz");
+        assertThat(status.output())
+                .contains("changesets have not been applied")
+                .contains("0001-create-communities::buzz");
     }
 
     private record Result(int exitCode, String output) {}
@@ -57,7 +69,9 @@ class MigrationCommandsTest {
     private Result relay(String... command) throws IOException, InterruptedException {
         List<String> args = new java.util.ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "chat.buzz.relay.BuzzRelayApplication"));
+                "-cp",
+                System.getProperty("java.class.path"),
+                "chat.buzz.relay.BuzzRelayApplication"));
         args.addAll(List.of(command));
         args.add(Path.of("..", "config", "production.yml").toString());
         ProcessBuilder builder = new ProcessBuilder(args).redirectErrorStream(true);

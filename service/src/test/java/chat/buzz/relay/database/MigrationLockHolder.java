@@ -16,7 +16,8 @@ public final class MigrationLockHolder {
 
     public static void main(String[] args) throws Exception {
         Connection connection = DriverManager.getConnection(args[0], "postgres", "");
-        Database database = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
+        Database database =
+                DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
         LockServiceFactory.getInstance().getLockService(database).waitForLock();
         System.out.println(LOCKED);
         System.out.flush();

@@ -47,7 +47,8 @@ class StaleMigrationLockTest {
 
         assertThat(rowLocked()).isFalse();
         int applied = jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM databasechangelog")
-                .mapTo(Integer.class).one());
+                .mapTo(Integer.class)
+                .one());
         assertThat(applied).isPositive();
     }
 
@@ -62,7 +63,8 @@ class StaleMigrationLockTest {
             }
         });
 
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> !migration.isDone() && rowLocked());
         holder.destroyForcibly().waitFor();
 
@@ -73,9 +75,12 @@ class StaleMigrationLockTest {
 
     private Process startHolder() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                MigrationLockHolder.class.getName(), url).redirectErrorStream(true).start();
-        BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        Process process = new ProcessBuilder(
+                        java, "-cp", System.getProperty("java.class.path"), MigrationLockHolder.class.getName(), url)
+                .redirectErrorStream(true)
+                .start();
+        BufferedReader output =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         StringBuilder seen = new StringBuilder();
         for (String line = output.readLine(); line != null; line = output.readLine()) {
             if (line.contains(MigrationLockHolder.LOCKED)) {
@@ -88,7 +93,8 @@ class StaleMigrationLockTest {
 
     private boolean rowLocked() {
         return jdbi().withHandle(h -> h.createQuery("SELECT locked FROM databasechangeloglock WHERE id = 1")
-                .mapTo(Boolean.class).one());
+                .mapTo(Boolean.class)
+                .one());
     }
 
     private Jdbi jdbi() {

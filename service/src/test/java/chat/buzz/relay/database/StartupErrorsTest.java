@@ -63,10 +63,10 @@ class StartupErrorsTest {
     @Test
     void aPostgresUrlWithItsUserServes() throws Exception {
         String libpq = "postgres://" + TestDatabases.USER + "@" + databaseUrl.substring("jdbc:postgresql://".length());
-        DropwizardTestSupport<BuzzRelayConfiguration> relay = start(libpq,
-                ConfigOverride.config("database.user", ""));
+        DropwizardTestSupport<BuzzRelayConfiguration> relay = start(libpq, ConfigOverride.config("database.user", ""));
         try {
-            String reply = RawHttp.exchange("http://127.0.0.1:" + relay.getLocalPort(),
+            String reply = RawHttp.exchange(
+                    "http://127.0.0.1:" + relay.getLocalPort(),
                     "GET " + HealthServlet.READY_PATH + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
             assertThat(reply).startsWith("HTTP/1.1 200").endsWith("{\"status\":\"ready\"}");
         } finally {
@@ -82,8 +82,10 @@ class StartupErrorsTest {
             throws Exception {
         List<ConfigOverride> all = new ArrayList<>(List.of(overrides));
         all.add(ConfigOverride.config("database.url", url));
-        DropwizardTestSupport<BuzzRelayConfiguration> support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
-                ResourceHelpers.resourceFilePath("test-relay.yml"), all.toArray(ConfigOverride[]::new));
+        DropwizardTestSupport<BuzzRelayConfiguration> support = new DropwizardTestSupport<>(
+                BuzzRelayApplication.class,
+                ResourceHelpers.resourceFilePath("test-relay.yml"),
+                all.toArray(ConfigOverride[]::new));
         try {
             support.before();
         } catch (Exception | Error e) {

@@ -30,12 +30,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class BehindCaddyTest {
     @RegisterExtension
     @Order(1)
-    static final TestRelay FIRST = TestRelay.create(ConfigOverride.config("relay.trustedProxies", "127.0.0.1"),
-            ConfigOverride.config("gates.sync", "true"));
+    static final TestRelay FIRST = TestRelay.create(
+            ConfigOverride.config("relay.trustedProxies", "127.0.0.1"), ConfigOverride.config("gates.sync", "true"));
+
     @RegisterExtension
     @Order(2)
-    static final TestRelay SECOND = TestRelay.anotherInstance(FIRST,
-            ConfigOverride.config("relay.trustedProxies", "127.0.0.1"), ConfigOverride.config("gates.sync", "true"));
+    static final TestRelay SECOND = TestRelay.anotherInstance(
+            FIRST,
+            ConfigOverride.config("relay.trustedProxies", "127.0.0.1"),
+            ConfigOverride.config("gates.sync", "true"));
 
     private static CaddyProxy caddy;
     private final NostrKeys alice = NostrKeys.generate();
@@ -67,11 +70,14 @@ class BehindCaddyTest {
             // Round robin sends the writes to both instances; the socket is held by one of them.
             List<UUID> documents = List.of(newId(), newId(), newId());
             for (UUID d : documents) {
-                RelayClient.Reply reply = client.publish(alice, revision(alice, d, channel, "create", null, "via caddy"));
+                RelayClient.Reply reply =
+                        client.publish(alice, revision(alice, d, channel, "create", null, "via caddy"));
                 assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
             }
-            await().atMost(Duration.ofSeconds(15)).until(() -> sync.store("live").keySet(),
-                    heads -> documents.stream().allMatch(d -> heads.contains(d.toString())));
+            await().atMost(Duration.ofSeconds(15))
+                    .until(
+                            () -> sync.store("live").keySet(),
+                            heads -> documents.stream().allMatch(d -> heads.contains(d.toString())));
         }
     }
 

@@ -39,6 +39,7 @@ class BehindNginxTest {
     @RegisterExtension
     @Order(1)
     static final TestRelay FIRST = instance(null, FIRST_PORT);
+
     @RegisterExtension
     @Order(2)
     static final TestRelay SECOND = instance(FIRST, SECOND_PORT);
@@ -48,9 +49,10 @@ class BehindNginxTest {
 
     private static TestRelay instance(TestRelay first, int port) {
         ConfigOverride[] overrides = {
-                ConfigOverride.config("server.applicationConnectors[0].port", String.valueOf(port)),
-                ConfigOverride.config("relay.trustedProxies", "127.0.0.1"),
-                ConfigOverride.config("gates.sync", "true")};
+            ConfigOverride.config("server.applicationConnectors[0].port", String.valueOf(port)),
+            ConfigOverride.config("relay.trustedProxies", "127.0.0.1"),
+            ConfigOverride.config("gates.sync", "true")
+        };
         return first == null ? TestRelay.create(overrides) : TestRelay.anotherInstance(first, overrides);
     }
 
@@ -75,7 +77,8 @@ class BehindNginxTest {
             assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         }
 
-        assertThat(nginx.accessLog()).filteredOn(line -> line.startsWith("/events 200"))
+        assertThat(nginx.accessLog())
+                .filteredOn(line -> line.startsWith("/events 200"))
                 .anyMatch(line -> line.endsWith("127.0.0.1:" + FIRST_PORT))
                 .anyMatch(line -> line.endsWith("127.0.0.1:" + SECOND_PORT));
     }
@@ -85,7 +88,8 @@ class BehindNginxTest {
     void aWebSocketThroughNginxAuthenticatesAndSeesWritesMadeThroughEitherInstance() {
         RelayClient client = new RelayClient(nginx.baseUrl());
         UUID channel = newId();
-        assertThat(client.publish(alice, createChannel(alice, channel, "open")).status()).isEqualTo(200);
+        assertThat(client.publish(alice, createChannel(alice, channel, "open")).status())
+                .isEqualTo(200);
         try (SyncClient sync = SyncClient.connect(nginx.baseUrl())) {
             assertThat(sync.url()).isEqualTo("ws://localhost:" + nginx.port() + "/");
             sync.authenticateOk(alice);
@@ -98,16 +102,18 @@ class BehindNginxTest {
             publish(client, revision(alice, first, channel, "create", null, "first"));
             publish(client, revision(alice, second, channel, "create", null, "second"));
 
-            await().atMost(Duration.ofSeconds(15)).until(() -> sync.store("live").keySet(),
-                    heads -> heads.contains(first.toString()) && heads.contains(second.toString()));
+            await().atMost(Duration.ofSeconds(15))
+                    .until(
+                            () -> sync.store("live").keySet(),
+                            heads -> heads.contains(first.toString()) && heads.contains(second.toString()));
         }
     }
 
     @Test
     @Order(3)
     void readinessAnswersThroughNginxWithoutAToken() {
-        RelayClient.Reply reply = new RelayClient(nginx.baseUrl()).send(
-                new RelayClient(nginx.baseUrl()).request("/health/ready").GET());
+        RelayClient.Reply reply = new RelayClient(nginx.baseUrl())
+                .send(new RelayClient(nginx.baseUrl()).request("/health/ready").GET());
 
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.body()).isEqualTo("{\"status\":\"ready\"}");

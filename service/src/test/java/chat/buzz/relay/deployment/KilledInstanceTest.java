@@ -42,15 +42,20 @@ class KilledInstanceTest {
         List<Thread> writers = new ArrayList<>();
         try {
             for (String name : List.of("a", "b", "c")) {
-                relays.add(RelayProcess.start(databaseUrl, logs.resolve(name + ".log"),
+                relays.add(RelayProcess.start(
+                        databaseUrl,
+                        logs.resolve(name + ".log"),
                         Map.of("BUZZ_TRUSTED_PROXIES", "127.0.0.1", "BUZZ_COMMUNITY_HOSTS", "localhost")));
             }
-            nginx = NginxProxy.start(relays.stream().map(r -> r.baseUrl().substring("http://".length())).toList());
+            nginx = NginxProxy.start(relays.stream()
+                    .map(r -> r.baseUrl().substring("http://".length()))
+                    .toList());
             RelayClient client = new RelayClient(nginx.baseUrl());
             AtomicInteger accepted = new AtomicInteger();
             ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
             for (int i = 0; i < WRITERS; i++) {
-                Thread writer = new Thread(() -> write(client, stop, accepted, failures), "killed-instance-writer-" + i);
+                Thread writer =
+                        new Thread(() -> write(client, stop, accepted, failures), "killed-instance-writer-" + i);
                 writer.start();
                 writers.add(writer);
             }
@@ -64,9 +69,13 @@ class KilledInstanceTest {
             }
 
             assertThat(failures).isEmpty();
-            List<String> upstreams = nginx.accessLog().stream().filter(line -> line.startsWith("/events")).toList();
+            List<String> upstreams = nginx.accessLog().stream()
+                    .filter(line -> line.startsWith("/events"))
+                    .toList();
             String killed = relays.get(1).baseUrl().substring("http://".length());
-            assertThat(upstreams).as("the killed instance served before it died").anyMatch(line -> line.endsWith(killed));
+            assertThat(upstreams)
+                    .as("the killed instance served before it died")
+                    .anyMatch(line -> line.endsWith(killed));
         } finally {
             stop.set(true);
             for (Thread writer : writers) {
@@ -83,8 +92,8 @@ class KilledInstanceTest {
     }
 
     /** Publishes until stopped; an attempt refused as a replay is signed again once, as a client does. */
-    private static void write(RelayClient client, AtomicBoolean stop, AtomicInteger accepted,
-                              ConcurrentLinkedQueue<String> failures) {
+    private static void write(
+            RelayClient client, AtomicBoolean stop, AtomicInteger accepted, ConcurrentLinkedQueue<String> failures) {
         NostrKeys keys = NostrKeys.generate();
         while (!stop.get() && failures.isEmpty()) {
             var event = createChannel(keys, newId(), "open");

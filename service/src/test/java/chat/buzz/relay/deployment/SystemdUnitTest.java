@@ -24,7 +24,8 @@ class SystemdUnitTest {
         Path instance = Files.copy(UNIT, directory.resolve("buzz-relay@a.service"));
 
         Process verify = new ProcessBuilder("systemd-analyze", "verify", instance.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         assertThat(verify.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String output = new String(verify.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
@@ -39,7 +40,8 @@ class SystemdUnitTest {
         Files.writeString(broken, Files.readString(UNIT).replace("TimeoutStopSec=40", "TimeoutStopSecs=40"));
 
         Process verify = new ProcessBuilder("systemd-analyze", "verify", broken.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         assertThat(verify.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(new String(verify.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
                 .contains("Unknown key", "TimeoutStopSecs");

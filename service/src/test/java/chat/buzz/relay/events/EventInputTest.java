@@ -60,28 +60,55 @@ class EventInputTest {
     @Test
     void wrongTypesAndBadHex() {
         Event good = createChannel(alice, newId(), "open");
-        rejected(client.post(alice, "/events", good.toJson().replace("\"kind\":" + Kinds.CREATE_CHANNEL, "\"kind\":\"" + Kinds.CREATE_CHANNEL + "\"")), 400, "invalid:");
-        rejected(client.post(alice, "/events", good.toJson().replace("\"created_at\":" + good.createdAt(),
-                "\"created_at\":1.5")), 400, "invalid:");
-        rejected(client.post(alice, "/events", good.toJson().replace(good.sig(), good.sig().toUpperCase())), 400, "invalid:");
-        rejected(client.post(alice, "/events", good.toJson().replace("\"content\":\"\"", "\"content\":null")), 400, "invalid:");
+        rejected(
+                client.post(
+                        alice,
+                        "/events",
+                        good.toJson()
+                                .replace(
+                                        "\"kind\":" + Kinds.CREATE_CHANNEL,
+                                        "\"kind\":\"" + Kinds.CREATE_CHANNEL + "\"")),
+                400,
+                "invalid:");
+        rejected(
+                client.post(
+                        alice,
+                        "/events",
+                        good.toJson().replace("\"created_at\":" + good.createdAt(), "\"created_at\":1.5")),
+                400,
+                "invalid:");
+        rejected(
+                client.post(
+                        alice,
+                        "/events",
+                        good.toJson().replace(good.sig(), good.sig().toUpperCase())),
+                400,
+                "invalid:");
+        rejected(
+                client.post(alice, "/events", good.toJson().replace("\"content\":\"\"", "\"content\":null")),
+                400,
+                "invalid:");
         rejected(client.post(alice, "/events", good.toJson().replace("[\"h\",", "[1,")), 400, "invalid:");
     }
 
     @Test
     void idAndSignatureAreVerified() {
         Event good = createChannel(alice, newId(), "open");
-        Event wrongId = new Event("ab".repeat(32), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), good.sig());
+        Event wrongId = new Event(
+                "ab".repeat(32), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), good.sig());
         rejected(client.publish(alice, wrongId), 400, "invalid: event id does not match its content");
         Event other = createChannel(alice, newId(), "open");
-        Event wrongSig = new Event(good.id(), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), other.sig());
+        Event wrongSig = new Event(
+                good.id(), good.pubkey(), good.createdAt(), good.kind(), good.tags(), good.content(), other.sig());
         rejected(client.publish(alice, wrongSig), 400, "invalid: bad signature");
     }
 
     @Test
     void theEventMustBeTheCallers() {
         NostrKeys mallory = NostrKeys.generate();
-        rejected(client.publish(mallory, createChannel(alice, newId(), "open")), 403,
+        rejected(
+                client.publish(mallory, createChannel(alice, newId(), "open")),
+                403,
                 "blocked: event pubkey is not the authenticated caller");
     }
 
@@ -93,43 +120,84 @@ class EventInputTest {
 
     @Test
     void createdAtFarInTheFuture() {
-        Event future = alice.sign(Kinds.CREATE_CHANNEL, now() + 3600, List.of(tag("h", newId().toString()), tag("name", "x"),
-                tag("visibility", "open")), "");
+        Event future = alice.sign(
+                Kinds.CREATE_CHANNEL,
+                now() + 3600,
+                List.of(tag("h", newId().toString()), tag("name", "x"), tag("visibility", "open")),
+                "");
         rejected(client.publish(alice, future), 400, "invalid: created_at is more than");
     }
 
     @Test
     void tagAndContentLimits() {
         UUID channel = newId();
-        List<List<String>> many = new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "x"), tag("visibility", "open")));
+        List<List<String>> many =
+                new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "x"), tag("visibility", "open")));
         for (int i = 0; i < Limits.MAX_TAGS; i++) {
             many.add(tag("x", Integer.toString(i)));
         }
-        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, many, "")), 400, "invalid: more than 256 tags");
-        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, List.of(tag("h", channel.toString()), tag("name", "x"),
-                tag("visibility", "open"), tag("x", "v".repeat(4097))), "")), 400, "invalid: tag value longer than 4096 bytes");
-        List<List<String>> heavy = new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "x"), tag("visibility", "open")));
+        rejected(
+                client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, many, "")), 400, "invalid: more than 256 tags");
+        rejected(
+                client.publish(
+                        alice,
+                        sign(
+                                alice,
+                                Kinds.CREATE_CHANNEL,
+                                List.of(
+                                        tag("h", channel.toString()),
+                                        tag("name", "x"),
+                                        tag("visibility", "open"),
+                                        tag("x", "v".repeat(4097))),
+                                "")),
+                400,
+                "invalid: tag value longer than 4096 bytes");
+        List<List<String>> heavy =
+                new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "x"), tag("visibility", "open")));
         for (int i = 0; i < 20; i++) {
             heavy.add(tag("x", "v".repeat(4000)));
         }
-        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, heavy, "")), 400, "invalid: tags larger than 65536 bytes");
-        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, List.of(tag("h", channel.toString()), tag("name", "x"),
-                tag("visibility", "open")), "c".repeat(65537))), 400, "invalid: content larger than 65536 bytes");
+        rejected(
+                client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, heavy, "")),
+                400,
+                "invalid: tags larger than 65536 bytes");
+        rejected(
+                client.publish(
+                        alice,
+                        sign(
+                                alice,
+                                Kinds.CREATE_CHANNEL,
+                                List.of(tag("h", channel.toString()), tag("name", "x"), tag("visibility", "open")),
+                                "c".repeat(65537))),
+                400,
+                "invalid: content larger than 65536 bytes");
     }
 
     @Test
     void nulCharactersAreRefusedWhereverTheyWouldBeStored() {
         UUID channel = newId();
         List<List<String>> base = List.of(tag("h", channel.toString()), tag("visibility", "open"));
-        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "a\u0000b")), "")), 400,
+        rejected(
+                client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "a\u0000b")), "")),
+                400,
                 "invalid: ");
-        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x"), tag("x\u0000", "v")), "")), 400,
+        rejected(
+                client.publish(
+                        alice,
+                        sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x"), tag("x\u0000", "v")), "")),
+                400,
                 "invalid: ");
-        rejected(client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x")), "nul \u0000 here")), 400,
+        rejected(
+                client.publish(
+                        alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x")), "nul \u0000 here")),
+                400,
                 "invalid: ");
-        rejected(client.publish(alice, revision(alice, newId(), channel, "create", null, "title\u0000")), 400,
+        rejected(
+                client.publish(alice, revision(alice, newId(), channel, "create", null, "title\u0000")),
+                400,
                 "invalid: ");
-        Reply reply = client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x"), tag("opaque", "\u0000")), ""));
+        Reply reply = client.publish(
+                alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x"), tag("opaque", "\u0000")), ""));
         rejected(reply, 400, "invalid: ");
         assertThat(reply.message()).contains("NUL");
         assertThat(channelsNamed(channel)).as("no channel row either").isZero();
@@ -139,7 +207,8 @@ class EventInputTest {
     void bodiesThatAreNotUtf8() {
         byte[] latin1 = {'{', '"', (byte) 0xE9, '"', '}'};
         String auth = Nip98.authorizationHeader(alice, "POST", client.baseUrl() + "/events", latin1, now());
-        Reply reply = client.send(client.request("/events").header("Authorization", auth)
+        Reply reply = client.send(client.request("/events")
+                .header("Authorization", auth)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(latin1)));
         rejected(reply, 400, "invalid: body is not valid UTF-8");
     }
@@ -151,7 +220,10 @@ class EventInputTest {
         accepted(client.publish(alice, create));
         eventsBefore = storedEvents();
         // Passes validation and is inserted first, then the compare-and-set refuses it: all rolled back.
-        rejected(client.publish(alice, revision(alice, newId(), channel, "update", "c".repeat(64), "t")), 403, "blocked:");
+        rejected(
+                client.publish(alice, revision(alice, newId(), channel, "update", "c".repeat(64), "t")),
+                403,
+                "blocked:");
     }
 
     @Test
@@ -172,11 +244,17 @@ class EventInputTest {
     }
 
     private static long channelsNamed(UUID channel) {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM channels WHERE id = CAST(:id AS uuid)")
-                .bind("id", channel.toString()).mapTo(Long.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT count(*) FROM channels WHERE id = CAST(:id AS uuid)")
+                        .bind("id", channel.toString())
+                        .mapTo(Long.class)
+                        .one());
     }
 
     private static long storedEvents() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM events").mapTo(Long.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT count(*) FROM events")
+                        .mapTo(Long.class)
+                        .one());
     }
 }

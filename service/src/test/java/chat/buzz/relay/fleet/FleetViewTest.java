@@ -28,24 +28,38 @@ class FleetViewTest {
 
     @RegisterExtension
     @Order(1)
-    static final TestRelay FIRST = TestRelay.create(ConfigOverride.config("admin.heartbeat", "200ms"),
-            ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
+    static final TestRelay FIRST = TestRelay.create(
+            ConfigOverride.config("admin.heartbeat", "200ms"),
+            ConfigOverride.config("gates.incremental", "false"),
+            ConfigOverride.config("gates.sync", "false"));
+
     @RegisterExtension
     @Order(2)
-    static final TestRelay SECOND = TestRelay.anotherInstance(FIRST, ConfigOverride.config("admin.heartbeat", "200ms"),
-            ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
+    static final TestRelay SECOND = TestRelay.anotherInstance(
+            FIRST,
+            ConfigOverride.config("admin.heartbeat", "200ms"),
+            ConfigOverride.config("gates.incremental", "false"),
+            ConfigOverride.config("gates.sync", "false"));
 
     @Test
     @Order(1)
     void eitherAdminPortListsBothInstancesWithWhatTheyServe() {
-        List<JsonNode> instances = await().atMost(PATIENCE).until(() -> instances(FIRST),
-                all -> all.size() == 2 && all.stream().allMatch(i -> i.get("report").get("changeFeedConnected").asBoolean()));
+        List<JsonNode> instances = await().atMost(PATIENCE)
+                .until(
+                        () -> instances(FIRST),
+                        all -> all.size() == 2
+                                && all.stream()
+                                        .allMatch(i -> i.get("report")
+                                                .get("changeFeedConnected")
+                                                .asBoolean()));
 
         for (JsonNode instance : instances) {
             JsonNode report = instance.get("report");
             assertThat(instance.get("stale").asBoolean()).isFalse();
             assertThat(report.get("version").asText()).isNotBlank().isNotEqualTo("development build");
-            assertThat(report.get("build").asText()).as("the build time Maven stamped").matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+            assertThat(report.get("build").asText())
+                    .as("the build time Maven stamped")
+                    .matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
             assertThat(report.get("websocketSubscriptions").isInt()).isTrue();
             assertThat(report.get("incrementalPermitsUsed").isInt()).isTrue();
             assertThat(report.get("gates").get("incremental").asBoolean()).isFalse();
@@ -61,10 +75,13 @@ class FleetViewTest {
     void eachHeartbeatCarriesABoundedSeriesOfTheInstancesRequests() {
         for (int i = 0; i < 3; i++) {
             RelayClient client = FIRST.client();
-            assertThat(client.send(client.request("/health/live").GET()).status()).isEqualTo(200);
+            assertThat(client.send(client.request("/health/live").GET()).status())
+                    .isEqualTo(200);
         }
-        await().atMost(PATIENCE).until(() -> instances(FIRST).stream().filter(i -> i.get("self").asBoolean())
-                .anyMatch(i -> sum(i.get("report").get("traffic"), "requests") >= 3));
+        await().atMost(PATIENCE)
+                .until(() -> instances(FIRST).stream()
+                        .filter(i -> i.get("self").asBoolean())
+                        .anyMatch(i -> sum(i.get("report").get("traffic"), "requests") >= 3));
         for (JsonNode instance : instances(FIRST)) {
             JsonNode traffic = instance.get("report").get("traffic");
             assertThat(traffic.size()).isBetween(1, 120);
@@ -85,11 +102,21 @@ class FleetViewTest {
     @Order(3)
     void aGateFlipShowsUpInEveryInstancesReport() {
         AdminClient olivia = FIRST.admin();
-        assertThat(olivia.post("/api/flags", Map.of("gate", "incremental", "value", "on", "reason", "fleet test",
-                "force", true)).status()).isEqualTo(200);
+        assertThat(olivia.post(
+                                "/api/flags",
+                                Map.of("gate", "incremental", "value", "on", "reason", "fleet test", "force", true))
+                        .status())
+                .isEqualTo(200);
         try {
-            await().atMost(PATIENCE).until(() -> instances(FIRST), all -> all.size() == 2
-                    && all.stream().allMatch(i -> i.get("report").get("gates").get("incremental").asBoolean()));
+            await().atMost(PATIENCE)
+                    .until(
+                            () -> instances(FIRST),
+                            all -> all.size() == 2
+                                    && all.stream()
+                                            .allMatch(i -> i.get("report")
+                                                    .get("gates")
+                                                    .get("incremental")
+                                                    .asBoolean()));
         } finally {
             olivia.post("/api/flags", Map.of("gate", "incremental", "value", "clear", "reason", "fleet test over"));
         }
@@ -118,52 +145,76 @@ class FleetViewTest {
                 VALUES (?, 'crashed-host', '0.1.0', now() - interval '1 hour', now() - interval '1 minute',
                         '{"incremental": true}', true, 0, 4, 0)
                 """, silent));
-        await().atMost(PATIENCE).until(() -> instances(FIRST).stream()
-                .anyMatch(i -> id(i).equals(silent) && i.get("stale").asBoolean()));
-        assertThat(instances(FIRST)).filteredOn(i -> !id(i).equals(silent))
+        await().atMost(PATIENCE)
+                .until(() -> instances(FIRST).stream()
+                        .anyMatch(i -> id(i).equals(silent) && i.get("stale").asBoolean()));
+        assertThat(instances(FIRST))
+                .filteredOn(i -> !id(i).equals(silent))
                 .allMatch(i -> !i.get("stale").asBoolean());
 
-        AdminClient.Reply refused = FIRST.admin().task("rollback-incremental",
-                Map.of("confirm", "yes", "reason", "one instance is silent"));
+        AdminClient.Reply refused = FIRST.admin()
+                .task("rollback-incremental", Map.of("confirm", "yes", "reason", "one instance is silent"));
         assertThat(refused.status()).as(refused.body()).isEqualTo(409);
         assertThat(refused.json().get("error").asText()).as("%s", ledger()).isEqualTo("instances_unconfirmed");
         assertThat(refused.body()).contains(silent + " (stale)");
         assertThat(tagApplied()).as("the schema was left alone").isTrue();
 
-        AdminClient.Reply forced = FIRST.admin().task("rollback-incremental",
-                Map.of("confirm", "yes", "force", "yes", "reason", "silent instance is being replaced"));
+        AdminClient.Reply forced = FIRST.admin()
+                .task(
+                        "rollback-incremental",
+                        Map.of("confirm", "yes", "force", "yes", "reason", "silent instance is being replaced"));
         assertThat(forced.status()).as(forced.body()).isEqualTo(200);
         assertThat(forced.json().get("schemaRolledBack").asBoolean()).isTrue();
         JsonNode confirmation = forced.json().get("confirmation");
         assertThat(confirmation.get("everyInstanceConfirmed").asBoolean()).isFalse();
-        assertThat(confirmation.get("instances")).anyMatch(i -> i.get("instanceId").asText().equals(silent)
-                && !i.get("confirmed").asBoolean() && i.get("stale").asBoolean())
-                .anyMatch(i -> !i.get("instanceId").asText().equals(silent) && i.get("confirmed").asBoolean());
+        assertThat(confirmation.get("instances"))
+                .anyMatch(i -> i.get("instanceId").asText().equals(silent)
+                        && !i.get("confirmed").asBoolean()
+                        && i.get("stale").asBoolean())
+                .anyMatch(i -> !i.get("instanceId").asText().equals(silent)
+                        && i.get("confirmed").asBoolean());
         assertThat(tagApplied()).isFalse();
-        String audit = FIRST.jdbi().withHandle(h -> h.createQuery(
-                "SELECT string_agg(outcome || ' ' || detail, '; ') FROM operator_audit WHERE action = 'rollback-incremental'")
-                .mapTo(String.class).one());
-        assertThat(audit).contains("refused: instances did not confirm the gate off")
-                .contains("forced past unconfirmed: ").contains(silent + " (stale)");
+        String audit = FIRST.jdbi()
+                .withHandle(h -> h.createQuery(
+                                "SELECT string_agg(outcome || ' ' || detail, '; ') FROM operator_audit WHERE action = 'rollback-incremental'")
+                        .mapTo(String.class)
+                        .one());
+        assertThat(audit)
+                .contains("refused: instances did not confirm the gate off")
+                .contains("forced past unconfirmed: ")
+                .contains(silent + " (stale)");
 
-        FIRST.jdbi().useHandle(h -> h.execute(
-                "UPDATE relay_instances SET last_seen = last_seen - interval '2 hours' WHERE instance_id = ?", silent));
+        FIRST.jdbi()
+                .useHandle(h -> h.execute(
+                        "UPDATE relay_instances SET last_seen = last_seen - interval '2 hours' WHERE instance_id = ?",
+                        silent));
         await().atMost(PATIENCE).until(() -> ids(instances(FIRST)), ids -> !ids.contains(silent));
     }
 
     private static String ledger() {
-        return FIRST.jdbi().withHandle(h -> h.createQuery("SELECT string_agg(id || ':' || coalesce(tag, '-'), ' ' "
-                + "ORDER BY orderexecuted) FROM databasechangelog").mapTo(String.class).one());
+        return FIRST.jdbi()
+                .withHandle(h -> h.createQuery("SELECT string_agg(id || ':' || coalesce(tag, '-'), ' ' "
+                                + "ORDER BY orderexecuted) FROM databasechangelog")
+                        .mapTo(String.class)
+                        .one());
     }
 
     private static boolean tagApplied() {
-        return FIRST.jdbi().withHandle(h -> h.createQuery(
-                "SELECT count(*) > 0 FROM databasechangelog WHERE tag = 'before-incremental'").mapTo(Boolean.class).one());
+        return FIRST.jdbi()
+                .withHandle(h -> h.createQuery(
+                                "SELECT count(*) > 0 FROM databasechangelog WHERE tag = 'before-incremental'")
+                        .mapTo(Boolean.class)
+                        .one());
     }
 
     private static Optional<String> self(TestRelay relay) {
-        return await().atMost(PATIENCE).until(() -> instances(relay).stream().filter(i -> i.get("self").asBoolean())
-                .map(FleetViewTest::id).findFirst(), Optional::isPresent);
+        return await().atMost(PATIENCE)
+                .until(
+                        () -> instances(relay).stream()
+                                .filter(i -> i.get("self").asBoolean())
+                                .map(FleetViewTest::id)
+                                .findFirst(),
+                        Optional::isPresent);
     }
 
     private static List<JsonNode> instances(TestRelay relay) {

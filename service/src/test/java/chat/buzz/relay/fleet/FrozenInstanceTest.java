@@ -32,12 +32,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class FrozenInstanceTest {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
-    private static final Map<String, String> FAST_FLEET = Map.of("admin.heartbeat", "200ms",
-            "admin.flagRefresh", "200ms", "admin.gateConfirmationBound", "4s");
+    private static final Map<String, String> FAST_FLEET =
+            Map.of("admin.heartbeat", "200ms", "admin.flagRefresh", "200ms", "admin.gateConfirmationBound", "4s");
 
     @RegisterExtension
     static final TestRelay FIRST = TestRelay.create(FAST_FLEET.entrySet().stream()
-            .map(e -> ConfigOverride.config(e.getKey(), e.getValue())).toArray(ConfigOverride[]::new));
+            .map(e -> ConfigOverride.config(e.getKey(), e.getValue()))
+            .toArray(ConfigOverride[]::new));
 
     private static RelayProcess second;
     private static String secondId;
@@ -46,9 +47,15 @@ class FrozenInstanceTest {
     static void startSecondProcess() throws Exception {
         Path log = Files.createTempFile("frozen-instance", ".log");
         second = RelayProcess.start(FIRST.databaseUrl(), log, Map.of(), FAST_FLEET);
-        List<JsonNode> both = await().atMost(PATIENCE).until(FrozenInstanceTest::instances, all -> all.size() == 2
-                && all.stream().noneMatch(i -> i.get("stale").asBoolean()));
-        secondId = both.stream().filter(i -> !i.get("self").asBoolean()).map(FrozenInstanceTest::id).findFirst()
+        List<JsonNode> both = await().atMost(PATIENCE)
+                .until(
+                        FrozenInstanceTest::instances,
+                        all -> all.size() == 2
+                                && all.stream().noneMatch(i -> i.get("stale").asBoolean()));
+        secondId = both.stream()
+                .filter(i -> !i.get("self").asBoolean())
+                .map(FrozenInstanceTest::id)
+                .findFirst()
                 .orElseThrow();
     }
 
@@ -62,15 +69,24 @@ class FrozenInstanceTest {
     @Test
     @Order(1)
     void aFlipWaitsUntilEveryInstanceConfirmsAndReportsEach() {
-        AdminClient.Reply flip = FIRST.admin().post("/api/flags", Map.of("gate", "incremental", "value", "on",
-                "reason", "confirmed flip test", "force", true));
+        AdminClient.Reply flip = FIRST.admin()
+                .post(
+                        "/api/flags",
+                        Map.of("gate", "incremental", "value", "on", "reason", "confirmed flip test", "force", true));
 
         assertThat(flip.status()).as(flip.body()).isEqualTo(200);
-        assertThat(flip.json().get("newValue").asBoolean()).as("the history entry stays at the top level").isTrue();
+        assertThat(flip.json().get("newValue").asBoolean())
+                .as("the history entry stays at the top level")
+                .isTrue();
         JsonNode confirmation = flip.json().get("confirmation");
-        assertThat(confirmation.get("everyInstanceConfirmed").asBoolean()).as(flip.body()).isTrue();
-        assertThat(confirmation.get("instances")).hasSize(2).allMatch(i -> i.get("confirmed").asBoolean()
-                && i.get("secondsAfterFlip").isNumber() && !i.get("build").asText().isBlank());
+        assertThat(confirmation.get("everyInstanceConfirmed").asBoolean())
+                .as(flip.body())
+                .isTrue();
+        assertThat(confirmation.get("instances"))
+                .hasSize(2)
+                .allMatch(i -> i.get("confirmed").asBoolean()
+                        && i.get("secondsAfterFlip").isNumber()
+                        && !i.get("build").asText().isBlank());
         assertThat(confirmation.get("secondsToLastConfirmation").isNumber()).isTrue();
     }
 
@@ -79,28 +95,33 @@ class FrozenInstanceTest {
     void aFrozenInstanceLeavesTheFlipUnconfirmedAndTheRollbackRefusesUntilForced() throws Exception {
         second.freeze();
         try {
-            AdminClient.Reply flip = FIRST.admin().task("flag", Map.of("gate", "incremental", "value", "off",
-                    "reason", "one instance is frozen"));
+            AdminClient.Reply flip = FIRST.admin()
+                    .task("flag", Map.of("gate", "incremental", "value", "off", "reason", "one instance is frozen"));
             assertThat(flip.status()).as(flip.body()).isEqualTo(200);
             JsonNode confirmation = flip.json().get("confirmation");
-            assertThat(confirmation.get("everyInstanceConfirmed").asBoolean()).as(flip.body()).isFalse();
+            assertThat(confirmation.get("everyInstanceConfirmed").asBoolean())
+                    .as(flip.body())
+                    .isFalse();
             assertThat(confirmation.get("instances"))
                     .anyMatch(i -> id(i).equals(secondId) && !i.get("confirmed").asBoolean())
                     .anyMatch(i -> !id(i).equals(secondId) && i.get("confirmed").asBoolean());
 
-            AdminClient.Reply refused = FIRST.admin().task("rollback-incremental",
-                    Map.of("confirm", "yes", "reason", "frozen instance"));
+            AdminClient.Reply refused =
+                    FIRST.admin().task("rollback-incremental", Map.of("confirm", "yes", "reason", "frozen instance"));
             assertThat(refused.status()).as(refused.body()).isEqualTo(409);
             assertThat(refused.json().get("error").asText()).isEqualTo("instances_unconfirmed");
             assertThat(refused.body()).contains(secondId);
             assertThat(tagApplied()).as("the schema was left alone").isTrue();
 
-            AdminClient.Reply forced = FIRST.admin().task("rollback-incremental",
-                    Map.of("confirm", "yes", "force", "yes", "reason", "frozen instance is being replaced"));
+            AdminClient.Reply forced = FIRST.admin()
+                    .task(
+                            "rollback-incremental",
+                            Map.of("confirm", "yes", "force", "yes", "reason", "frozen instance is being replaced"));
             assertThat(forced.status()).as(forced.body()).isEqualTo(200);
             assertThat(forced.json().get("schemaRolledBack").asBoolean()).isTrue();
             assertThat(tagApplied()).isFalse();
-            assertThat(audit()).contains("refused: instances did not confirm the gate off")
+            assertThat(audit())
+                    .contains("refused: instances did not confirm the gate off")
                     .contains("forced past unconfirmed: " + secondId);
         } finally {
             second.thaw();
@@ -109,7 +130,8 @@ class FrozenInstanceTest {
 
     /** Both shapes: a row of GET /api/instances, or an instance in a confirmation. */
     private static String id(JsonNode instance) {
-        return instance.has("report") ? instance.get("report").get("instanceId").asText()
+        return instance.has("report")
+                ? instance.get("report").get("instanceId").asText()
                 : instance.get("instanceId").asText();
     }
 
@@ -122,12 +144,16 @@ class FrozenInstanceTest {
     }
 
     private static boolean tagApplied() {
-        return FIRST.jdbi().withHandle(h -> h.createQuery(
-                "SELECT count(*) > 0 FROM databasechangelog WHERE tag = 'before-incremental'").mapTo(Boolean.class).one());
+        return FIRST.jdbi()
+                .withHandle(h -> h.createQuery(
+                                "SELECT count(*) > 0 FROM databasechangelog WHERE tag = 'before-incremental'")
+                        .mapTo(Boolean.class)
+                        .one());
     }
 
     private static String audit() {
-        return FIRST.jdbi().withHandle(h -> h.createQuery("""
+        return FIRST.jdbi()
+                .withHandle(h -> h.createQuery("""
                 SELECT string_agg(outcome || ' ' || detail, '; ')
                 FROM operator_audit
                 WHERE action = 'rollback-incremental'

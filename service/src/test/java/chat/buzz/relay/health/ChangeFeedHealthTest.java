@@ -34,8 +34,10 @@ class ChangeFeedHealthTest {
                     WHERE application_name = 'buzz-relay sync listener' AND datname = current_database()
                     """).mapTo(Integer.class).one();
             assertThat(killed).isEqualTo(1);
-            JsonNode reconnecting = await().atMost(PATIENCE).until(ChangeFeedHealthTest::changeFeed,
-                    check -> !check.get("healthy").asBoolean());
+            JsonNode reconnecting = await().atMost(PATIENCE)
+                    .until(
+                            ChangeFeedHealthTest::changeFeed,
+                            check -> !check.get("healthy").asBoolean());
             assertThat(reconnecting.get("message").asText()).contains("reconnecting");
         } finally {
             TestDatabases.allowConnections(RELAY.databaseUrl(), true);

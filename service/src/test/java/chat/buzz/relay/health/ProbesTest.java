@@ -2,10 +2,10 @@ package chat.buzz.relay.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import chat.buzz.relay.database.Database;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.TestRelay;
-import chat.buzz.relay.database.Database;
 import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,9 @@ class ProbesTest {
     void readinessSaysReadyAndNothingElse() throws Exception {
         String reply = get(HealthServlet.READY_PATH, "10.1.2.3");
 
-        assertThat(reply).startsWith("HTTP/1.1 200").contains("Cache-Control: no-store")
+        assertThat(reply)
+                .startsWith("HTTP/1.1 200")
+                .contains("Cache-Control: no-store")
                 .endsWith("{\"status\":\"ready\"}");
     }
 
@@ -50,7 +52,8 @@ class ProbesTest {
     void theSchemaRolledBackToBeforeIncrementalIsStillEnoughToServe() {
         Set<String> required = RequiredSchema.of(Database.CHANGELOG);
 
-        assertThat(required).contains("0001-create-communities::buzz", "0075-tag-before-incremental::buzz")
+        assertThat(required)
+                .contains("0001-create-communities::buzz", "0075-tag-before-incremental::buzz")
                 .doesNotContain("0076-add-artifact-modified-at::buzz");
     }
 
@@ -66,15 +69,19 @@ class ProbesTest {
 
     @Test
     void otherMethodsAreRefusedWithAJsonError() throws Exception {
-        String reply = RawHttp.exchange(RELAY.baseUrl(), "POST " + HealthServlet.READY_PATH + " HTTP/1.1\r\n"
-                + "Host: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        String reply = RawHttp.exchange(
+                RELAY.baseUrl(),
+                "POST " + HealthServlet.READY_PATH + " HTTP/1.1\r\n"
+                        + "Host: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 
-        assertThat(reply).startsWith("HTTP/1.1 405").contains("Allow: GET, HEAD")
+        assertThat(reply)
+                .startsWith("HTTP/1.1 405")
+                .contains("Allow: GET, HEAD")
                 .endsWith("{\"error\":\"method not allowed\"}");
     }
 
     private static String get(String path, String host) throws Exception {
-        return RawHttp.exchange(RELAY.baseUrl(), "GET " + path + " HTTP/1.1\r\nHost: " + host
-                + "\r\nConnection: close\r\n\r\n");
+        return RawHttp.exchange(
+                RELAY.baseUrl(), "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
     }
 }

@@ -51,7 +51,9 @@ class BootstrapUnderPolicyFloodTest {
         assertThat(sync.resets).isZero();
 
         sync.session(10);
-        assertThat(sync.resets).as("the session after a bootstrap whose stamp moved on is a reset").isEqualTo(1);
+        assertThat(sync.resets)
+                .as("the session after a bootstrap whose stamp moved on is a reset")
+                .isEqualTo(1);
         Set<String> expected = tasks.stream().map(UUID::toString).collect(Collectors.toSet());
         if (!closed) {
             expected.add(readableOnlyWhileOpen.toString());

@@ -44,12 +44,14 @@ class CommitDelayTest {
         sync.session();
 
         Event edit = Nostr.revision(owner, d, channel, "update", writer.heads.get(d), "slow edit");
-        try (Handle slowWriter = RELAY.jdbi().installPlugin(new SqlObjectPlugin()).open()) {
+        try (Handle slowWriter =
+                RELAY.jdbi().installPlugin(new SqlObjectPlugin()).open()) {
             slowWriter.begin();
             stampEdit(slowWriter, d, channel, edit);
 
             List<JsonNode> during = sync.session();
-            assertThat(during).noneMatch(entry -> entry.path("event").path("id").asText().equals(edit.id()));
+            assertThat(during)
+                    .noneMatch(entry -> entry.path("event").path("id").asText().equals(edit.id()));
             assertThat(sync.heads()).containsEntry(d.toString(), writer.heads.get(d));
 
             slowWriter.commit();
@@ -66,7 +68,8 @@ class CommitDelayTest {
         sync.page(1);
         UUID first = tasks.get(0);
         Event edit = Nostr.revision(owner, first, channel, "update", writer.heads.get(first), "slow edit");
-        try (Handle slowWriter = RELAY.jdbi().installPlugin(new SqlObjectPlugin()).open()) {
+        try (Handle slowWriter =
+                RELAY.jdbi().installPlugin(new SqlObjectPlugin()).open()) {
             slowWriter.begin();
             stampEdit(slowWriter, first, channel, edit);
             while (sync.midSession) {
@@ -81,12 +84,14 @@ class CommitDelayTest {
 
     /** The same SQL as the relay's accepted update, in a transaction the test controls. */
     private static void stampEdit(Handle handle, UUID d, UUID channel, Event edit) {
-        long community = handle.createQuery("SELECT id FROM communities WHERE name = 'test'").mapTo(Long.class).one();
+        long community = handle.createQuery("SELECT id FROM communities WHERE name = 'test'")
+                .mapTo(Long.class)
+                .one();
         handle.attach(EventStore.class).store(community, edit);
         ArtifactDao artifacts = handle.attach(ArtifactDao.class);
         String previous = artifacts.lockHead(community, d).orElseThrow().headEventId();
         artifacts.advanceHead(community, d, channel, edit.id(), false);
-        artifacts.recordRevision(edit.id(), community, d, channel, Kinds.ARTIFACT_REVISION, "update", previous,
-                edit.pubkey());
+        artifacts.recordRevision(
+                edit.id(), community, d, channel, Kinds.ARTIFACT_REVISION, "update", previous, edit.pubkey());
     }
 }

@@ -36,7 +36,8 @@ class ConvergencePropertyTest {
     @Test
     void clientsConvergeOnTheDiscoverableSet() {
         String fixed = System.getProperty("buzz.convergence.seed");
-        List<Long> seeds = fixed != null ? List.of(Long.parseLong(fixed)) : List.of(new Random().nextLong(), 11L, 4242L);
+        List<Long> seeds =
+                fixed != null ? List.of(Long.parseLong(fixed)) : List.of(new Random().nextLong(), 11L, 4242L);
         for (long seed : seeds) {
             System.out.printf("convergence: seed %d, %d operations%n", seed, OPERATIONS);
             try {
@@ -79,7 +80,8 @@ class ConvergencePropertyTest {
         private final Random random;
         private final Writer writer = new Writer(RELAY.client());
         private final NostrKeys owner = NostrKeys.generate();
-        private final List<NostrKeys> readers = List.of(NostrKeys.generate(), NostrKeys.generate(), NostrKeys.generate());
+        private final List<NostrKeys> readers =
+                List.of(NostrKeys.generate(), NostrKeys.generate(), NostrKeys.generate());
         private final Map<UUID, ChannelModel> channels = new LinkedHashMap<>();
         private final Map<UUID, ArtifactModel> artifacts = new LinkedHashMap<>();
         private final List<String> log = new ArrayList<>();
@@ -112,7 +114,8 @@ class ConvergencePropertyTest {
             for (NostrKeys reader : readers) {
                 clients.add(new Client(reader, List.of()));
             }
-            clients.add(new Client(readers.get(0), scopedChannels.stream().map(UUID::toString).toList()));
+            clients.add(new Client(
+                    readers.get(0), scopedChannels.stream().map(UUID::toString).toList()));
             for (int step = 0; step < operations; step++) {
                 operate();
                 if (random.nextInt(8) == 0) {
@@ -177,9 +180,14 @@ class ConvergencePropertyTest {
         }
 
         private void operate() {
-            List<UUID> liveChannels = channels.values().stream().filter(c -> !c.deleted).map(c -> c.id).toList();
+            List<UUID> liveChannels = channels.values().stream()
+                    .filter(c -> !c.deleted)
+                    .map(c -> c.id)
+                    .toList();
             List<UUID> writable = artifacts.entrySet().stream()
-                    .filter(e -> !channels.get(e.getValue().channel).deleted).map(Map.Entry::getKey).toList();
+                    .filter(e -> !channels.get(e.getValue().channel).deleted)
+                    .map(Map.Entry::getKey)
+                    .toList();
             int choice = random.nextInt(100);
             if (liveChannels.size() < 3 || choice < 3) {
                 newChannel(random.nextBoolean(), random.nextInt(5) == 0, true);
@@ -203,7 +211,9 @@ class ConvergencePropertyTest {
             } else if (choice < 55) {
                 UUID d = pick(writable);
                 ArtifactModel artifact = artifacts.get(d);
-                List<UUID> targets = liveChannels.stream().filter(c -> !c.equals(artifact.channel)).toList();
+                List<UUID> targets = liveChannels.stream()
+                        .filter(c -> !c.equals(artifact.channel))
+                        .toList();
                 if (!artifact.deleted && !targets.isEmpty()) {
                     UUID to = pick(targets);
                     writer.move(owner, d, to);
@@ -315,19 +325,31 @@ class ConvergencePropertyTest {
             Map<String, String> actual = client.sync.heads().entrySet().stream()
                     .filter(e -> artifacts.containsKey(UUID.fromString(e.getKey())))
                     .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-            Map<String, String> extras = actual.entrySet().stream().filter(e -> !expected.containsKey(e.getKey()))
+            Map<String, String> extras = actual.entrySet().stream()
+                    .filter(e -> !expected.containsKey(e.getKey()))
                     .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-            String story = String.join("\n", log) + "\nchannels: " + channels.values().stream()
-                    .map(c -> name(c.id) + (c.open ? " open" : " private") + (c.unlisted ? " unlisted" : "")
-                            + (c.ttl ? " ttl" : "") + (c.deleted ? " deleted" : "") + " members="
-                            + c.members.stream().map(m -> readers.stream().filter(r -> r.publicKeyHex().equals(m))
-                                    .map(this::reader).findFirst().orElse("owner")).toList())
-                    .collect(Collectors.joining("; "));
-            assertThat(actual).as("seed %d, client %s %s: every discoverable head\n%s", seed,
-                            reader(client.sync.keys), client.scope, story)
+            String story = String.join("\n", log) + "\nchannels: "
+                    + channels.values().stream()
+                            .map(c -> name(c.id) + (c.open ? " open" : " private") + (c.unlisted ? " unlisted" : "")
+                                    + (c.ttl ? " ttl" : "") + (c.deleted ? " deleted" : "") + " members="
+                                    + c.members.stream()
+                                            .map(m -> readers.stream()
+                                                    .filter(r ->
+                                                            r.publicKeyHex().equals(m))
+                                                    .map(this::reader)
+                                                    .findFirst()
+                                                    .orElse("owner"))
+                                            .toList())
+                            .collect(Collectors.joining("; "));
+            assertThat(actual)
+                    .as(
+                            "seed %d, client %s %s: every discoverable head\n%s",
+                            seed, reader(client.sync.keys), client.scope, story)
                     .containsAllEntriesOf(expected);
-            assertThat(extras.keySet()).as("seed %d, client %s %s: only known-ID confirmed extras\n%s", seed,
-                            reader(client.sync.keys), client.scope, story)
+            assertThat(extras.keySet())
+                    .as(
+                            "seed %d, client %s %s: only known-ID confirmed extras\n%s",
+                            seed, reader(client.sync.keys), client.scope, story)
                     .isSubsetOf(client.sync.confirmedByKnownId);
         }
 

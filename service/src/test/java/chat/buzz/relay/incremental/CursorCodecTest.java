@@ -14,10 +14,16 @@ import org.junit.jupiter.api.Test;
 
 class CursorCodecTest {
     private final CursorCodec codec = new CursorCodec(CursorCodec.deriveSecret(new byte[32]));
-    private final Cursor cursor = new Cursor(7, CursorCodec.readerDigest("ab".repeat(32)),
-            CursorCodec.scopeDigest(List.of("0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00")), new PolicyStamp(1_795_000_000_123_456L, -3_141_592_653_589L),
-            Phase.DELTA, 1_795_000_001_000_000L, 1_794_999_881_000_000L, new TxSnapshot(5_000_000_123L, 5_000_000_130L,
-            List.of(5_000_000_124L, 5_000_000_127L)), TxSnapshot.below(5_000_000_456L),
+    private final Cursor cursor = new Cursor(
+            7,
+            CursorCodec.readerDigest("ab".repeat(32)),
+            CursorCodec.scopeDigest(List.of("0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00")),
+            new PolicyStamp(1_795_000_000_123_456L, -3_141_592_653_589L),
+            Phase.DELTA,
+            1_795_000_001_000_000L,
+            1_794_999_881_000_000L,
+            new TxSnapshot(5_000_000_123L, 5_000_000_130L, List.of(5_000_000_124L, 5_000_000_127L)),
+            TxSnapshot.below(5_000_000_456L),
             new Position(1_795_000_000_999_999L, 2, UUID.randomUUID()));
 
     @Test
@@ -43,9 +49,15 @@ class CursorCodecTest {
     @Test
     void readsVersionOneCursors() throws Exception {
         ByteBuffer v1 = ByteBuffer.allocate(1 + 1 + 8 + 16 + 16 + 8 + 8 + 8 + 1 + 16);
-        v1.put((byte) 1).put((byte) Phase.FINISHED.ordinal()).putLong(7).put(cursor.reader()).put(cursor.scope())
-                .putLong(cursor.policy().micros()).putLong(cursor.sessionStart())
-                .putLong(cursor.position().micros()).put((byte) cursor.position().source())
+        v1.put((byte) 1)
+                .put((byte) Phase.FINISHED.ordinal())
+                .putLong(7)
+                .put(cursor.reader())
+                .put(cursor.scope())
+                .putLong(cursor.policy().micros())
+                .putLong(cursor.sessionStart())
+                .putLong(cursor.position().micros())
+                .put((byte) cursor.position().source())
                 .putLong(cursor.position().d().getMostSignificantBits())
                 .putLong(cursor.position().d().getLeastSignificantBits());
 
@@ -62,8 +74,10 @@ class CursorCodecTest {
     /** A busy snapshot keeps only its xmin, so a cursor stays small: everything above it counts as unseen. */
     @Test
     void aSnapshotWithManyTransactionsInProgressKeepsOnlyItsXmin() {
-        String busy = "100:200:" + java.util.stream.LongStream.range(101, 101 + TxSnapshot.MAX_IN_PROGRESS + 1)
-                .mapToObj(Long::toString).collect(java.util.stream.Collectors.joining(","));
+        String busy = "100:200:"
+                + java.util.stream.LongStream.range(101, 101 + TxSnapshot.MAX_IN_PROGRESS + 1)
+                        .mapToObj(Long::toString)
+                        .collect(java.util.stream.Collectors.joining(","));
         assertThat(TxSnapshot.parse(busy)).isEqualTo(TxSnapshot.below(100));
         assertThat(TxSnapshot.parse("100:105:101,103")).isEqualTo(new TxSnapshot(100, 105, List.of(101L, 103L)));
         assertThat(TxSnapshot.parse("100:105:101,103").text()).isEqualTo("100:105:101,103");
@@ -85,16 +99,20 @@ class CursorCodecTest {
             byte[] altered = bytes.clone();
             altered[i] ^= 0x01;
             String text = Base64.getUrlEncoder().withoutPadding().encodeToString(altered);
-            assertThatThrownBy(() -> codec.decode(text)).isInstanceOf(IncrementalError.class)
-                    .extracting(e -> ((IncrementalError) e).code()).isEqualTo("incremental_invalid_cursor");
+            assertThatThrownBy(() -> codec.decode(text))
+                    .isInstanceOf(IncrementalError.class)
+                    .extracting(e -> ((IncrementalError) e).code())
+                    .isEqualTo("incremental_invalid_cursor");
         }
     }
 
     @Test
     void aCursorSignedWithAnotherSecretIsRefused() {
         CursorCodec other = new CursorCodec("another deployment's secret".getBytes(StandardCharsets.UTF_8));
-        assertThatThrownBy(() -> codec.decode(other.encode(cursor))).isInstanceOf(IncrementalError.class)
-                .extracting(e -> ((IncrementalError) e).code()).isEqualTo("incremental_invalid_cursor");
+        assertThatThrownBy(() -> codec.decode(other.encode(cursor)))
+                .isInstanceOf(IncrementalError.class)
+                .extracting(e -> ((IncrementalError) e).code())
+                .isEqualTo("incremental_invalid_cursor");
     }
 
     @Test
@@ -107,7 +125,8 @@ class CursorCodecTest {
     void aTruncatedCursorIsRefused() {
         byte[] bytes = Base64.getUrlDecoder().decode(codec.encode(cursor));
         for (int length : new int[] {0, 1, bytes.length / 2, bytes.length - 32, bytes.length - 1}) {
-            assertInvalid(Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(bytes, length)));
+            assertInvalid(
+                    Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(bytes, length)));
         }
     }
 
@@ -137,7 +156,10 @@ class CursorCodecTest {
     }
 
     private void assertInvalid(String text) {
-        assertThatThrownBy(() -> codec.decode(text)).as(text).isInstanceOf(IncrementalError.class)
-                .extracting(e -> ((IncrementalError) e).code()).isEqualTo("incremental_invalid_cursor");
+        assertThatThrownBy(() -> codec.decode(text))
+                .as(text)
+                .isInstanceOf(IncrementalError.class)
+                .extracting(e -> ((IncrementalError) e).code())
+                .isEqualTo("incremental_invalid_cursor");
     }
 }

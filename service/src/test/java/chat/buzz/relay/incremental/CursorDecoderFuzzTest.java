@@ -22,9 +22,15 @@ import net.jqwik.api.Provide;
  */
 class CursorDecoderFuzzTest {
     private static final CursorCodec CODEC = new CursorCodec(CursorCodec.deriveSecret(new byte[32]));
-    private static final String ISSUED = CODEC.encode(new Cursor(7, CursorCodec.readerDigest("ab".repeat(32)),
-            CursorCodec.scopeDigest(List.of()), new PolicyStamp(1_795_000_000_123_456L, 42), Phase.FINISHED,
-            1_795_000_001_000_000L, 1_794_999_881_000_000L, TxSnapshot.below(5_000_000_123L),
+    private static final String ISSUED = CODEC.encode(new Cursor(
+            7,
+            CursorCodec.readerDigest("ab".repeat(32)),
+            CursorCodec.scopeDigest(List.of()),
+            new PolicyStamp(1_795_000_000_123_456L, 42),
+            Phase.FINISHED,
+            1_795_000_001_000_000L,
+            1_794_999_881_000_000L,
+            TxSnapshot.below(5_000_000_123L),
             new TxSnapshot(5_000_000_456L, 5_000_000_460L, List.of(5_000_000_457L)),
             new Position(1_795_000_000_999_999L, 0, UUID.randomUUID())));
 
@@ -52,11 +58,15 @@ class CursorDecoderFuzzTest {
 
     @Provide
     Arbitrary<String> texts() {
-        Arbitrary<String> base64 = Arbitraries.bytes().array(byte[].class).ofMaxSize(260)
+        Arbitrary<String> base64 = Arbitraries.bytes()
+                .array(byte[].class)
+                .ofMaxSize(260)
                 .map(bytes -> Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
         // Bodies that start with a known version byte and have exactly a known length reach the MAC check.
-        Arbitrary<String> versioned = Combinators.combine(Arbitraries.of((byte) 1, (byte) 2, (byte) 3),
-                        Arbitraries.of(115, 165, 173, 181), Arbitraries.bytes().array(byte[].class).ofSize(200))
+        Arbitrary<String> versioned = Combinators.combine(
+                        Arbitraries.of((byte) 1, (byte) 2, (byte) 3),
+                        Arbitraries.of(115, 165, 173, 181),
+                        Arbitraries.bytes().array(byte[].class).ofSize(200))
                 .as((version, length, noise) -> {
                     byte[] bytes = java.util.Arrays.copyOf(noise, length);
                     bytes[0] = version;
@@ -69,13 +79,19 @@ class CursorDecoderFuzzTest {
     Arbitrary<String> alteredCursors() {
         byte[] issued = Base64.getUrlDecoder().decode(ISSUED);
         Arbitrary<Integer> at = Arbitraries.integers().between(0, issued.length - 1);
-        Arbitrary<String> flipped = Combinators.combine(at, Arbitraries.integers().between(1, 255)).as((i, mask) -> {
-            byte[] copy = issued.clone();
-            copy[i] ^= mask.byteValue();
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(copy);
-        });
-        Arbitrary<String> truncated = Arbitraries.integers().between(0, ISSUED.length() - 1).map(i -> ISSUED.substring(0, i));
-        Arbitrary<String> extended = Arbitraries.strings().withCharRange('A', 'z').ofMinLength(1).ofMaxLength(12)
+        Arbitrary<String> flipped = Combinators.combine(
+                        at, Arbitraries.integers().between(1, 255))
+                .as((i, mask) -> {
+                    byte[] copy = issued.clone();
+                    copy[i] ^= mask.byteValue();
+                    return Base64.getUrlEncoder().withoutPadding().encodeToString(copy);
+                });
+        Arbitrary<String> truncated =
+                Arbitraries.integers().between(0, ISSUED.length() - 1).map(i -> ISSUED.substring(0, i));
+        Arbitrary<String> extended = Arbitraries.strings()
+                .withCharRange('A', 'z')
+                .ofMinLength(1)
+                .ofMaxLength(12)
                 .map(tail -> ISSUED + tail);
         return Arbitraries.oneOf(flipped, truncated, extended);
     }

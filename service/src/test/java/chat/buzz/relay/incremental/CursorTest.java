@@ -13,9 +13,16 @@ class CursorTest {
     private static final UUID ARTIFACT = UUID.fromString("0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00");
 
     private static Cursor cursorFor(String readerPubkey) {
-        return new Cursor(7, CursorCodec.readerDigest(readerPubkey), CursorCodec.scopeDigest(List.of(ARTIFACT.toString())),
-                new PolicyStamp(1_795_000_000_123_456L, 1), Phase.DELTA, 1_795_000_001_000_000L, 1_794_999_881_000_000L,
-                TxSnapshot.below(5_000_000_123L), TxSnapshot.below(5_000_000_456L),
+        return new Cursor(
+                7,
+                CursorCodec.readerDigest(readerPubkey),
+                CursorCodec.scopeDigest(List.of(ARTIFACT.toString())),
+                new PolicyStamp(1_795_000_000_123_456L, 1),
+                Phase.DELTA,
+                1_795_000_001_000_000L,
+                1_794_999_881_000_000L,
+                TxSnapshot.below(5_000_000_123L),
+                TxSnapshot.below(5_000_000_456L),
                 new Position(1_795_000_000_999_999L, 2, ARTIFACT));
     }
 

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class DatabaseEpochTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"),
-            ConfigOverride.config("gates.sync", "true"));
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.incremental", "true"), ConfigOverride.config("gates.sync", "true"));
 
     private final Writer writer = new Writer(RELAY.client());
     private final NostrKeys owner = NostrKeys.generate();
@@ -43,7 +43,9 @@ class DatabaseEpochTest {
         assertThat(client.heads()).hasSize(3);
         List<String> policies = new java.util.ArrayList<>();
         client.inspector = body -> policies.add(body.get("policy").asText());
-        assertThat(client.session()).as("the new epoch is stable: no second reset").isEmpty();
+        assertThat(client.session())
+                .as("the new epoch is stable: no second reset")
+                .isEmpty();
         assertThat(client.resets).isEqualTo(1);
         assertThat(policies).allSatisfy(policy -> assertThat(policy).contains("."));
         assertThat(epoch()).isNotZero();
@@ -71,15 +73,24 @@ class DatabaseEpochTest {
     }
 
     private static void renew(String reason) {
-        RELAY.jdbi().useHandle(h -> h.createQuery("SELECT renew_database_epoch(:reason)").bind("reason", reason)
-                .mapTo(UUID.class).one());
+        RELAY.jdbi()
+                .useHandle(h -> h.createQuery("SELECT renew_database_epoch(:reason)")
+                        .bind("reason", reason)
+                        .mapTo(UUID.class)
+                        .one());
     }
 
     private static long epoch() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT database_epoch()").mapTo(Long.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT database_epoch()")
+                        .mapTo(Long.class)
+                        .one());
     }
 
     private static long identity() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT database_identity_stamp()").mapTo(Long.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT database_identity_stamp()")
+                        .mapTo(Long.class)
+                        .one());
     }
 }

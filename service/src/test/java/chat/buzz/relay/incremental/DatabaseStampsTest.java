@@ -110,29 +110,46 @@ class DatabaseStampsTest {
     }
 
     private OffsetDateTime policyStamp() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery(
-                "SELECT artifact_policy_modified_at FROM communities WHERE name = 'test'").mapTo(OffsetDateTime.class).one());
+        return RELAY.jdbi()
+                .withHandle(
+                        h -> h.createQuery("SELECT artifact_policy_modified_at FROM communities WHERE name = 'test'")
+                                .mapTo(OffsetDateTime.class)
+                                .one());
     }
 
     private long policyAdvances(UUID channel) {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM policy_stamp_advances WHERE channel_id = :c")
-                .bind("c", channel).mapTo(Long.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT count(*) FROM policy_stamp_advances WHERE channel_id = :c")
+                        .bind("c", channel)
+                        .mapTo(Long.class)
+                        .one());
     }
 
     private OffsetDateTime syncStamp(UUID channel) {
-        return RELAY.jdbi().withHandle(h -> h.createQuery(
-                        "SELECT sync_modified_at FROM channel_members WHERE channel_id = :c AND pubkey = :p")
-                .bind("c", channel).bind("p", member.publicKeyHex()).mapTo(OffsetDateTime.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery(
+                                "SELECT sync_modified_at FROM channel_members WHERE channel_id = :c AND pubkey = :p")
+                        .bind("c", channel)
+                        .bind("p", member.publicKeyHex())
+                        .mapTo(OffsetDateTime.class)
+                        .one());
     }
 
     private String role(UUID channel) {
-        return RELAY.jdbi().withHandle(h -> h.createQuery(
-                        "SELECT role FROM channel_members WHERE channel_id = :c AND pubkey = :p AND removed_at IS NULL")
-                .bind("c", channel).bind("p", member.publicKeyHex()).mapTo(String.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery(
+                                "SELECT role FROM channel_members WHERE channel_id = :c AND pubkey = :p AND removed_at IS NULL")
+                        .bind("c", channel)
+                        .bind("p", member.publicKeyHex())
+                        .mapTo(String.class)
+                        .one());
     }
 
     private OffsetDateTime headStamp(UUID d) {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT modified_at FROM artifact_heads WHERE d = :d")
-                .bind("d", d).mapTo(OffsetDateTime.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT modified_at FROM artifact_heads WHERE d = :d")
+                        .bind("d", d)
+                        .mapTo(OffsetDateTime.class)
+                        .one());
     }
 }

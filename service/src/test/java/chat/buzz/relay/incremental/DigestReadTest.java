@@ -31,7 +31,8 @@ class DigestReadTest {
 
     @Order(2)
     @RegisterExtension
-    static final TestRelay GATE_OFF = TestRelay.anotherInstance(RELAY, ConfigOverride.config("gates.incremental", "false"));
+    static final TestRelay GATE_OFF =
+            TestRelay.anotherInstance(RELAY, ConfigOverride.config("gates.incremental", "false"));
 
     private static final String ZEROS = "0".repeat(64);
 
@@ -96,16 +97,18 @@ class DigestReadTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "{\"artifact\":\"incremental\",\"digest\":false}",
-            "{\"artifact\":\"incremental\",\"digest\":\"true\"}",
-            "{\"artifact\":\"incremental\",\"digest\":1}",
-            "{\"artifact\":\"incremental\",\"digest\":true,\"since\":\"abc\"}",
-            "{\"artifact\":\"incremental\",\"digest\":true,\"limit\":5}",
-            "{\"artifact\":\"incremental\",\"digest\":true,\"#d\":[\"0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00\"]}",
-            "{\"artifact\":\"incremental\",\"digest\":true,\"#h\":[]}",
-            "{\"artifact\":\"incremental\",\"digest\":true,\"#h\":[\"NOT-A-UUID\"]}",
-            "{\"artifact\":\"incremental\",\"digest\":true,\"extra\":1}"})
+    @ValueSource(
+            strings = {
+                "{\"artifact\":\"incremental\",\"digest\":false}",
+                "{\"artifact\":\"incremental\",\"digest\":\"true\"}",
+                "{\"artifact\":\"incremental\",\"digest\":1}",
+                "{\"artifact\":\"incremental\",\"digest\":true,\"since\":\"abc\"}",
+                "{\"artifact\":\"incremental\",\"digest\":true,\"limit\":5}",
+                "{\"artifact\":\"incremental\",\"digest\":true,\"#d\":[\"0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00\"]}",
+                "{\"artifact\":\"incremental\",\"digest\":true,\"#h\":[]}",
+                "{\"artifact\":\"incremental\",\"digest\":true,\"#h\":[\"NOT-A-UUID\"]}",
+                "{\"artifact\":\"incremental\",\"digest\":true,\"extra\":1}"
+            })
     void badDigestRequestsAreInvalidRequest(String filter) {
         Reply reply = relay.query(reader, "[" + filter + "]");
         assertThat(reply.status()).as("%s", reply).isEqualTo(400);
@@ -143,8 +146,11 @@ class DigestReadTest {
         byte[] digest = new byte[32];
         heads.forEach((d, head) -> {
             UUID id = UUID.fromString(d);
-            byte[] input = ByteBuffer.allocate(48).putLong(id.getMostSignificantBits())
-                    .putLong(id.getLeastSignificantBits()).put(Hex.decode(head, 32)).array();
+            byte[] input = ByteBuffer.allocate(48)
+                    .putLong(id.getMostSignificantBits())
+                    .putLong(id.getLeastSignificantBits())
+                    .put(Hex.decode(head, 32))
+                    .array();
             byte[] member = Sha256.digest(input);
             for (int i = 0; i < digest.length; i++) {
                 digest[i] ^= member[i];

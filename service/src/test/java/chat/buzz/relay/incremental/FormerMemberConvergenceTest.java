@@ -52,7 +52,9 @@ class FormerMemberConvergenceTest {
         writer.removeMember(owner, secret, reader);
         sync.session();
 
-        assertThat(sync.store).as("defect 1(a): deleted, then the reader removed").doesNotContainKey(d.toString());
+        assertThat(sync.store)
+                .as("defect 1(a): deleted, then the reader removed")
+                .doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
 
@@ -66,7 +68,9 @@ class FormerMemberConvergenceTest {
         writer.delete(owner, d);
         sync.session();
 
-        assertThat(sync.store).as("defect 1(b): the reader removed, then deleted").doesNotContainKey(d.toString());
+        assertThat(sync.store)
+                .as("defect 1(b): the reader removed, then deleted")
+                .doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
 
@@ -81,7 +85,8 @@ class FormerMemberConvergenceTest {
         writer.move(owner, d, other);
         sync.session();
 
-        assertThat(sync.store).as("defect 1(c): the reader removed, then moved to a private channel it cannot read")
+        assertThat(sync.store)
+                .as("defect 1(c): the reader removed, then moved to a private channel it cannot read")
                 .doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
@@ -100,7 +105,9 @@ class FormerMemberConvergenceTest {
         writer.move(owner, d, secret);
         sync.session();
 
-        assertThat(sync.store).as("defect 1(c) with a leave of an unlisted open channel").doesNotContainKey(d.toString());
+        assertThat(sync.store)
+                .as("defect 1(c) with a leave of an unlisted open channel")
+                .doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
 
@@ -117,7 +124,9 @@ class FormerMemberConvergenceTest {
         writer.delete(owner, d);
         sync.session();
 
-        assertThat(sync.store).as("defect 1(b) with a leave of an unlisted open channel").doesNotContainKey(d.toString());
+        assertThat(sync.store)
+                .as("defect 1(b) with a leave of an unlisted open channel")
+                .doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
 
@@ -134,7 +143,8 @@ class FormerMemberConvergenceTest {
         writer.removeMember(owner, secret, reader);
         List<JsonNode> entries = sync.session();
 
-        assertThat(entries).as("defect 3: %s left the channel before the reader joined it", d)
+        assertThat(entries)
+                .as("defect 3: %s left the channel before the reader joined it", d)
                 .noneMatch(entry -> entry.get("d").asText().equals(d.toString()));
     }
 
@@ -151,9 +161,14 @@ class FormerMemberConvergenceTest {
             List<JsonNode> page = sync.page(100);
             assertThat(sync.midSession).isFalse();
             Set<String> named = new HashSet<>();
-            assertThat(page).as("defect 13: session %d, a page names each artifact at most once", session)
+            assertThat(page)
+                    .as("defect 13: session %d, a page names each artifact at most once", session)
                     .allMatch(entry -> named.add(entry.get("d").asText()));
-            assertThat(named).containsAll(session == 0 ? artifacts.stream().map(UUID::toString).toList() : List.of());
+            assertThat(named)
+                    .containsAll(
+                            session == 0
+                                    ? artifacts.stream().map(UUID::toString).toList()
+                                    : List.of());
         }
     }
 }

@@ -35,12 +35,14 @@ class IncrementalErrorsTest {
     // Overrides are system properties that stay set until the class ends: each instance states all it differs in.
     @Order(2)
     @RegisterExtension
-    static final TestRelay GATE_OFF = TestRelay.anotherInstance(RELAY, ConfigOverride.config("gates.incremental", "false"));
+    static final TestRelay GATE_OFF =
+            TestRelay.anotherInstance(RELAY, ConfigOverride.config("gates.incremental", "false"));
 
     /** One read at a time; also another community on the same database. */
     @Order(3)
     @RegisterExtension
-    static final TestRelay NARROW = TestRelay.anotherInstance(RELAY,
+    static final TestRelay NARROW = TestRelay.anotherInstance(
+            RELAY,
             ConfigOverride.config("gates.incremental", "true"),
             ConfigOverride.config("communities[0].name", "other"),
             ConfigOverride.config("incremental.maxConcurrentReads", "1"),
@@ -50,7 +52,8 @@ class IncrementalErrorsTest {
 
     @Order(4)
     @RegisterExtension
-    static final TestRelay TIGHT_BUDGET = TestRelay.anotherInstance(RELAY,
+    static final TestRelay TIGHT_BUDGET = TestRelay.anotherInstance(
+            RELAY,
             ConfigOverride.config("gates.incremental", "true"),
             ConfigOverride.config("communities[0].name", "test"),
             ConfigOverride.config("incremental.maxConcurrentReads", "4"),
@@ -59,7 +62,8 @@ class IncrementalErrorsTest {
     /** Two reads at a time, at most one of them per caller. */
     @Order(5)
     @RegisterExtension
-    static final TestRelay FAIR = TestRelay.anotherInstance(RELAY,
+    static final TestRelay FAIR = TestRelay.anotherInstance(
+            RELAY,
             ConfigOverride.config("gates.incremental", "true"),
             ConfigOverride.config("communities[0].name", "test"),
             ConfigOverride.config("incremental.maxConcurrentReads", "2"),
@@ -76,7 +80,9 @@ class IncrementalErrorsTest {
     }
 
     private static List<String> uuids(int count) {
-        return IntStream.range(0, count).mapToObj(i -> UUID.randomUUID().toString()).toList();
+        return IntStream.range(0, count)
+                .mapToObj(i -> UUID.randomUUID().toString())
+                .toList();
     }
 
     private static void assertError(Reply reply, int status, String code) {
@@ -90,12 +96,20 @@ class IncrementalErrorsTest {
     void theCapabilityIsListedOnlyWhileTheGateIsOn() {
         assertThat(information(RELAY).path("capabilities").toString()).contains("artifacts.incremental");
         assertThat(information(GATE_OFF).path("capabilities").toString()).doesNotContain("artifacts.incremental");
-        assertThat(information(RELAY).path("artifacts").path("incremental").path("overlap_seconds").asInt()).isEqualTo(30);
+        assertThat(information(RELAY)
+                        .path("artifacts")
+                        .path("incremental")
+                        .path("overlap_seconds")
+                        .asInt())
+                .isEqualTo(30);
     }
 
     private static com.fasterxml.jackson.databind.JsonNode information(TestRelay instance) {
         RelayClient client = instance.client();
-        return client.send(client.request("/").header("Accept", "application/nostr+json").GET()).json();
+        return client.send(client.request("/")
+                        .header("Accept", "application/nostr+json")
+                        .GET())
+                .json();
     }
 
     @Test
@@ -103,39 +117,48 @@ class IncrementalErrorsTest {
         RelayClient off = GATE_OFF.client();
         assertError(off.query(reader, "[{\"artifact\":\"incremental\"}]"), 503, "incremental_unavailable");
         assertError(off.query(reader, "[{\"artifact\":\"incremental\",\"bogus\":1}]"), 503, "incremental_unavailable");
-        Reply unsigned = off.send(off.request("/query").header("Content-Type", "application/json")
+        Reply unsigned = off.send(off.request("/query")
+                .header("Content-Type", "application/json")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("[{\"artifact\":\"incremental\"}]")));
         assertThat(unsigned.status()).isEqualTo(401);
-        Reply unsignedOn = relay.send(relay.request("/query").header("Content-Type", "application/json")
+        Reply unsignedOn = relay.send(relay.request("/query")
+                .header("Content-Type", "application/json")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("[{\"artifact\":\"incremental\"}]")));
         assertThat(unsignedOn.status()).isEqualTo(401);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "{\"artifact\":\"incremental\",\"kinds\":[" + Kinds.ARTIFACT_REVISION + "]}",
-            "{\"artifact\":\"incremental\",\"limit\":\"5\"}",
-            "{\"artifact\":\"incremental\",\"limit\":0}",
-            "{\"artifact\":\"incremental\",\"limit\":101}",
-            "{\"artifact\":\"incremental\",\"limit\":1.5}",
-            "{\"artifact\":\"incremental\",\"since\":7}",
-            "{\"artifact\":\"incremental\",\"#h\":[]}",
-            "{\"artifact\":\"incremental\",\"#h\":\"not-a-list\"}",
-            "{\"artifact\":\"incremental\",\"#h\":[\"NOT-A-UUID\"]}",
-            "{\"artifact\":\"incremental\",\"#d\":[\"0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6E00\"]}",
-            "{\"artifact\":\"incremental\",\"#d\":[\"0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00\"],\"since\":\"abc\"}",
-            "{\"artifact\":\"incremental\",\"#d\":[\"0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00\"],\"limit\":5}"})
+    @ValueSource(
+            strings = {
+                "{\"artifact\":\"incremental\",\"kinds\":[" + Kinds.ARTIFACT_REVISION + "]}",
+                "{\"artifact\":\"incremental\",\"limit\":\"5\"}",
+                "{\"artifact\":\"incremental\",\"limit\":0}",
+                "{\"artifact\":\"incremental\",\"limit\":101}",
+                "{\"artifact\":\"incremental\",\"limit\":1.5}",
+                "{\"artifact\":\"incremental\",\"since\":7}",
+                "{\"artifact\":\"incremental\",\"#h\":[]}",
+                "{\"artifact\":\"incremental\",\"#h\":\"not-a-list\"}",
+                "{\"artifact\":\"incremental\",\"#h\":[\"NOT-A-UUID\"]}",
+                "{\"artifact\":\"incremental\",\"#d\":[\"0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6E00\"]}",
+                "{\"artifact\":\"incremental\",\"#d\":[\"0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00\"],\"since\":\"abc\"}",
+                "{\"artifact\":\"incremental\",\"#d\":[\"0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00\"],\"limit\":5}"
+            })
     void badRequestsAreInvalidRequest(String filter) {
         assertError(relay.query(reader, "[" + filter + "]"), 400, "incremental_invalid_request");
     }
 
     @Test
     void tooManyChannelsOrIds() {
-        assertError(relay.query(reader, "[{\"artifact\":\"incremental\",\"#h\":" + ids(uuids(101)) + "}]"),
-                400, "incremental_scope_too_large");
-        assertError(relay.query(reader, "[{\"artifact\":\"incremental\",\"#d\":" + ids(uuids(101)) + "}]"),
-                400, "incremental_too_many_ids");
-        assertThat(relay.query(reader, "[{\"artifact\":\"incremental\",\"#h\":" + ids(uuids(100)) + "}]").status())
+        assertError(
+                relay.query(reader, "[{\"artifact\":\"incremental\",\"#h\":" + ids(uuids(101)) + "}]"),
+                400,
+                "incremental_scope_too_large");
+        assertError(
+                relay.query(reader, "[{\"artifact\":\"incremental\",\"#d\":" + ids(uuids(101)) + "}]"),
+                400,
+                "incremental_too_many_ids");
+        assertThat(relay.query(reader, "[{\"artifact\":\"incremental\",\"#h\":" + ids(uuids(100)) + "}]")
+                        .status())
                 .isEqualTo(200);
     }
 
@@ -145,25 +168,39 @@ class IncrementalErrorsTest {
         char flipped = cursor.charAt(20) == 'A' ? 'B' : 'A';
         String damaged = cursor.substring(0, 20) + flipped + cursor.substring(21);
         for (String bad : List.of("***", "AAAA", damaged, cursor.substring(0, cursor.length() - 4))) {
-            assertError(relay.query(reader, "[{\"artifact\":\"incremental\",\"since\":\"" + bad + "\"}]"),
-                    400, "incremental_invalid_cursor");
+            assertError(
+                    relay.query(reader, "[{\"artifact\":\"incremental\",\"since\":\"" + bad + "\"}]"),
+                    400,
+                    "incremental_invalid_cursor");
         }
     }
 
     private String freshCursor() {
-        return relay.query(reader, "[{\"artifact\":\"incremental\"}]").json().get("cursor").asText();
+        return relay.query(reader, "[{\"artifact\":\"incremental\"}]")
+                .json()
+                .get("cursor")
+                .asText();
     }
 
     @Test
     void cursorsAreBoundToReaderScopeAndCommunity() {
         String cursor = freshCursor();
-        assertError(relay.query(NostrKeys.generate(), "[{\"artifact\":\"incremental\",\"since\":\"" + cursor + "\"}]"),
-                400, "incremental_cursor_mismatch");
-        assertError(relay.query(reader, "[{\"artifact\":\"incremental\",\"since\":\"" + cursor + "\",\"#h\":"
-                + ids(uuids(1)) + "}]"), 400, "incremental_cursor_mismatch");
-        assertError(NARROW.client().query(reader, "[{\"artifact\":\"incremental\",\"since\":\"" + cursor + "\"}]"),
-                400, "incremental_cursor_mismatch");
-        assertThat(relay.query(reader, "[{\"artifact\":\"incremental\",\"since\":\"" + cursor + "\"}]").status())
+        assertError(
+                relay.query(NostrKeys.generate(), "[{\"artifact\":\"incremental\",\"since\":\"" + cursor + "\"}]"),
+                400,
+                "incremental_cursor_mismatch");
+        assertError(
+                relay.query(
+                        reader,
+                        "[{\"artifact\":\"incremental\",\"since\":\"" + cursor + "\",\"#h\":" + ids(uuids(1)) + "}]"),
+                400,
+                "incremental_cursor_mismatch");
+        assertError(
+                NARROW.client().query(reader, "[{\"artifact\":\"incremental\",\"since\":\"" + cursor + "\"}]"),
+                400,
+                "incremental_cursor_mismatch");
+        assertThat(relay.query(reader, "[{\"artifact\":\"incremental\",\"since\":\"" + cursor + "\"}]")
+                        .status())
                 .isEqualTo(200);
     }
 
@@ -173,8 +210,9 @@ class IncrementalErrorsTest {
         NostrKeys owner = NostrKeys.generate();
         UUID ttl = writer.channel(owner, "open", tag("ttl", "120"));
         UUID plain = writer.channel(owner, "open");
-        Reply reply = relay.query(reader, "[{\"artifact\":\"incremental\",\"#h\":" + ids(List.of(plain.toString(),
-                ttl.toString())) + "}]");
+        Reply reply = relay.query(
+                reader,
+                "[{\"artifact\":\"incremental\",\"#h\":" + ids(List.of(plain.toString(), ttl.toString())) + "}]");
         assertError(reply, 422, "incremental_ttl_channel");
         assertThat(reply.message()).contains(ttl.toString());
     }
@@ -185,19 +223,23 @@ class IncrementalErrorsTest {
         try (Handle blocker = RELAY.jdbi().open()) {
             blocker.begin();
             blocker.execute("LOCK TABLE communities IN ACCESS EXCLUSIVE MODE");
-            CompletableFuture<Reply> held = CompletableFuture.supplyAsync(
-                    () -> narrow.query(reader, "[{\"artifact\":\"incremental\"}]"));
+            CompletableFuture<Reply> held =
+                    CompletableFuture.supplyAsync(() -> narrow.query(reader, "[{\"artifact\":\"incremental\"}]"));
             awaitReadBlockedOnLock();
 
             Reply rejected = narrow.query(NostrKeys.generate(), "[{\"artifact\":\"incremental\"}]");
             assertError(rejected, 503, "incremental_capacity");
-            assertThat(Integer.parseInt(rejected.response().headers().firstValue("Retry-After").orElseThrow()))
+            assertThat(Integer.parseInt(rejected.response()
+                            .headers()
+                            .firstValue("Retry-After")
+                            .orElseThrow()))
                     .isBetween(7, 9);
 
             blocker.rollback();
             assertThat(held.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
         }
-        assertThat(narrow.query(reader, "[{\"artifact\":\"incremental\"}]").status()).isEqualTo(200);
+        assertThat(narrow.query(reader, "[{\"artifact\":\"incremental\"}]").status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -207,23 +249,27 @@ class IncrementalErrorsTest {
         try (Handle blocker = RELAY.jdbi().open()) {
             blocker.begin();
             blocker.execute("LOCK TABLE communities IN ACCESS EXCLUSIVE MODE");
-            CompletableFuture<Reply> held = CompletableFuture.supplyAsync(
-                    () -> fair.query(reader, "[{\"artifact\":\"incremental\"}]"));
+            CompletableFuture<Reply> held =
+                    CompletableFuture.supplyAsync(() -> fair.query(reader, "[{\"artifact\":\"incremental\"}]"));
             awaitReadsBlockedOnLock(1);
 
             Reply second = fair.query(reader, "[{\"artifact\":\"incremental\"}]");
             assertError(second, 503, "incremental_capacity");
-            assertThat(Integer.parseInt(second.response().headers().firstValue("Retry-After").orElseThrow()))
+            assertThat(Integer.parseInt(second.response()
+                            .headers()
+                            .firstValue("Retry-After")
+                            .orElseThrow()))
                     .isBetween(7, 9);
-            CompletableFuture<Reply> othersRead = CompletableFuture.supplyAsync(
-                    () -> fair.query(other, "[{\"artifact\":\"incremental\"}]"));
+            CompletableFuture<Reply> othersRead =
+                    CompletableFuture.supplyAsync(() -> fair.query(other, "[{\"artifact\":\"incremental\"}]"));
             awaitReadsBlockedOnLock(2);
 
             blocker.rollback();
             assertThat(held.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
             assertThat(othersRead.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
         }
-        assertThat(fair.query(reader, "[{\"artifact\":\"incremental\"}]").status()).as("its share is given back")
+        assertThat(fair.query(reader, "[{\"artifact\":\"incremental\"}]").status())
+                .as("its share is given back")
                 .isEqualTo(200);
     }
 
@@ -232,12 +278,23 @@ class IncrementalErrorsTest {
         try (Handle blocker = RELAY.jdbi().open()) {
             blocker.begin();
             blocker.execute("LOCK TABLE communities IN ACCESS EXCLUSIVE MODE");
-            assertError(TIGHT_BUDGET.client().query(reader, "[{\"artifact\":\"incremental\"}]"), 503, "incremental_timeout");
-            assertError(TIGHT_BUDGET.client().query(reader, "[{\"artifact\":\"incremental\",\"#d\":" + ids(uuids(1)) + "}]"),
-                    503, "incremental_timeout");
+            assertError(
+                    TIGHT_BUDGET.client().query(reader, "[{\"artifact\":\"incremental\"}]"),
+                    503,
+                    "incremental_timeout");
+            assertError(
+                    TIGHT_BUDGET
+                            .client()
+                            .query(reader, "[{\"artifact\":\"incremental\",\"#d\":" + ids(uuids(1)) + "}]"),
+                    503,
+                    "incremental_timeout");
             blocker.rollback();
         }
-        assertThat(TIGHT_BUDGET.client().query(reader, "[{\"artifact\":\"incremental\"}]").status()).isEqualTo(200);
+        assertThat(TIGHT_BUDGET
+                        .client()
+                        .query(reader, "[{\"artifact\":\"incremental\"}]")
+                        .status())
+                .isEqualTo(200);
     }
 
     private static void awaitReadBlockedOnLock() {
@@ -245,9 +302,13 @@ class IncrementalErrorsTest {
     }
 
     private static void awaitReadsBlockedOnLock(int reads) {
-        await().atMost(Duration.ofSeconds(20)).until(() -> RELAY.jdbi().withHandle(handle -> handle.createQuery("""
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> RELAY.jdbi()
+                                .withHandle(handle -> handle.createQuery("""
                         SELECT count(*) FROM pg_stat_activity
                         WHERE wait_event_type = 'Lock' AND query LIKE '%artifact_policy_modified_at%'""")
-                .mapTo(Integer.class).one()) >= reads);
+                                        .mapTo(Integer.class)
+                                        .one())
+                        >= reads);
     }
 }

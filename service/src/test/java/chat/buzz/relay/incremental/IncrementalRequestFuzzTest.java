@@ -13,7 +13,8 @@ import net.jqwik.api.Provide;
 
 /** Seeded fuzzing of the incremental request parser: a request parses or is a 4xx of PROTOCOL 4.5, nothing else. */
 class IncrementalRequestFuzzTest {
-    private static final List<String> KEYS = List.of("artifact", "since", "limit", "#h", "#d", "digest", "offset", "#t");
+    private static final List<String> KEYS =
+            List.of("artifact", "since", "limit", "#h", "#d", "digest", "offset", "#t");
 
     @Property(tries = 4000, seed = "20261212")
     void aRequestParsesOrIsRefusedWithAnIncrementalCode(@ForAll("requests") ObjectNode request) {

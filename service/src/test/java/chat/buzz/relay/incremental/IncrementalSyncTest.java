@@ -29,12 +29,17 @@ class IncrementalSyncTest {
     private final NostrKeys reader = NostrKeys.generate();
 
     private SyncingClient client(NostrKeys keys, UUID... scope) {
-        return new SyncingClient(relay, keys, java.util.Arrays.stream(scope).map(UUID::toString).toList());
+        return new SyncingClient(
+                relay, keys, java.util.Arrays.stream(scope).map(UUID::toString).toList());
     }
 
     private static Map<String, String> ops(List<JsonNode> entries) {
-        return entries.stream().collect(Collectors.toMap(e -> e.get("d").asText(),
-                e -> e.get("op").asText() + (e.has("reason") ? ":" + e.get("reason").asText() : ""), (a, b) -> b));
+        return entries.stream()
+                .collect(Collectors.toMap(
+                        e -> e.get("d").asText(),
+                        e -> e.get("op").asText()
+                                + (e.has("reason") ? ":" + e.get("reason").asText() : ""),
+                        (a, b) -> b));
     }
 
     @Test
@@ -49,7 +54,10 @@ class IncrementalSyncTest {
         List<JsonNode> entries = sync.session();
         assertThat(ops(entries)).containsEntry(d.toString(), "upsert");
         assertThat(sync.heads()).containsEntry(d.toString(), edited.id());
-        JsonNode entry = entries.stream().filter(e -> e.get("d").asText().equals(d.toString())).findFirst().orElseThrow();
+        JsonNode entry = entries.stream()
+                .filter(e -> e.get("d").asText().equals(d.toString()))
+                .findFirst()
+                .orElseThrow();
         assertThat(entry.get("h").asText()).isEqualTo(channel.toString());
         assertThat(Event.fromJson(entry.get("event")).hasValidSignature()).isTrue();
     }
@@ -71,10 +79,14 @@ class IncrementalSyncTest {
         List<JsonNode> entries = sync.session();
         assertThat(ops(entries)).containsOnlyKeys(burst.get(7).toString());
         assertThat(sync.heads()).containsEntry(burst.get(7).toString(), edited.id());
-        assertThat(sync.session()).as("a delta after the delta that delivered the edit").isEmpty();
+        assertThat(sync.session())
+                .as("a delta after the delta that delivered the edit")
+                .isEmpty();
 
         writer.removeMember(owner, channel, reader);
-        assertThat(ops(sync.session())).hasSize(30).allSatisfy((d, op) -> assertThat(op).isEqualTo("remove:unavailable"));
+        assertThat(ops(sync.session()))
+                .hasSize(30)
+                .allSatisfy((d, op) -> assertThat(op).isEqualTo("remove:unavailable"));
         assertThat(sync.session()).as("a delta after the removals").isEmpty();
     }
 
@@ -113,7 +125,9 @@ class IncrementalSyncTest {
         UUID hidden = writer.create(owner, secret);
         UUID ephemeral = writer.create(owner, ttl);
         UUID unknown = UUID.randomUUID();
-        List<String> ids = List.of(live, deleted, hidden, ephemeral, unknown, live).stream().map(UUID::toString).toList();
+        List<String> ids = List.of(live, deleted, hidden, ephemeral, unknown, live).stream()
+                .map(UUID::toString)
+                .toList();
 
         List<JsonNode> entries = client(reader).knownIds(ids);
 
@@ -124,8 +138,17 @@ class IncrementalSyncTest {
         assertThat(entries.get(3).get("reason").asText()).isEqualTo("unavailable");
         assertThat(entries.get(4).get("reason").asText()).isEqualTo("unavailable");
         assertThat(entries.get(5).get("op").asText()).isEqualTo("upsert");
-        assertThat(client(owner).knownIds(List.of(hidden.toString())).get(0).get("op").asText()).isEqualTo("upsert");
-        assertThat(client(owner).knownIdsReply(List.of(live.toString())).get("policy").isTextual()).isTrue();
+        assertThat(client(owner)
+                        .knownIds(List.of(hidden.toString()))
+                        .get(0)
+                        .get("op")
+                        .asText())
+                .isEqualTo("upsert");
+        assertThat(client(owner)
+                        .knownIdsReply(List.of(live.toString()))
+                        .get("policy")
+                        .isTextual())
+                .isTrue();
     }
 
     @Test
@@ -164,7 +187,8 @@ class IncrementalSyncTest {
         List<UUID> older = writer.createMany(owner, secret, 3);
         SyncingClient sync = client(reader);
         sync.session();
-        assertThat(sync.store).doesNotContainKeys(older.stream().map(UUID::toString).toArray(String[]::new));
+        assertThat(sync.store)
+                .doesNotContainKeys(older.stream().map(UUID::toString).toArray(String[]::new));
 
         writer.addMember(owner, secret, reader);
         sync.session();
@@ -173,7 +197,8 @@ class IncrementalSyncTest {
         writer.removeMember(owner, secret, reader);
         Map<String, String> removed = ops(sync.session());
         older.forEach(d -> assertThat(removed).containsEntry(d.toString(), "remove:unavailable"));
-        assertThat(sync.store).doesNotContainKeys(older.stream().map(UUID::toString).toArray(String[]::new));
+        assertThat(sync.store)
+                .doesNotContainKeys(older.stream().map(UUID::toString).toArray(String[]::new));
 
         writer.addMember(owner, secret, reader);
         sync.session();
@@ -190,7 +215,9 @@ class IncrementalSyncTest {
         writer.removeMember(owner, secret, reader);
         UUID after = writer.create(owner, secret);
         Map<String, String> entries = ops(sync.session());
-        assertThat(entries).containsEntry(before.toString(), "remove:unavailable").doesNotContainKey(after.toString());
+        assertThat(entries)
+                .containsEntry(before.toString(), "remove:unavailable")
+                .doesNotContainKey(after.toString());
     }
 
     @Test
@@ -202,13 +229,15 @@ class IncrementalSyncTest {
         assertThat(sync.store).doesNotContainKey(tasks.get(0).toString());
         writer.join(reader, unlisted);
         sync.session();
-        assertThat(sync.store).containsKeys(tasks.get(0).toString(), tasks.get(1).toString());
+        assertThat(sync.store)
+                .containsKeys(tasks.get(0).toString(), tasks.get(1).toString());
         writer.leave(reader, unlisted);
         assertThat(ops(sync.session())).containsEntry(tasks.get(0).toString(), "remove:unavailable");
         assertThat(sync.store).doesNotContainKey(tasks.get(0).toString());
         writer.join(reader, unlisted);
         sync.session();
-        assertThat(sync.store).containsKeys(tasks.get(0).toString(), tasks.get(1).toString());
+        assertThat(sync.store)
+                .containsKeys(tasks.get(0).toString(), tasks.get(1).toString());
     }
 
     @Test
@@ -217,7 +246,12 @@ class IncrementalSyncTest {
         UUID d = writer.create(owner, unlisted);
         assertThat(client(reader).session()).noneMatch(e -> e.get("d").asText().equals(d.toString()));
         assertThat(ops(client(reader, unlisted).session())).containsEntry(d.toString(), "upsert");
-        assertThat(client(reader).knownIds(List.of(d.toString())).get(0).get("op").asText()).isEqualTo("upsert");
+        assertThat(client(reader)
+                        .knownIds(List.of(d.toString()))
+                        .get(0)
+                        .get("op")
+                        .asText())
+                .isEqualTo("upsert");
         assertThat(ops(client(owner).session())).containsEntry(d.toString(), "upsert");
     }
 
@@ -255,9 +289,15 @@ class IncrementalSyncTest {
         UUID empty = writer.channel(owner, "open");
         SyncingClient sync = client(reader);
         sync.session();
-        String policy = client(reader).knownIdsReply(List.of(UUID.randomUUID().toString())).get("policy").asText();
+        String policy = client(reader)
+                .knownIdsReply(List.of(UUID.randomUUID().toString()))
+                .get("policy")
+                .asText();
         writer.deleteChannel(owner, empty);
-        assertThat(client(reader).knownIdsReply(List.of(UUID.randomUUID().toString())).get("policy").asText())
+        assertThat(client(reader)
+                        .knownIdsReply(List.of(UUID.randomUUID().toString()))
+                        .get("policy")
+                        .asText())
                 .isNotEqualTo(policy);
         sync.session();
         assertThat(sync.resets).isEqualTo(1);
@@ -324,7 +364,9 @@ class IncrementalSyncTest {
         List<JsonNode> second = sync.page(3);
         assertThat(second).hasSize(2);
         assertThat(sync.midSession).isFalse();
-        assertThat(sync.store.keySet()).containsExactlyInAnyOrderElementsOf(tasks.stream().map(UUID::toString).toList());
+        assertThat(sync.store.keySet())
+                .containsExactlyInAnyOrderElementsOf(
+                        tasks.stream().map(UUID::toString).toList());
     }
 
     @Test
@@ -332,12 +374,18 @@ class IncrementalSyncTest {
         UUID channel = writer.channel(owner, "open");
         List<UUID> tasks = writer.createMany(owner, channel, 103);
         SyncingClient sync = client(reader, channel);
-        assertThat(sync.page(null)).hasSize(100).allMatch(e -> e.get("op").asText().equals("upsert"));
+        assertThat(sync.page(null))
+                .hasSize(100)
+                .allMatch(e -> e.get("op").asText().equals("upsert"));
         assertThat(sync.midSession).isTrue();
-        assertThat(sync.page(null)).hasSize(3).allMatch(e -> e.get("op").asText().equals("upsert"));
+        assertThat(sync.page(null))
+                .hasSize(3)
+                .allMatch(e -> e.get("op").asText().equals("upsert"));
         assertThat(sync.midSession).isFalse();
         assertThat(sync.store).hasSize(103);
-        assertThat(sync.store.keySet()).containsExactlyInAnyOrderElementsOf(tasks.stream().map(UUID::toString).toList());
+        assertThat(sync.store.keySet())
+                .containsExactlyInAnyOrderElementsOf(
+                        tasks.stream().map(UUID::toString).toList());
     }
 
     @Test

@@ -50,23 +50,41 @@ class PolicyResetRaceTest {
         Event create = Nostr.revision(owner, d, channel, "create", null, "first");
 
         CompletableFuture<Void> opening;
-        try (Handle artifactWrite = RELAY.jdbi().installPlugin(new SqlObjectPlugin()).open()) {
+        try (Handle artifactWrite =
+                RELAY.jdbi().installPlugin(new SqlObjectPlugin()).open()) {
             artifactWrite.begin();
-            long community = artifactWrite.createQuery("SELECT id FROM communities WHERE name = 'test'")
-                    .mapTo(Long.class).one();
+            long community = artifactWrite
+                    .createQuery("SELECT id FROM communities WHERE name = 'test'")
+                    .mapTo(Long.class)
+                    .one();
             // the relay's artifact create: share-lock the channel, then write the head and the ledger row
             artifactWrite.attach(EventStore.class).store(community, create);
-            assertThat(AccessLookup.lookup(artifactWrite, community, channel, owner.publicKeyHex(),
-                    AccessLookup.Lock.SHARED).canWrite()).isTrue();
+            assertThat(AccessLookup.lookup(
+                                    artifactWrite, community, channel, owner.publicKeyHex(), AccessLookup.Lock.SHARED)
+                            .canWrite())
+                    .isTrue();
             artifactWrite.attach(ArtifactDao.class).createHead(community, d, channel, create.id(), "task.v1");
-            artifactWrite.attach(ArtifactDao.class).recordRevision(create.id(), community, d, channel,
-                    Kinds.ARTIFACT_REVISION, "create", null, owner.publicKeyHex());
+            artifactWrite
+                    .attach(ArtifactDao.class)
+                    .recordRevision(
+                            create.id(),
+                            community,
+                            d,
+                            channel,
+                            Kinds.ARTIFACT_REVISION,
+                            "create",
+                            null,
+                            owner.publicKeyHex());
 
             opening = CompletableFuture.runAsync(() -> writer.editChannel(owner, channel, tag("visibility", "open")));
-            await().atMost(Duration.ofSeconds(20)).until(() -> RELAY.jdbi().withHandle(handle -> handle.createQuery("""
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> RELAY.jdbi()
+                                    .withHandle(handle -> handle.createQuery("""
                             SELECT count(*) FROM pg_stat_activity
                             WHERE wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%'""")
-                    .mapTo(Integer.class).one()) > 0);
+                                            .mapTo(Integer.class)
+                                            .one())
+                            > 0);
             artifactWrite.commit();
         }
         opening.get(30, TimeUnit.SECONDS);

@@ -90,7 +90,8 @@ public final class ReadPathProbe {
         boolean explain = args.length > 1 && args[1].equals("explain");
         int channels = artifacts / 5;
         int members = (int) Math.round(artifacts * 60_002.0 / 10_050);
-        TestRelay relay = TestRelay.create(ConfigOverride.config("gates.incremental", "true"),
+        TestRelay relay = TestRelay.create(
+                ConfigOverride.config("gates.incremental", "true"),
                 ConfigOverride.config("incremental.overlapSeconds", "120"),
                 ConfigOverride.config("incremental.maxConcurrentReads", "16"));
         relay.start();
@@ -99,8 +100,9 @@ public final class ReadPathProbe {
             Jdbi jdbi = relay.jdbi();
             long community = seed(jdbi, reader.publicKeyHex(), artifacts, channels, members);
             RelayClient client = relay.client();
-            System.out.printf("probe: %,d artifacts in %,d channels, %,d memberships, database %s%n", artifacts,
-                    channels, members, relay.databaseUrl());
+            System.out.printf(
+                    "probe: %,d artifacts in %,d channels, %,d memberships, database %s%n",
+                    artifacts, channels, members, relay.databaseUrl());
             if (explain) {
                 explainEachRead(relay, jdbi, reader, community);
             } else {
@@ -116,10 +118,15 @@ public final class ReadPathProbe {
 
     /** The relay restarts so that its new connections load auto_explain; then one read of each kind. */
     private static void explainEachRead(TestRelay relay, Jdbi jdbi, NostrKeys reader, long community) throws Exception {
-        String database = jdbi.withHandle(h -> h.createQuery("SELECT current_database()").mapTo(String.class).one());
+        String database = jdbi.withHandle(h ->
+                h.createQuery("SELECT current_database()").mapTo(String.class).one());
         jdbi.useHandle(h -> {
-            for (String setting : List.of("session_preload_libraries = 'auto_explain'", "auto_explain.log_min_duration = 0",
-                    "auto_explain.log_analyze = on", "auto_explain.log_buffers = on", "auto_explain.log_timing = on")) {
+            for (String setting : List.of(
+                    "session_preload_libraries = 'auto_explain'",
+                    "auto_explain.log_min_duration = 0",
+                    "auto_explain.log_analyze = on",
+                    "auto_explain.log_buffers = on",
+                    "auto_explain.log_timing = on")) {
                 h.execute("ALTER DATABASE " + database + " SET " + setting);
             }
         });
@@ -129,11 +136,15 @@ public final class ReadPathProbe {
         String cursor = run.bootstrap().cursor();
         run.currentReload();
         run.delta(cursor);
-        jdbi.useHandle(h -> h.createUpdate(TOUCH_HEADS).bind("community", community).bind("count", 1000).execute());
+        jdbi.useHandle(h -> h.createUpdate(TOUCH_HEADS)
+                .bind("community", community)
+                .bind("count", 1000)
+                .execute());
         String afterBurst = run.deltaCursor(cursor);
         run.delta(afterBurst);
         run.knownIds(jdbi.withHandle(h -> h.createQuery("SELECT CAST(d AS text) FROM artifact_heads LIMIT 100")
-                .mapTo(String.class).list()));
+                .mapTo(String.class)
+                .list()));
         check(relay.client().query(reader, "[{\"artifact\":\"incremental\",\"digest\":true}]"));
         jdbi.useHandle(h -> h.execute("ALTER DATABASE " + database + " RESET ALL"));
         System.out.println("plans: grep the server log for @" + database);
@@ -142,7 +153,9 @@ public final class ReadPathProbe {
     private static long seed(Jdbi jdbi, String reader, int artifacts, int channels, int members) {
         long started = System.nanoTime();
         long community = jdbi.withHandle(handle -> {
-            long id = handle.createQuery("SELECT id FROM communities WHERE name = 'test'").mapTo(Long.class).one();
+            long id = handle.createQuery("SELECT id FROM communities WHERE name = 'test'")
+                    .mapTo(Long.class)
+                    .one();
             handle.useTransaction(tx -> {
                 execute(tx, SEED_CHANNELS, id, reader, artifacts, channels, members);
                 execute(tx, SEED_MEMBERS, id, reader, artifacts, channels, members);
@@ -157,10 +170,15 @@ public final class ReadPathProbe {
         return community;
     }
 
-    private static void execute(Handle handle, String sql, long community, String reader, int artifacts,
-                                int channels, int members) {
-        handle.createUpdate(sql).bind("community", community).bind("reader", reader).bind("artifacts", artifacts)
-                .bind("channels", channels).bind("members", members).execute();
+    private static void execute(
+            Handle handle, String sql, long community, String reader, int artifacts, int channels, int members) {
+        handle.createUpdate(sql)
+                .bind("community", community)
+                .bind("reader", reader)
+                .bind("artifacts", artifacts)
+                .bind("channels", channels)
+                .bind("members", members)
+                .execute();
     }
 
     private record Run(RelayClient client, NostrKeys reader, Jdbi jdbi, long community) {
@@ -179,24 +197,31 @@ public final class ReadPathProbe {
                 Bootstrap b = bootstrap();
                 boots.add(b.millis);
                 cursor = b.cursor;
-                System.out.printf("bootstrap: %.1f ms, %d pages, %d entries, %.1f MB%n", b.millis, b.pages, b.entries,
-                        b.bytes / 1e6);
+                System.out.printf(
+                        "bootstrap: %.1f ms, %d pages, %d entries, %.1f MB%n",
+                        b.millis, b.pages, b.entries, b.bytes / 1e6);
             }
             double boot = medianOf(boots);
             System.out.printf("bootstrap median %.1f ms = %.2f x floor%n", boot, boot / floor);
             System.out.printf("current reload (limit 1000 + offset): median %.1f ms%n", median(this::currentReload, 5));
             String finalCursor = cursor;
             double quiet = median(() -> delta(finalCursor));
-            System.out.printf("no-change delta right after the bootstrap (the seeded writes still in the overlap): median %.2f ms (%.2f x trivial)%n", quiet,
-                    quiet / trivial);
-            jdbi.useHandle(h -> h.createUpdate(TOUCH_HEADS).bind("community", community).bind("count", 1000).execute());
+            System.out.printf(
+                    "no-change delta right after the bootstrap (the seeded writes still in the overlap): median %.2f ms (%.2f x trivial)%n",
+                    quiet, quiet / trivial);
+            jdbi.useHandle(h -> h.createUpdate(TOUCH_HEADS)
+                    .bind("community", community)
+                    .bind("count", 1000)
+                    .execute());
             String afterBurst = deltaCursor(finalCursor);
             double busy = median(() -> delta(afterBurst));
-            System.out.printf("no-change delta after a 1,000-write burst: median %.2f ms (%.2f x trivial)%n", busy,
-                    busy / trivial);
+            System.out.printf(
+                    "no-change delta after a 1,000-write burst: median %.2f ms (%.2f x trivial)%n",
+                    busy, busy / trivial);
             List<String> ids = jdbi.withHandle(h -> h.createQuery(
-                    "SELECT CAST(d AS text) FROM artifact_heads ORDER BY md5(CAST(d AS text)) LIMIT 100")
-                    .mapTo(String.class).list());
+                            "SELECT CAST(d AS text) FROM artifact_heads ORDER BY md5(CAST(d AS text)) LIMIT 100")
+                    .mapTo(String.class)
+                    .list());
             double known = median(() -> knownIds(ids));
             System.out.printf("known-ID read of 100: median %.2f ms%n", known);
         }
@@ -213,7 +238,7 @@ public final class ReadPathProbe {
                 long bytes = 0;
                 Connection connection = h.getConnection();
                 try (Statement statement = connection.createStatement();
-                     ResultSet rows = statement.executeQuery(FLOOR.formatted(community))) {
+                        ResultSet rows = statement.executeQuery(FLOOR.formatted(community))) {
                     while (rows.next()) {
                         bytes += rows.getString(1).getBytes(StandardCharsets.UTF_8).length;
                     }
@@ -249,7 +274,8 @@ public final class ReadPathProbe {
         double currentReload() {
             long t = System.nanoTime();
             for (int offset = 0; offset <= 10_000; offset += 1000) {
-                Reply reply = check(client.query(reader, "[{\"artifact\":\"current\",\"limit\":1000,\"offset\":" + offset + "}]"));
+                Reply reply = check(
+                        client.query(reader, "[{\"artifact\":\"current\",\"limit\":1000,\"offset\":" + offset + "}]"));
                 if (reply.json().size() < 1000) {
                     break;
                 }
@@ -262,7 +288,8 @@ public final class ReadPathProbe {
             JsonNode json = check(client.query(reader, page(cursor))).json();
             double millis = millisSince(t);
             if (json.path("entries").size() != 0 || json.path("more").asBoolean()) {
-                throw new IllegalStateException("a no-change delta answered " + json.path("entries").size() + " entries");
+                throw new IllegalStateException(
+                        "a no-change delta answered " + json.path("entries").size() + " entries");
             }
             return millis;
         }
@@ -283,8 +310,9 @@ public final class ReadPathProbe {
 
         double knownIds(List<String> ids) {
             long t = System.nanoTime();
-            JsonNode json = check(client.query(reader, "[{\"artifact\":\"incremental\",\"#d\":[\""
-                    + String.join("\",\"", ids) + "\"]}]")).json();
+            JsonNode json = check(client.query(
+                            reader, "[{\"artifact\":\"incremental\",\"#d\":[\"" + String.join("\",\"", ids) + "\"]}]"))
+                    .json();
             double millis = millisSince(t);
             if (json.path("entries").size() != ids.size()) {
                 throw new IllegalStateException("known-ID read answered " + json);
@@ -293,10 +321,10 @@ public final class ReadPathProbe {
         }
 
         private static String page(String cursor) {
-            return cursor == null ? "[{\"artifact\":\"incremental\"}]"
+            return cursor == null
+                    ? "[{\"artifact\":\"incremental\"}]"
                     : "[{\"artifact\":\"incremental\",\"since\":\"" + cursor + "\"}]";
         }
-
     }
 
     private static Reply check(Reply reply) {

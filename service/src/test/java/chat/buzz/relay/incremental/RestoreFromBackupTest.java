@@ -50,11 +50,13 @@ class RestoreFromBackupTest {
         if (restored != null) {
             restored.stop();
         }
-        RELAY.jdbi().useHandle(h -> h.execute(
-                "DROP DATABASE IF EXISTS " + RunbookShell.restoreDatabase(RELAY) + " WITH (FORCE)"));
+        RELAY.jdbi()
+                .useHandle(h ->
+                        h.execute("DROP DATABASE IF EXISTS " + RunbookShell.restoreDatabase(RELAY) + " WITH (FORCE)"));
         if (environment != null) {
             try (Stream<Path> files = Files.walk(Path.of(environment.get("BUZZ_BACKUP_DIR")))) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                files.sorted(Comparator.reverseOrder())
+                        .forEach(path -> path.toFile().delete());
             }
         }
     }
@@ -70,7 +72,7 @@ class RestoreFromBackupTest {
         assertThat(epoch(RELAY.databaseUrl())).isZero();
         client.inspector = body -> assertThat(body.get("policy").asText()).doesNotContain(".");
         client.session();
-        client.inspector = body -> { };
+        client.inspector = body -> {};
 
         environment = RunbookShell.environment(RELAY);
         RunbookShell.run(RUNBOOK.blocks(0, BACKUP_BLOCKS_END), environment);
@@ -80,13 +82,17 @@ class RestoreFromBackupTest {
         writer.delete(owner, deleted);
         UUID created = writer.create(owner, channel);
         client.session();
-        assertThat(client.heads()).as("the client followed the writes after the backup")
-                .containsKeys(edited.toString(), created.toString()).doesNotContainKey(deleted.toString());
+        assertThat(client.heads())
+                .as("the client followed the writes after the backup")
+                .containsKeys(edited.toString(), created.toString())
+                .doesNotContainKey(deleted.toString());
 
         RunbookShell.run(RUNBOOK.blocks(RESTORE_BLOCK, RESTORE_BLOCK + 1), environment);
         String restoredUrl = TestDatabases.withDatabase(RELAY.databaseUrl(), RunbookShell.restoreDatabase(RELAY));
         long epochOfTheCopy = epoch(restoredUrl);
-        assertThat(epochOfTheCopy).as("a restore into a new database is another epoch by itself").isNotZero();
+        assertThat(epochOfTheCopy)
+                .as("a restore into a new database is another epoch by itself")
+                .isNotZero();
         RunbookShell.run(RUNBOOK.blocks(RENEW_BLOCK, RENEW_BLOCK + 1), environment);
         assertThat(epoch(restoredUrl)).as("renewed").isNotZero().isNotEqualTo(epochOfTheCopy);
 
@@ -97,13 +103,19 @@ class RestoreFromBackupTest {
         afterRestore.cursor = client.cursor;
         afterRestore.session();
 
-        assertThat(afterRestore.resets).as("the cursor from after the backup point is reset").isEqualTo(1);
+        assertThat(afterRestore.resets)
+                .as("the cursor from after the backup point is reset")
+                .isEqualTo(1);
         assertThat(afterRestore.heads()).isEqualTo(atBackup);
         SyncingClient fresh = new SyncingClient(restored.client(), reader, List.of());
         fresh.session();
-        assertThat(afterRestore.heads()).as("the same as a client starting from nothing").isEqualTo(fresh.heads());
+        assertThat(afterRestore.heads())
+                .as("the same as a client starting from nothing")
+                .isEqualTo(fresh.heads());
 
-        assertThat(afterRestore.session()).as("once reset, the next session has nothing new").isEmpty();
+        assertThat(afterRestore.session())
+                .as("once reset, the next session has nothing new")
+                .isEmpty();
         assertThat(afterRestore.resets).isEqualTo(1);
     }
 
@@ -117,7 +129,9 @@ class RestoreFromBackupTest {
 
     private static long epoch(String databaseUrl) {
         return Jdbi.create(databaseUrl, TestDatabases.USER, "")
-                .withHandle(h -> h.createQuery("SELECT database_epoch()").mapTo(Long.class).one());
+                .withHandle(h -> h.createQuery("SELECT database_epoch()")
+                        .mapTo(Long.class)
+                        .one());
     }
 
     private static RunbookScript read() {

@@ -20,8 +20,17 @@ class SessionStepTest {
     private static final Position SAVED = new Position(4_000_000_000L, 1, UUID.randomUUID());
 
     private static Cursor cursor(Phase phase, PolicyStamp policy) {
-        return new Cursor(7, new byte[16], new byte[16], policy, phase, 3_000_000_000L, 2_500_000_000L, PRIOR,
-                PREVIOUS_SESSION, SAVED);
+        return new Cursor(
+                7,
+                new byte[16],
+                new byte[16],
+                policy,
+                phase,
+                3_000_000_000L,
+                2_500_000_000L,
+                PRIOR,
+                PREVIOUS_SESSION,
+                SAVED);
     }
 
     private static SessionStep plan(Cursor cursor, PolicyStamp policy) {
@@ -31,39 +40,73 @@ class SessionStepTest {
     @Test
     void noCursorBootstrapsFromTheStart() {
         SessionStep step = plan(null, POLICY);
-        assertThat(step).isEqualTo(new SessionStep(Phase.BOOTSTRAP, POLICY, NOW.nowMicros(), NOW.nowMicros(),
-                TxSnapshot.NONE, NOW.snapshot(), Position.before(0), false));
+        assertThat(step)
+                .isEqualTo(new SessionStep(
+                        Phase.BOOTSTRAP,
+                        POLICY,
+                        NOW.nowMicros(),
+                        NOW.nowMicros(),
+                        TxSnapshot.NONE,
+                        NOW.snapshot(),
+                        Position.before(0),
+                        false));
     }
 
     @Test
     void aStalePolicyStampBootstrapsAgainWithReset() {
         for (Phase phase : List.of(Phase.DELTA, Phase.FINISHED)) {
             SessionStep step = plan(cursor(phase, POLICY), NEWER_POLICY);
-            assertThat(step).as(phase.name()).isEqualTo(new SessionStep(Phase.BOOTSTRAP, NEWER_POLICY, NOW.nowMicros(),
-                    NOW.nowMicros(), TxSnapshot.NONE, NOW.snapshot(), Position.before(0), true));
+            assertThat(step)
+                    .as(phase.name())
+                    .isEqualTo(new SessionStep(
+                            Phase.BOOTSTRAP,
+                            NEWER_POLICY,
+                            NOW.nowMicros(),
+                            NOW.nowMicros(),
+                            TxSnapshot.NONE,
+                            NOW.snapshot(),
+                            Position.before(0),
+                            true));
         }
     }
 
     @Test
     void aRunningBootstrapFinishesUnderItsOwnStampEvenWhenTheStampMovesOn() {
         SessionStep step = plan(cursor(Phase.BOOTSTRAP, POLICY), NEWER_POLICY);
-        assertThat(step).isEqualTo(new SessionStep(Phase.BOOTSTRAP, POLICY, 3_000_000_000L, 2_500_000_000L, PRIOR,
-                PREVIOUS_SESSION, SAVED, false));
+        assertThat(step)
+                .isEqualTo(new SessionStep(
+                        Phase.BOOTSTRAP,
+                        POLICY,
+                        3_000_000_000L,
+                        2_500_000_000L,
+                        PRIOR,
+                        PREVIOUS_SESSION,
+                        SAVED,
+                        false));
     }
 
     @Test
     void aDeltaContinuationResumesWhereItStoppedWithoutRewinding() {
         SessionStep step = plan(cursor(Phase.DELTA, POLICY), POLICY);
-        assertThat(step).isEqualTo(new SessionStep(Phase.DELTA, POLICY, 3_000_000_000L, 2_500_000_000L, PRIOR,
-                PREVIOUS_SESSION, SAVED, false));
+        assertThat(step)
+                .isEqualTo(new SessionStep(
+                        Phase.DELTA, POLICY, 3_000_000_000L, 2_500_000_000L, PRIOR, PREVIOUS_SESSION, SAVED, false));
     }
 
     @Test
     void aFinishedSessionStartsTheNextOneAnOverlapEarlierAndSkipsWhatItsFirstPageSaw() {
         SessionStep step = plan(cursor(Phase.FINISHED, POLICY), POLICY);
         long start = SAVED.micros() - OVERLAP;
-        assertThat(step).isEqualTo(new SessionStep(Phase.DELTA, POLICY, NOW.nowMicros(), start, PREVIOUS_SESSION,
-                NOW.snapshot(), Position.before(start), false));
+        assertThat(step)
+                .isEqualTo(new SessionStep(
+                        Phase.DELTA,
+                        POLICY,
+                        NOW.nowMicros(),
+                        start,
+                        PREVIOUS_SESSION,
+                        NOW.snapshot(),
+                        Position.before(start),
+                        false));
     }
 
     @Test

@@ -45,7 +45,8 @@ class SparseReaderTest {
         hiddenChannel = Nostr.newId();
         Replies.accepted(relay.publish(OWNER, Nostr.createChannel(OWNER, mine, "private")));
         Replies.accepted(relay.publish(OWNER, Nostr.createChannel(OWNER, hiddenChannel, "private")));
-        Replies.accepted(relay.publish(OWNER, Nostr.membership(OWNER, Kinds.ADD_MEMBER, mine, READER.publicKeyHex(), null)));
+        Replies.accepted(
+                relay.publish(OWNER, Nostr.membership(OWNER, Kinds.ADD_MEMBER, mine, READER.publicKeyHex(), null)));
         for (int i = 0; i < VISIBLE; i++) {
             UUID d = Nostr.newId();
             Event created = Nostr.revision(OWNER, d, mine, "create", null, "visible " + i);
@@ -57,19 +58,28 @@ class SparseReaderTest {
         // every stretch of the community is sparse.
         RELAY.jdbi().useHandle(h -> {
             h.execute("SET session_replication_role = replica");
-            long community = h.createQuery("SELECT community_id FROM channels WHERE id = :id").bind("id", mine)
-                    .mapTo(Long.class).one();
+            long community = h.createQuery("SELECT community_id FROM channels WHERE id = :id")
+                    .bind("id", mine)
+                    .mapTo(Long.class)
+                    .one();
             h.createUpdate("""
                     INSERT INTO events (id, community_id, pubkey, kind, created_at, tags, json)
                     SELECT encode(sha256(convert_to('hidden ' || g, 'UTF8')), 'hex'), :community, :owner, :kind, 0, '[]', '{}'
                     FROM generate_series(1, :n) g""")
-                    .bind("community", community).bind("owner", OWNER.publicKeyHex()).bind("kind", Kinds.ARTIFACT_REVISION).bind("n", HIDDEN).execute();
+                    .bind("community", community)
+                    .bind("owner", OWNER.publicKeyHex())
+                    .bind("kind", Kinds.ARTIFACT_REVISION)
+                    .bind("n", HIDDEN)
+                    .execute();
             h.createUpdate("""
                     INSERT INTO artifact_heads (community_id, d, channel_id, head_event_id, type, modified_at)
                     SELECT :community, gen_random_uuid(), :channel, encode(sha256(convert_to('hidden ' || g, 'UTF8')), 'hex'),
                            'task.item', now() - INTERVAL '1 hour' + g * INTERVAL '10 ms'
                     FROM generate_series(1, :n) g""")
-                    .bind("community", community).bind("channel", hiddenChannel).bind("n", HIDDEN).execute();
+                    .bind("community", community)
+                    .bind("channel", hiddenChannel)
+                    .bind("n", HIDDEN)
+                    .execute();
             h.createUpdate("""
                     UPDATE artifact_heads SET modified_at = now() - INTERVAL '1 hour' + random() * :n * INTERVAL '10 ms'
                     WHERE channel_id = :channel""").bind("channel", mine).bind("n", HIDDEN).execute();
@@ -93,10 +103,13 @@ class SparseReaderTest {
         assertThat(pages).isGreaterThanOrEqualTo((HIDDEN + VISIBLE) / IncrementalReads.EXAMINE);
 
         // Every hidden artifact changes: the delta examines them all, and names none of them.
-        RELAY.jdbi().useHandle(h -> h.createUpdate("UPDATE artifact_heads SET type = type WHERE channel_id = :channel")
-                .bind("channel", hiddenChannel).execute());
+        RELAY.jdbi()
+                .useHandle(h -> h.createUpdate("UPDATE artifact_heads SET type = type WHERE channel_id = :channel")
+                        .bind("channel", hiddenChannel)
+                        .execute());
         List<JsonNode> delta = client.session();
-        assertThat(delta).allSatisfy(entry -> assertThat(visible).contains(entry.get("d").asText()));
+        assertThat(delta)
+                .allSatisfy(entry -> assertThat(visible).contains(entry.get("d").asText()));
         assertThat(client.store.keySet()).isEqualTo(visible);
     }
 }

@@ -31,16 +31,19 @@ final class SteadyClient {
     int pages;
     /** Artifacts that one page named more than once (PROTOCOL 4.2 allows once). */
     final List<String> namedTwiceInAPage = new ArrayList<>();
+
     int removalsOfWhatWasNotHeld;
     int resent;
     /** Entries of the current (or last) session. */
     int sessionEntries;
     /** Writes happened while the current (or last) session was open: its end need not be exact. */
     boolean interrupted;
+
     private final Map<String, Integer> firstDelivered = new HashMap<>();
 
     SteadyClient(RelayClient relay, NostrKeys keys, Set<UUID> scope, String label, Model model, LeakOracle oracle) {
-        this.sync = new SyncingClient(relay, keys, scope.stream().map(UUID::toString).sorted().toList());
+        this.sync = new SyncingClient(
+                relay, keys, scope.stream().map(UUID::toString).sorted().toList());
         this.view = new View(keys.publicKeyHex(), scope);
         this.label = label;
         this.model = model;
@@ -81,7 +84,10 @@ final class SteadyClient {
             String key = d + " " + entry.path("event").path("id").asText();
             JsonNode held = sync.store.get(d);
             Integer first = firstDelivered.putIfAbsent(key, sessions);
-            if (held != null && held.path("id").equals(entry.path("event").path("id")) && first != null && first < sessions) {
+            if (held != null
+                    && held.path("id").equals(entry.path("event").path("id"))
+                    && first != null
+                    && first < sessions) {
                 resent++;
             }
         }

@@ -65,12 +65,23 @@ class SteadyConvergencePropertyTest {
                 clients.add(new SteadyClient(RELAY.client(), readers.get(i), Set.of(), "r" + i, model, oracle));
             }
             clients.add(new SteadyClient(RELAY.client(), owner, Set.of(), "owner", model, oracle));
-            clients.add(new SteadyClient(RELAY.client(), readers.get(0), Set.of(channels.get(0), channels.get(2)),
-                    "r0 scoped to a private and an unlisted channel", model, oracle));
-            clients.add(new SteadyClient(RELAY.client(), readers.get(1), Set.of(channels.get(1), channels.get(3)),
-                    "r1 scoped to a listed and a private channel", model, oracle));
-            System.out.printf("steady incremental: seed %d, %d operations, leaving out %s%n", seed, OPERATIONS,
-                    world.leftOutDescription());
+            clients.add(new SteadyClient(
+                    RELAY.client(),
+                    readers.get(0),
+                    Set.of(channels.get(0), channels.get(2)),
+                    "r0 scoped to a private and an unlisted channel",
+                    model,
+                    oracle));
+            clients.add(new SteadyClient(
+                    RELAY.client(),
+                    readers.get(1),
+                    Set.of(channels.get(1), channels.get(3)),
+                    "r1 scoped to a listed and a private channel",
+                    model,
+                    oracle));
+            System.out.printf(
+                    "steady incremental: seed %d, %d operations, leaving out %s%n",
+                    seed, OPERATIONS, world.leftOutDescription());
 
             for (int step = 0; step < OPERATIONS; step++) {
                 operations.step();
@@ -84,8 +95,11 @@ class SteadyConvergencePropertyTest {
                 finish(client);
                 // PROTOCOL 4.2: a session after no change returns no entries, however recent the writes.
                 finish(client);
-                assertThat(client.sessionEntries).as("%s: entries of a session after no change to %s%n%s", context(),
-                        client.label, writer.story()).isZero();
+                assertThat(client.sessionEntries)
+                        .as(
+                                "%s: entries of a session after no change to %s%n%s",
+                                context(), client.label, writer.story())
+                        .isZero();
             }
             report();
             writer.deleteAllChannels(owner);
@@ -119,17 +133,25 @@ class SteadyConvergencePropertyTest {
         }
 
         private void checkAnswers(SteadyClient client) {
-            assertThat(client.leaks).as("%s: what the oracle found in answers to %s%n%s", context(), client.label,
-                    writer.story()).isEmpty();
-            assertThat(client.sync.resets).as("%s: resets seen by %s with no policy change%n%s", context(), client.label,
-                    writer.story()).isZero();
-            assertThat(client.namedTwiceInAPage).as("%s: artifacts named twice in one page to %s%n%s", context(),
-                    client.label, writer.story()).isEmpty();
+            assertThat(client.leaks)
+                    .as("%s: what the oracle found in answers to %s%n%s", context(), client.label, writer.story())
+                    .isEmpty();
+            assertThat(client.sync.resets)
+                    .as("%s: resets seen by %s with no policy change%n%s", context(), client.label, writer.story())
+                    .isZero();
+            assertThat(client.namedTwiceInAPage)
+                    .as("%s: artifacts named twice in one page to %s%n%s", context(), client.label, writer.story())
+                    .isEmpty();
         }
 
         private void checkExact(SteadyClient client) {
-            ExactSet.assertHoldsExactly(model.discoverable(client.view), client.heads(),
-                    client.label + " after a finished session", context(), writer, d -> " (not recorded)");
+            ExactSet.assertHoldsExactly(
+                    model.discoverable(client.view),
+                    client.heads(),
+                    client.label + " after a finished session",
+                    context(),
+                    writer,
+                    d -> " (not recorded)");
         }
 
         private String context() {
@@ -147,7 +169,8 @@ class SteadyConvergencePropertyTest {
                 sessions += client.sessions;
                 pages += client.pages;
             }
-            System.out.printf("steady incremental: seed %d: %d sessions, %d pages, 0 resets, %d heads re-sent by a later"
+            System.out.printf(
+                    "steady incremental: seed %d: %d sessions, %d pages, 0 resets, %d heads re-sent by a later"
                             + " session, %d removals of artifacts the client did not hold; writes %s%n",
                     seed, sessions, pages, resent, notHeld, operations.done());
         }

@@ -28,12 +28,14 @@ final class SyncingClient {
     private final Set<String> unconfirmed = new HashSet<>();
     /** Ids a known-ID read confirmed after a reset: readable, perhaps not discoverable; deltas do not follow them. */
     final Set<String> confirmedByKnownId = new HashSet<>();
+
     String cursor;
     /** Mid-session: the last answer said more. */
     boolean midSession;
+
     int resets;
     /** Sees every 200 answer (delta page or known-ID read) before its entries are applied. */
-    java.util.function.Consumer<JsonNode> inspector = body -> { };
+    java.util.function.Consumer<JsonNode> inspector = body -> {};
 
     SyncingClient(RelayClient relay, NostrKeys keys, List<String> scope) {
         this.relay = relay;

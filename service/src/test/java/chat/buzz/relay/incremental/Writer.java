@@ -66,7 +66,8 @@ final class Writer {
     /** Repeating a membership change within a second would otherwise be the same event: a duplicate. */
     @SafeVarargs
     private static Event unique(NostrKeys keys, int kind, UUID channel, List<String>... extra) {
-        List<List<String>> tags = new ArrayList<>(List.of(tag("h", channel.toString()), tag("nonce", UUID.randomUUID().toString())));
+        List<List<String>> tags = new ArrayList<>(List.of(
+                tag("h", channel.toString()), tag("nonce", UUID.randomUUID().toString())));
         tags.addAll(List.of(extra));
         return keys.sign(kind, Nostr.now(), tags, "");
     }

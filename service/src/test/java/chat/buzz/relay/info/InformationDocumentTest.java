@@ -8,8 +8,8 @@ import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
-import io.dropwizard.testing.ConfigOverride;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,17 +17,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class InformationDocumentTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
 
     private final RelayClient client = RELAY.client();
 
     @Test
     void servesTheDocumentWithoutAuth() {
-        Reply reply = client.send(client.request("/").header("Accept", "application/nostr+json").GET());
+        Reply reply = client.send(
+                client.request("/").header("Accept", "application/nostr+json").GET());
         assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.response().headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/nostr+json"));
-        assertThat(reply.response().headers().firstValue("Access-Control-Allow-Origin")).hasValue("*");
+        assertThat(reply.response().headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/nostr+json"));
+        assertThat(reply.response().headers().firstValue("Access-Control-Allow-Origin"))
+                .hasValue("*");
         JsonNode document = reply.json();
         assertThat(document.get("supported_nips").toString()).isEqualTo("[1,11,29,42,98]");
         assertThat(document.get("pubkey").asText())
@@ -40,15 +43,18 @@ class InformationDocumentTest {
         assertThat(artifacts.get("query").asText()).isEqualTo("/query");
         assertThat(artifacts.get("modes").toString()).isEqualTo("[\"current\",\"incremental\"]");
         int overlap = RELAY.configuration().getIncremental().getOverlapSeconds();
-        assertThat(artifacts.get("incremental").toString()).isEqualTo(
-                "{\"page_size\":100,\"overlap_seconds\":" + overlap + ",\"max_ids\":100,\"max_scope\":100}");
+        assertThat(artifacts.get("incremental").toString())
+                .isEqualTo("{\"page_size\":100,\"overlap_seconds\":" + overlap + ",\"max_ids\":100,\"max_scope\":100}");
     }
 
     @Test
     void answersCorsPreflight() {
-        Reply reply = client.send(client.request("/").header("Origin", "https://app.example")
-                .header("Access-Control-Request-Method", "GET").method("OPTIONS", java.net.http.HttpRequest.BodyPublishers.noBody()));
+        Reply reply = client.send(client.request("/")
+                .header("Origin", "https://app.example")
+                .header("Access-Control-Request-Method", "GET")
+                .method("OPTIONS", java.net.http.HttpRequest.BodyPublishers.noBody()));
         assertThat(reply.status()).isEqualTo(204);
-        assertThat(reply.response().headers().firstValue("Access-Control-Allow-Origin")).hasValue("*");
+        assertThat(reply.response().headers().firstValue("Access-Control-Allow-Origin"))
+                .hasValue("*");
     }
 }

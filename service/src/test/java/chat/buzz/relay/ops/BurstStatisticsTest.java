@@ -37,8 +37,11 @@ class BurstStatisticsTest {
     void countsFromTwoInstancesAddUpPerMinuteAndABurstListsItsCause() {
         long community = communityId();
         UUID channel = newId();
-        assertThat(client.publish(alice, createChannel(alice, channel, "open")).status()).isEqualTo(200);
-        assertThat(client.publish(alice, editChannel(alice, channel, tag("visibility", "private"))).status()).isEqualTo(200);
+        assertThat(client.publish(alice, createChannel(alice, channel, "open")).status())
+                .isEqualTo(200);
+        assertThat(client.publish(alice, editChannel(alice, channel, tag("visibility", "private")))
+                        .status())
+                .isEqualTo(200);
 
         MetricRegistry metrics = new MetricRegistry();
         Jdbi jdbi = RELAY.jdbi().installPlugin(new SqlObjectPlugin());
@@ -55,13 +58,20 @@ class BurstStatisticsTest {
         first.resetServed(community);
         first.flush();
 
-        int instances = RELAY.jdbi().withHandle(h -> h.createQuery(
-                "SELECT count(DISTINCT instance_id) FROM sync_statistics WHERE community_id = :c")
-                .bind("c", community).mapTo(Integer.class).one());
+        int instances = RELAY.jdbi()
+                .withHandle(h -> h.createQuery(
+                                "SELECT count(DISTINCT instance_id) FROM sync_statistics WHERE community_id = :c")
+                        .bind("c", community)
+                        .mapTo(Integer.class)
+                        .one());
         assertThat(instances).isEqualTo(2);
-        assertThat(metrics.meter("ops.sync.resets-served.community-" + community).getCount()).isEqualTo(9);
+        assertThat(metrics.meter("ops.sync.resets-served.community-" + community)
+                        .getCount())
+                .isEqualTo(9);
 
-        JsonNode timeline = olivia.get("/api/bursts?window=hour&community=" + community).json().get("timeline");
+        JsonNode timeline = olivia.get("/api/bursts?window=hour&community=" + community)
+                .json()
+                .get("timeline");
         assertThat(timeline.get("buckets")).hasSize(60);
         long resets = 0;
         long capacity = 0;
@@ -85,9 +95,15 @@ class BurstStatisticsTest {
     void quietMinutesAreNotBurstsAndWindowsHaveTheirBuckets() {
         long community = communityId();
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofHours(3));
-        RELAY.jdbi().useHandle(h -> h.execute("INSERT INTO sync_statistics (community_id, minute, instance_id, resets_served) "
-                + "VALUES (?, ?, 'old-instance', 4)", community, java.sql.Timestamp.from(minute)));
-        JsonNode day = olivia.get("/api/bursts?window=day&community=" + community).json().get("timeline");
+        RELAY.jdbi()
+                .useHandle(h -> h.execute(
+                        "INSERT INTO sync_statistics (community_id, minute, instance_id, resets_served) "
+                                + "VALUES (?, ?, 'old-instance', 4)",
+                        community,
+                        java.sql.Timestamp.from(minute)));
+        JsonNode day = olivia.get("/api/bursts?window=day&community=" + community)
+                .json()
+                .get("timeline");
         assertThat(day.get("buckets")).hasSize(96);
         assertThat(day.get("bucketSeconds").asLong()).isEqualTo(900);
         boolean found = false;
@@ -98,7 +114,10 @@ class BurstStatisticsTest {
             }
         }
         assertThat(found).isTrue();
-        assertThat(olivia.get("/api/bursts?window=week&community=" + community).json().get("timeline").get("buckets"))
+        assertThat(olivia.get("/api/bursts?window=week&community=" + community)
+                        .json()
+                        .get("timeline")
+                        .get("buckets"))
                 .hasSize(168);
         assertThat(olivia.get("/api/bursts?window=year").status()).isEqualTo(400);
         assertThat(olivia.get("/api/bursts?community=abc").status()).isEqualTo(400);
@@ -111,14 +130,24 @@ class BurstStatisticsTest {
         UUID channel = newId();
         client.publish(alice, createChannel(alice, channel, "open"));
         client.publish(alice, editChannel(alice, channel, tag("visibility", "private")));
-        await().atMost(Duration.ofSeconds(10)).until(() -> olivia.get("/metrics").json().get("meters")
-                .has("ops.policy-stamp-advances.community-" + community));
-        assertThat(olivia.get("/metrics").json().get("gauges").get("gates.incremental.enabled").get("value").asInt())
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> olivia.get("/metrics")
+                        .json()
+                        .get("meters")
+                        .has("ops.policy-stamp-advances.community-" + community));
+        assertThat(olivia.get("/metrics")
+                        .json()
+                        .get("gauges")
+                        .get("gates.incremental.enabled")
+                        .get("value")
+                        .asInt())
                 .isZero();
     }
 
     private long communityId() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT id FROM communities WHERE name = 'test'")
-                .mapTo(Long.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT id FROM communities WHERE name = 'test'")
+                        .mapTo(Long.class)
+                        .one());
     }
 }

@@ -54,16 +54,20 @@ class CursorAcrossRollbackTest {
         String cursor = session(null, store).cursor();
         assertThat(store).containsOnlyKeys(edited.toString(), deleted.toString());
 
-        Reply rolledBack = olivia.task("rollback-incremental", Map.of("confirm", "yes", "reason", "cursor across rollback"));
+        Reply rolledBack =
+                olivia.task("rollback-incremental", Map.of("confirm", "yes", "reason", "cursor across rollback"));
         assertThat(rolledBack.status()).as(rolledBack.body()).isEqualTo(200);
         Event edit = accept(Nostr.revision(owner, edited, channel, "update", head.id(), "edited while rolled back"));
         accept(Nostr.revision(owner, deleted, channel, "delete", doomed.id(), null));
         Database.migrate(RELAY.configuration().getDataSourceFactory(), Database.CHANGELOG);
-        Reply on = olivia.post("/api/flags", Map.of("gate", "incremental", "value", "on", "reason", "migrated forward"));
+        Reply on =
+                olivia.post("/api/flags", Map.of("gate", "incremental", "value", "on", "reason", "migrated forward"));
         assertThat(on.status()).as(on.body()).isEqualTo(200);
 
         Session after = session(cursor, store);
-        assertThat(after.reset()).as("a cursor from before the rollback must reset").isTrue();
+        assertThat(after.reset())
+                .as("a cursor from before the rollback must reset")
+                .isTrue();
         assertThat(store).containsOnlyKeys(edited.toString());
         assertThat(store.get(edited.toString()).get("id").asText()).isEqualTo(edit.id());
     }
@@ -93,7 +97,9 @@ class CursorAcrossRollbackTest {
         if (!unconfirmed.isEmpty()) {
             ObjectNode known = RelayClient.JSON.createObjectNode().put("artifact", "incremental");
             unconfirmed.forEach(known.putArray("#d")::add);
-            ok(relay.query(reader, "[" + known + "]")).get("entries").forEach(entry -> apply(entry, store, unconfirmed));
+            ok(relay.query(reader, "[" + known + "]"))
+                    .get("entries")
+                    .forEach(entry -> apply(entry, store, unconfirmed));
         }
         return new Session(reset, cursor);
     }

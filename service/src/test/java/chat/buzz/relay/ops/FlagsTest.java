@@ -24,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 public class FlagsTest {
     @RegisterExtension
     static final TestRelay A = TestRelay.create();
+
     @RegisterExtension
     static final TestRelay B = TestRelay.anotherInstance(A);
 
@@ -34,7 +35,8 @@ public class FlagsTest {
     @AfterEach
     void clearOverridesAndUnprepareTheSchema() {
         for (String gate : List.of("incremental", "sync")) {
-            assertThat(olivia.post("/api/flags", Map.of("gate", gate, "value", "clear", "reason", "test cleanup")).status())
+            assertThat(olivia.post("/api/flags", Map.of("gate", gate, "value", "clear", "reason", "test cleanup"))
+                            .status())
                     .isEqualTo(200);
         }
         A.jdbi().useHandle(FlagsTest::unprepareIncrementalSchema);
@@ -46,7 +48,10 @@ public class FlagsTest {
             h.execute("DROP INDEX IF EXISTS " + index.name());
         }
         for (String id : IncrementalSchema.CHANGESETS) {
-            h.execute("DELETE FROM databasechangelog WHERE id = ? AND author = ?", id, IncrementalSchema.CHANGESET_AUTHOR);
+            h.execute(
+                    "DELETE FROM databasechangelog WHERE id = ? AND author = ?",
+                    id,
+                    IncrementalSchema.CHANGESET_AUTHOR);
         }
     }
 
@@ -62,7 +67,8 @@ public class FlagsTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> capabilities(B).contains("artifacts.sync"));
 
         assertThat(omarOnB.post("/api/flags", Map.of("gate", "sync", "value", "clear", "reason", "canary over"))
-                .status()).isEqualTo(200);
+                        .status())
+                .isEqualTo(200);
         await().atMost(Duration.ofSeconds(10)).until(() -> !effective(olivia, "sync"));
         assertThat(flag(olivia, "sync").get("override").isNull()).isTrue();
     }
@@ -97,19 +103,28 @@ public class FlagsTest {
         Reply noReason = olivia.post("/api/flags", Map.of("gate", "sync", "value", "on", "reason", "  "));
         assertThat(noReason.status()).isEqualTo(400);
         assertThat(noReason.json().get("error").asText()).isEqualTo("reason_required");
-        assertThat(olivia.task("flag", Map.of("gate", "sync", "value", "on")).status()).isEqualTo(400);
-        assertThat(olivia.post("/api/flags", Map.of("gate", "warp", "value", "on", "reason", "x")).json()
-                .get("error").asText()).isEqualTo("unknown_gate");
-        assertThat(olivia.post("/api/flags", Map.of("gate", "sync", "value", "maybe", "reason", "x")).status())
+        assertThat(olivia.task("flag", Map.of("gate", "sync", "value", "on")).status())
+                .isEqualTo(400);
+        assertThat(olivia.post("/api/flags", Map.of("gate", "warp", "value", "on", "reason", "x"))
+                        .json()
+                        .get("error")
+                        .asText())
+                .isEqualTo("unknown_gate");
+        assertThat(olivia.post("/api/flags", Map.of("gate", "sync", "value", "maybe", "reason", "x"))
+                        .status())
                 .isEqualTo(400);
         assertThat(olivia.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(A.adminUrl() + "/api/flags"))
-                .header("Authorization", "Bearer " + AdminClient.OLIVIA).header("X-Buzz-Operator", "1")
-                .header("Content-Type", "application/json")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{not json"))).status()).isEqualTo(400);
+                                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                                .header("X-Buzz-Operator", "1")
+                                .header("Content-Type", "application/json")
+                                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{not json")))
+                        .status())
+                .isEqualTo(400);
         Reply nul = olivia.post("/api/flags", Map.of("gate", "sync", "value", "on", "reason", "a\u0000b"));
         assertThat(nul.status()).as(nul.body()).isEqualTo(400);
         assertThat(nul.json().get("error").asText()).isEqualTo("nul_character");
-        assertThat(olivia.task("flag", Map.of("gate", "sync", "value", "on", "reason", "a\u0000b")).status())
+        assertThat(olivia.task("flag", Map.of("gate", "sync", "value", "on", "reason", "a\u0000b"))
+                        .status())
                 .isEqualTo(400);
         assertThat(effective(olivia, "sync")).isFalse();
     }
@@ -124,8 +139,17 @@ public class FlagsTest {
         assertThat(missing).anyMatch(m -> m.contains("artifact_heads_sync_idx is missing"));
         assertThat(effective(olivia, "incremental")).isFalse();
 
-        Reply forced = olivia.post("/api/flags", Map.of("gate", "incremental", "value", "on",
-                "reason", "indexes built by hand, ledger fixed tomorrow", "force", true));
+        Reply forced = olivia.post(
+                "/api/flags",
+                Map.of(
+                        "gate",
+                        "incremental",
+                        "value",
+                        "on",
+                        "reason",
+                        "indexes built by hand, ledger fixed tomorrow",
+                        "force",
+                        true));
         assertThat(forced.status()).isEqualTo(200);
         assertThat(forced.json().get("forced").asBoolean()).isTrue();
         assertThat(texts(forced.json().get("unmet"))).containsAll(missing);
@@ -142,8 +166,9 @@ public class FlagsTest {
         Reply wrongDefinition = olivia.post("/api/flags", Map.of("gate", "incremental", "value", "on", "reason", "go"));
         assertThat(wrongDefinition.status()).isEqualTo(409);
         assertThat(texts(wrongDefinition.json().get("missing")))
-                .containsExactly("index artifact_heads_channel_sync_idx differs from the expected definition: "
-                        + "CREATE INDEX artifact_heads_channel_sync_idx ON public.artifact_heads USING btree (channel_id, d)");
+                .containsExactly(
+                        "index artifact_heads_channel_sync_idx differs from the expected definition: "
+                                + "CREATE INDEX artifact_heads_channel_sync_idx ON public.artifact_heads USING btree (channel_id, d)");
 
         A.jdbi().useHandle(h -> {
             h.execute("DROP INDEX artifact_heads_channel_sync_idx");
@@ -165,8 +190,12 @@ public class FlagsTest {
         h.execute("ALTER TABLE channel_members ADD COLUMN IF NOT EXISTS sync_modified_at timestamptz");
         int order = 1000;
         for (String id : IncrementalSchema.CHANGESETS) {
-            h.execute("INSERT INTO databasechangelog (id, author, filename, dateexecuted, orderexecuted, exectype) "
-                    + "VALUES (?, ?, 'test-setup', now(), ?, 'EXECUTED')", id, IncrementalSchema.CHANGESET_AUTHOR, order++);
+            h.execute(
+                    "INSERT INTO databasechangelog (id, author, filename, dateexecuted, orderexecuted, exectype) "
+                            + "VALUES (?, ?, 'test-setup', now(), ?, 'EXECUTED')",
+                    id,
+                    IncrementalSchema.CHANGESET_AUTHOR,
+                    order++);
         }
         for (int i = 0; i < IncrementalSchema.INDEXES.size(); i++) {
             if (i != 1) {
@@ -189,7 +218,12 @@ public class FlagsTest {
     }
 
     private static List<String> capabilities(TestRelay relay) {
-        JsonNode info = relay.client().send(relay.client().request("/").header("Accept", "application/nostr+json").GET()).json();
+        JsonNode info = relay.client()
+                .send(relay.client()
+                        .request("/")
+                        .header("Accept", "application/nostr+json")
+                        .GET())
+                .json();
         return texts(info.get("capabilities"));
     }
 

@@ -45,12 +45,16 @@ class LedgerAndRollbackTest {
         Reply dryRun = olivia.task("rollback-incremental", Map.of("dry-run", "true", "reason", "practice"));
         assertThat(dryRun.status()).isEqualTo(200);
         String sql = dryRun.json().get("sql").asText();
-        assertThat(sql).contains("DROP INDEX CONCURRENTLY IF EXISTS artifact_heads_sync_idx")
-                .contains("-- Rolling Back ChangeSet:").contains(INDEX_CHANGESET)
+        assertThat(sql)
+                .contains("DROP INDEX CONCURRENTLY IF EXISTS artifact_heads_sync_idx")
+                .contains("-- Rolling Back ChangeSet:")
+                .contains(INDEX_CHANGESET)
                 .startsWith("-- Liquibase takes its lock (databasechangeloglock) first");
         // Liquibase's own lock and ledger statements read like changes to make; they are left out.
-        assertThat(sql.toUpperCase(java.util.Locale.ROOT)).doesNotContain("SET LOCKED")
-                .doesNotContain("DELETE FROM PUBLIC.DATABASECHANGELOG").doesNotContain("DELETE FROM DATABASECHANGELOG");
+        assertThat(sql.toUpperCase(java.util.Locale.ROOT))
+                .doesNotContain("SET LOCKED")
+                .doesNotContain("DELETE FROM PUBLIC.DATABASECHANGELOG")
+                .doesNotContain("DELETE FROM DATABASECHANGELOG");
         assertThat(indexExists()).isTrue();
         assertThat(ids(olivia.get("/api/migrations").json().get("ledger"))).contains(INDEX_CHANGESET);
         assertThat(effectiveIncremental()).isTrue();
@@ -62,36 +66,49 @@ class LedgerAndRollbackTest {
         assertThat(effectiveIncremental()).isFalse();
         assertThat(indexExists()).isTrue();
 
-        Reply confirmed = olivia.task("rollback-incremental", Map.of("confirm", "yes", "reason", "bad deploy, schema too"));
+        Reply confirmed =
+                olivia.task("rollback-incremental", Map.of("confirm", "yes", "reason", "bad deploy, schema too"));
         assertThat(confirmed.status()).isEqualTo(200);
         assertThat(confirmed.json().get("schemaRolledBack").asBoolean()).isTrue();
         assertThat(confirmed.json().get("gateChange").get("operator").asText()).isEqualTo("olivia-oncall");
         assertThat(indexExists()).isFalse();
         JsonNode after = olivia.get("/api/migrations").json();
         // Liquibase rolls the tagDatabase changeset back too, so the tag is pending again with the rest.
-        assertThat(ids(after.get("ledger"))).contains("0014-create-sync-statistics").doesNotContain(INDEX_CHANGESET);
+        assertThat(ids(after.get("ledger")))
+                .contains("0014-create-sync-statistics")
+                .doesNotContain(INDEX_CHANGESET);
         assertThat(after.get("rollbackTagPresent").asBoolean()).isFalse();
         JsonNode pending = after.get("pending");
-        assertThat(ids(pending)).containsExactly("rehearsal-tag-before-incremental", "rehearsal-add-modified-at",
-                INDEX_CHANGESET);
+        assertThat(ids(pending))
+                .containsExactly("rehearsal-tag-before-incremental", "rehearsal-add-modified-at", INDEX_CHANGESET);
         assertThat(pending.get(2).get("sql").get(0).asText())
                 .contains("CREATE INDEX CONCURRENTLY IF NOT EXISTS artifact_heads_sync_idx");
         JsonNode index = after.get("indexes").get(0);
         assertThat(index.get("name").asText()).isEqualTo("artifact_heads_sync_idx");
         assertThat(index.get("exists").asBoolean()).isFalse();
-        assertThat(index.get("prebuild").asText()).isEqualTo(IncrementalSchema.INDEXES.get(0).prebuildStatement());
+        assertThat(index.get("prebuild").asText())
+                .isEqualTo(IncrementalSchema.INDEXES.get(0).prebuildStatement());
 
         // Record refuses out of order and before the index is in place, then accepts.
-        Reply outOfOrder = olivia.post("/api/migrations/record", Map.of("id", INDEX_CHANGESET, "reason", "built by hand"));
+        Reply outOfOrder =
+                olivia.post("/api/migrations/record", Map.of("id", INDEX_CHANGESET, "reason", "built by hand"));
         assertThat(outOfOrder.status()).isEqualTo(409);
         assertThat(outOfOrder.json().get("error").asText()).isEqualTo("earlier_changesets_pending");
         assertThat(olivia.task("record-migration", Map.of("id", "rehearsal-tag-before-incremental", "reason", "tag"))
-                .status()).isEqualTo(200);
-        assertThat(olivia.get("/api/migrations").json().get("rollbackTagPresent").asBoolean()).isTrue();
-        RELAY.jdbi().useHandle(h -> h.execute(
-                "ALTER TABLE artifact_heads ADD COLUMN modified_at timestamptz NOT NULL DEFAULT clock_timestamp()"));
+                        .status())
+                .isEqualTo(200);
+        assertThat(olivia.get("/api/migrations")
+                        .json()
+                        .get("rollbackTagPresent")
+                        .asBoolean())
+                .isTrue();
+        RELAY.jdbi()
+                .useHandle(
+                        h -> h.execute(
+                                "ALTER TABLE artifact_heads ADD COLUMN modified_at timestamptz NOT NULL DEFAULT clock_timestamp()"));
         assertThat(olivia.task("record-migration", Map.of("id", "rehearsal-add-modified-at", "reason", "added by hand"))
-                .status()).isEqualTo(200);
+                        .status())
+                .isEqualTo(200);
         Reply noIndex = olivia.task("record-migration", Map.of("id", INDEX_CHANGESET, "reason", "built by hand"));
         assertThat(noIndex.status()).isEqualTo(409);
         assertThat(texts(noIndex.json().get("missing"))).containsExactly("index artifact_heads_sync_idx is missing");
@@ -101,17 +118,20 @@ class LedgerAndRollbackTest {
         assertThat(recorded.status()).isEqualTo(200);
         assertThat(recorded.json().get("exectype").asText()).isEqualTo("EXECUTED");
         assertThat(recorded.json().get("md5sum").asText()).startsWith("9:");
-        assertThat(olivia.task("record-migration", Map.of("id", INDEX_CHANGESET, "reason", "again")).status())
+        assertThat(olivia.task("record-migration", Map.of("id", INDEX_CHANGESET, "reason", "again"))
+                        .status())
                 .isEqualTo(409);
-        assertThat(olivia.task("record-migration", Map.of("id", "no-such-changeset", "reason", "typo")).status())
+        assertThat(olivia.task("record-migration", Map.of("id", "no-such-changeset", "reason", "typo"))
+                        .status())
                 .isEqualTo(404);
 
         JsonNode audit = olivia.get("/api/audit").json();
-        assertThat(audit.findValuesAsText("outcome")).contains("recorded", "refused: postcondition_unmet",
-                "rolled back", "gate off", "dry run");
+        assertThat(audit.findValuesAsText("outcome"))
+                .contains("recorded", "refused: postcondition_unmet", "rolled back", "gate off", "dry run");
 
         // Liquibase agrees with the hand-made ledger: rolled back again and migrated forward, all is in place.
-        assertThat(olivia.task("rollback-incremental", Map.of("confirm", "yes", "reason", "second rehearsal")).status())
+        assertThat(olivia.task("rollback-incremental", Map.of("confirm", "yes", "reason", "second rehearsal"))
+                        .status())
                 .isEqualTo(200);
         assertThat(indexExists()).isFalse();
         try (Connection connection = DriverManager.getConnection(RELAY.databaseUrl(), TestDatabases.USER, "")) {
@@ -123,24 +143,35 @@ class LedgerAndRollbackTest {
 
     @Test
     void badRollbackParametersAre400s() {
-        assertThat(olivia.task("rollback-incremental", Map.of("confirm", "yes")).json().get("error").asText())
+        assertThat(olivia.task("rollback-incremental", Map.of("confirm", "yes"))
+                        .json()
+                        .get("error")
+                        .asText())
                 .isEqualTo("reason_required");
-        assertThat(olivia.task("rollback-incremental", Map.of("confirm", "sure", "reason", "x")).status()).isEqualTo(400);
+        assertThat(olivia.task("rollback-incremental", Map.of("confirm", "sure", "reason", "x"))
+                        .status())
+                .isEqualTo(400);
         assertThat(olivia.task("rollback-incremental", Map.of("confirm", "yes", "dry-run", "true", "reason", "x"))
-                .status()).isEqualTo(400);
+                        .status())
+                .isEqualTo(400);
         assertThat(olivia.task("record-migration", Map.of()).status()).isEqualTo(400);
         Reply nulId = olivia.task("record-migration", Map.of("id", "rehearsal\u0000", "reason", "typo"));
         assertThat(nulId.status()).as(nulId.body()).isEqualTo(400);
         assertThat(nulId.json().get("error").asText()).isEqualTo("nul_character");
-        assertThat(olivia.task("record-migration", Map.of("id", "no-such-changeset", "reason", "a\u0000b")).status())
+        assertThat(olivia.task("record-migration", Map.of("id", "no-such-changeset", "reason", "a\u0000b"))
+                        .status())
                 .isEqualTo(400);
-        assertThat(olivia.task("rollback-incremental", Map.of("dry-run", "true", "reason", "a\u0000b")).status())
+        assertThat(olivia.task("rollback-incremental", Map.of("dry-run", "true", "reason", "a\u0000b"))
+                        .status())
                 .isEqualTo(400);
     }
 
     private boolean indexExists() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery(
-                "SELECT count(*) > 0 FROM pg_class WHERE relname = 'artifact_heads_sync_idx'").mapTo(Boolean.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery(
+                                "SELECT count(*) > 0 FROM pg_class WHERE relname = 'artifact_heads_sync_idx'")
+                        .mapTo(Boolean.class)
+                        .one());
     }
 
     private boolean effectiveIncremental() {

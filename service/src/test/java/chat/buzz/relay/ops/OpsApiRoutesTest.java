@@ -38,7 +38,10 @@ class OpsApiRoutesTest {
     @Test
     void answersJsonWhateverTheClientAccepts() throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/whoami"))
-                .header("Authorization", "Bearer " + AdminClient.OLIVIA).header("Accept", "text/html").GET().build();
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                .header("Accept", "text/html")
+                .GET()
+                .build();
         HttpResponse<String> reply = http.send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(reply.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(reply.body()).get("operator").asText()).isNotBlank();
@@ -46,8 +49,12 @@ class OpsApiRoutesTest {
 
     @Test
     void unknownRoutesAndTheWrongOfGetOrPostAreTheApisOwn404() throws Exception {
-        for (String[] route : new String[][] {{"GET", "/api/nothing-here"}, {"POST", "/api/whoami"},
-                {"GET", "/api/rollback"}, {"POST", "/api/flags/history"}}) {
+        for (String[] route : new String[][] {
+            {"GET", "/api/nothing-here"},
+            {"POST", "/api/whoami"},
+            {"GET", "/api/rollback"},
+            {"POST", "/api/flags/history"}
+        }) {
             HttpResponse<String> reply = send(route[1], route[0], "application/json", "{}");
             assertThat(reply.statusCode()).as(route[0] + " " + route[1]).isEqualTo(404);
             JsonNode body = JSON.readTree(reply.body());
@@ -59,7 +66,9 @@ class OpsApiRoutesTest {
     @Test
     void otherMethodsAreNotAllowed() throws Exception {
         for (String method : new String[] {"DELETE", "PUT"}) {
-            assertThat(send("/api/flags", method, null, null).statusCode()).as(method).isEqualTo(405);
+            assertThat(send("/api/flags", method, null, null).statusCode())
+                    .as(method)
+                    .isEqualTo(405);
         }
     }
 
@@ -76,7 +85,9 @@ class OpsApiRoutesTest {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + path))
                 .header("Authorization", "Bearer " + AdminClient.OLIVIA)
                 .header("X-Buzz-Operator", "1")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
             request.header("Content-Type", contentType);
         }

@@ -34,8 +34,11 @@ class WritesAfterIncrementalRollbackTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));
 
-    private static final List<String> STAMP_COLUMNS = List.of("artifact_heads.modified_at",
-            "artifact_revisions.modified_at", "channel_members.sync_modified_at", "communities.artifact_policy_modified_at");
+    private static final List<String> STAMP_COLUMNS = List.of(
+            "artifact_heads.modified_at",
+            "artifact_revisions.modified_at",
+            "channel_members.sync_modified_at",
+            "communities.artifact_policy_modified_at");
 
     private final RelayClient relay = RELAY.client();
     private final AdminClient olivia = new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA);
@@ -52,7 +55,8 @@ class WritesAfterIncrementalRollbackTest {
         assertThat(stampColumns()).containsAll(STAMP_COLUMNS);
         assertThat(stampTriggers()).hasSize(4);
 
-        Reply rolledBack = olivia.task("rollback-incremental", Map.of("confirm", "yes", "reason", "writes after rollback"));
+        Reply rolledBack =
+                olivia.task("rollback-incremental", Map.of("confirm", "yes", "reason", "writes after rollback"));
         assertThat(rolledBack.status()).as(rolledBack.body()).isEqualTo(200);
         assertThat(rolledBack.json().get("schemaRolledBack").asBoolean()).isTrue();
         assertThat(stampColumns()).isEmpty();
@@ -76,8 +80,11 @@ class WritesAfterIncrementalRollbackTest {
         accept(Nostr.editChannel(owner, channel, tag("name", "renamed"), tag("ttl", "3600")));
         accept(Nostr.redact(owner, before, moved.id()));
         accept(Nostr.event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString())));
-        String movedHead = RELAY.jdbi().withHandle(h -> h.createQuery(
-                "SELECT head_event_id FROM artifact_heads WHERE d = :d").bind("d", d2).mapTo(String.class).one());
+        String movedHead = RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT head_event_id FROM artifact_heads WHERE d = :d")
+                        .bind("d", d2)
+                        .mapTo(String.class)
+                        .one());
         assertThat(movedHead).isEqualTo(moved.id());
         // The operations record of policy changes (a pre-tag table) still gets every cause: private, ttl, deleted.
         assertThat(policyAdvances()).isEqualTo(advancesBefore + 3);
@@ -89,7 +96,8 @@ class WritesAfterIncrementalRollbackTest {
         assertThat(stampColumns()).containsAll(STAMP_COLUMNS);
         assertThat(stampTriggers()).hasSize(4);
         assertThat(olivia.get("/api/migrations").json().get("pending")).isEmpty();
-        Reply on = olivia.post("/api/flags", Map.of("gate", "incremental", "value", "on", "reason", "migrated forward"));
+        Reply on =
+                olivia.post("/api/flags", Map.of("gate", "incremental", "value", "on", "reason", "migrated forward"));
         assertThat(on.status()).as(on.body()).isEqualTo(200);
 
         String cursor = session(null).cursor();
@@ -133,27 +141,30 @@ class WritesAfterIncrementalRollbackTest {
     }
 
     private List<String> stampColumns() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("""
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("""
                         SELECT table_name || '.' || column_name FROM information_schema.columns
-                        WHERE table_schema = 'public' AND column_name IN ('modified_at', 'sync_modified_at', 'artifact_policy_modified_at')""")
-                .mapTo(String.class).list());
+                        WHERE table_schema = 'public' AND column_name IN ('modified_at', 'sync_modified_at', 'artifact_policy_modified_at')""").mapTo(String.class).list());
     }
 
     private List<String> stampTriggers() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("""
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("""
                         SELECT tgname FROM pg_trigger WHERE NOT tgisinternal AND tgname IN ('artifact_heads_stamp_modified_at',
-                            'events_stamp_redacted_head', 'channel_members_stamp_sync_modified_at', 'channels_stamp_artifact_policy')""")
-                .mapTo(String.class).list());
+                            'events_stamp_redacted_head', 'channel_members_stamp_sync_modified_at', 'channels_stamp_artifact_policy')""").mapTo(String.class).list());
     }
 
     private List<String> stampFunctions() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("""
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("""
                         SELECT proname FROM pg_proc WHERE proname IN ('artifact_heads_stamp_modified_at',
-                            'events_stamp_redacted_head', 'channel_members_stamp_sync_modified_at', 'channels_stamp_artifact_policy')""")
-                .mapTo(String.class).list());
+                            'events_stamp_redacted_head', 'channel_members_stamp_sync_modified_at', 'channels_stamp_artifact_policy')""").mapTo(String.class).list());
     }
 
     private long policyAdvances() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM policy_stamp_advances").mapTo(Long.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT count(*) FROM policy_stamp_advances")
+                        .mapTo(Long.class)
+                        .one());
     }
 }

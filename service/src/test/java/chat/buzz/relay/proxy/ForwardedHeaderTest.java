@@ -8,36 +8,47 @@ import org.junit.jupiter.api.Test;
 
 /** RFC 7239's Forwarded header, with the RFC's own kinds of values. */
 class ForwardedHeaderTest {
-    private static final Predicate<InetAddress> PROXIES = address -> address.getHostAddress().startsWith("10.");
+    private static final Predicate<InetAddress> PROXIES =
+            address -> address.getHostAddress().startsWith("10.");
 
     @Test
     void protoAndHostComeFromTheFirstHopAndNamesAreCaseInsensitive() {
-        ForwardedHeader header = ForwardedHeader.parse("For=192.0.2.60;Proto=HTTPS;Host=\"chat.example:8443\", "
-                + "for=10.0.0.2;proto=http;host=inner");
+        ForwardedHeader header = ForwardedHeader.parse(
+                "For=192.0.2.60;Proto=HTTPS;Host=\"chat.example:8443\", " + "for=10.0.0.2;proto=http;host=inner");
         assertThat(header.origin()).isEqualTo(new PublicOrigin("https", "chat.example:8443"));
     }
 
     @Test
     void theClientIsTheRightMostForThatIsNotAProxyWithPortsAndBracketsHandled() throws Exception {
-        assertThat(ForwardedHeaders.client(ForwardedHeader.parse(
-                "for=6.6.6.6, for=\"[2001:db8:cafe::17]:4711\", for=10.0.0.2:80").forwardedFor(), PROXIES))
+        assertThat(ForwardedHeaders.client(
+                        ForwardedHeader.parse("for=6.6.6.6, for=\"[2001:db8:cafe::17]:4711\", for=10.0.0.2:80")
+                                .forwardedFor(),
+                        PROXIES))
                 .contains(InetAddress.getByName("2001:db8:cafe::17"));
-        assertThat(ForwardedHeaders.client(ForwardedHeader.parse("for=203.0.113.9:5050;proto=https").forwardedFor(),
-                PROXIES)).contains(InetAddress.getByName("203.0.113.9"));
+        assertThat(ForwardedHeaders.client(
+                        ForwardedHeader.parse("for=203.0.113.9:5050;proto=https")
+                                .forwardedFor(),
+                        PROXIES))
+                .contains(InetAddress.getByName("203.0.113.9"));
     }
 
     @Test
     void obfuscatedUnknownOrMissingNodesAreNeverBelieved() {
-        assertThat(ForwardedHeaders.client(ForwardedHeader.parse("for=_hidden").forwardedFor(), PROXIES)).isEmpty();
-        assertThat(ForwardedHeaders.client(ForwardedHeader.parse("for=unknown").forwardedFor(), PROXIES)).isEmpty();
-        assertThat(ForwardedHeaders.client(ForwardedHeader.parse("proto=https").forwardedFor(), PROXIES)).isEmpty();
+        assertThat(ForwardedHeaders.client(ForwardedHeader.parse("for=_hidden").forwardedFor(), PROXIES))
+                .isEmpty();
+        assertThat(ForwardedHeaders.client(ForwardedHeader.parse("for=unknown").forwardedFor(), PROXIES))
+                .isEmpty();
+        assertThat(ForwardedHeaders.client(ForwardedHeader.parse("proto=https").forwardedFor(), PROXIES))
+                .isEmpty();
     }
 
     @Test
     void separatorsInsideQuotedStringsDoNotSplitAndGarbageIsIgnored() {
         ForwardedHeader header = ForwardedHeader.parse("host=\"a.example;b,c\";proto=https");
         assertThat(header.elements()).hasSize(1);
-        assertThat(header.origin()).as("a host with separators is no authority").isEqualTo(new PublicOrigin("https", null));
+        assertThat(header.origin())
+                .as("a host with separators is no authority")
+                .isEqualTo(new PublicOrigin("https", null));
         assertThat(ForwardedHeader.parse("garbage, ;;, =x").present()).isFalse();
         assertThat(ForwardedHeader.parse(null).present()).isFalse();
     }

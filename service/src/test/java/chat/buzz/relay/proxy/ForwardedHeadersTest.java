@@ -8,7 +8,8 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 class ForwardedHeadersTest {
-    private static final Predicate<InetAddress> PROXIES = address -> address.getHostAddress().startsWith("10.");
+    private static final Predicate<InetAddress> PROXIES =
+            address -> address.getHostAddress().startsWith("10.");
 
     @Test
     void theClientIsTheRightMostHopThatIsNotAProxy() throws Exception {
@@ -44,7 +45,8 @@ class ForwardedHeadersTest {
 
     @Test
     void nothingForwardedLeavesTheConfiguredSchemeAndTheHostHeader() {
-        assertThat(PublicOrigin.of(null, "localhost:8080", "https")).isEqualTo(new PublicOrigin("https", "localhost:8080"));
+        assertThat(PublicOrigin.of(null, "localhost:8080", "https"))
+                .isEqualTo(new PublicOrigin("https", "localhost:8080"));
         assertThat(PublicOrigin.of(new PublicOrigin(null, null), "localhost:8080", "https"))
                 .isEqualTo(new PublicOrigin("https", "localhost:8080"));
         assertThat(Optional.of(PublicOrigin.of(new PublicOrigin("http", "chat.example"), "x", "https")))

@@ -35,17 +35,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TrustedProxiesTest {
     private static final Path TRUSTING_LOG = temporaryFile("trusting");
     private static final Path DISTRUSTING_LOG = temporaryFile("distrusting");
-    private static final Map<String, String> THROUGH_PROXY = Map.of(
-            "X-Forwarded-Proto", "https", "X-Forwarded-Host", "localhost:8443");
+    private static final Map<String, String> THROUGH_PROXY =
+            Map.of("X-Forwarded-Proto", "https", "X-Forwarded-Host", "localhost:8443");
 
     @RegisterExtension
-    static final TestRelay TRUSTING = TestRelay.withConfig("test-relay-request-log.yml",
+    static final TestRelay TRUSTING = TestRelay.withConfig(
+            "test-relay-request-log.yml",
             ConfigOverride.config("relay.trustedProxies", "127.0.0.1"),
             ConfigOverride.config("gates.sync", "true"),
             ConfigOverride.config("server.requestLog.appenders[0].currentLogFilename", TRUSTING_LOG.toString()));
 
     @RegisterExtension
-    static final TestRelay DISTRUSTING = TestRelay.anotherInstance(TRUSTING,
+    static final TestRelay DISTRUSTING = TestRelay.anotherInstance(
+            TRUSTING,
             ConfigOverride.config("relay.trustedProxies", "10.9.9.9"),
             ConfigOverride.config("gates.sync", "true"),
             ConfigOverride.config("server.requestLog.appenders[0].currentLogFilename", DISTRUSTING_LOG.toString()));
@@ -71,10 +73,30 @@ class TrustedProxiesTest {
 
     @Test
     void aForwardedPortIsAddedUnlessItIsTheSchemesDefault() {
-        assertThat(publish(TRUSTING, "https://localhost:8443", Map.of("X-Forwarded-Proto", "https",
-                "X-Forwarded-Host", "localhost", "X-Forwarded-Port", "8443")).status()).isEqualTo(200);
-        assertThat(publish(TRUSTING, "https://localhost", Map.of("X-Forwarded-Proto", "https",
-                "X-Forwarded-Host", "localhost", "X-Forwarded-Port", "443")).status()).isEqualTo(200);
+        assertThat(publish(
+                                TRUSTING,
+                                "https://localhost:8443",
+                                Map.of(
+                                        "X-Forwarded-Proto",
+                                        "https",
+                                        "X-Forwarded-Host",
+                                        "localhost",
+                                        "X-Forwarded-Port",
+                                        "8443"))
+                        .status())
+                .isEqualTo(200);
+        assertThat(publish(
+                                TRUSTING,
+                                "https://localhost",
+                                Map.of(
+                                        "X-Forwarded-Proto",
+                                        "https",
+                                        "X-Forwarded-Host",
+                                        "localhost",
+                                        "X-Forwarded-Port",
+                                        "443"))
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -85,7 +107,8 @@ class TrustedProxiesTest {
         assertThat(trusted.status()).isEqualTo(404);
         assertThat(trusted.error()).isEqualTo("unknown community");
 
-        assertThat(publish(DISTRUSTING, DISTRUSTING.baseUrl(), elsewhere).status()).isEqualTo(200);
+        assertThat(publish(DISTRUSTING, DISTRUSTING.baseUrl(), elsewhere).status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -113,38 +136,52 @@ class TrustedProxiesTest {
 
     @Test
     void theStandardForwardedHeaderIsReadLikeTheXForwardedOnes() {
-        Map<String, String> rfc7239 = Map.of("Forwarded", "for=\"[2001:db8::7]:4711\";proto=https;host=\"localhost:8443\"");
-        assertThat(publish(TRUSTING, "https://localhost:8443", rfc7239).status()).isEqualTo(200);
-        assertThat(publish(DISTRUSTING, "https://localhost:8443", rfc7239).status()).isEqualTo(401);
+        Map<String, String> rfc7239 =
+                Map.of("Forwarded", "for=\"[2001:db8::7]:4711\";proto=https;host=\"localhost:8443\"");
+        assertThat(publish(TRUSTING, "https://localhost:8443", rfc7239).status())
+                .isEqualTo(200);
+        assertThat(publish(DISTRUSTING, "https://localhost:8443", rfc7239).status())
+                .isEqualTo(401);
 
-        get(TRUSTING, "/health/live?probe=rfc7239", Map.of("Forwarded", "for=198.51.100.7, for=203.0.113.21:5050",
-                "X-Forwarded-For", "192.0.2.99"));
-        assertThat(awaitLogLine(TRUSTING_LOG, "probe=rfc7239")).as("Forwarded wins over X-Forwarded-For")
+        get(
+                TRUSTING,
+                "/health/live?probe=rfc7239",
+                Map.of("Forwarded", "for=198.51.100.7, for=203.0.113.21:5050", "X-Forwarded-For", "192.0.2.99"));
+        assertThat(awaitLogLine(TRUSTING_LOG, "probe=rfc7239"))
+                .as("Forwarded wins over X-Forwarded-For")
                 .startsWith("203.0.113.21 ");
     }
 
     private RelayClient.Reply publish(TestRelay relay, String signedOrigin, Map<String, String> headers) {
         Event event = createChannel(alice, newId(), "open");
         byte[] body = event.toJson().getBytes(StandardCharsets.UTF_8);
-        String auth = Nip98.authorizationHeader(alice, "POST", signedOrigin + "/events", body,
-                System.currentTimeMillis() / 1000);
+        String auth = Nip98.authorizationHeader(
+                alice, "POST", signedOrigin + "/events", body, System.currentTimeMillis() / 1000);
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(relay.baseUrl() + "/events"))
-                .header("Authorization", auth).header("Content-Type", "application/json")
+                .header("Authorization", auth)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         headers.forEach(request::header);
         return relay.client().send(request);
     }
 
     private static void get(TestRelay relay, String path, Map<String, String> headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(relay.baseUrl() + path)).GET();
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(relay.baseUrl() + path)).GET();
         headers.forEach(request::header);
         assertThat(relay.client().send(request).status()).isEqualTo(200);
     }
 
     private static String awaitLogLine(Path log, String marker) {
-        return await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(log)
-                ? Files.readAllLines(log).stream().filter(line -> line.contains(marker)).findFirst().orElse(null)
-                : null, line -> line != null);
+        return await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () -> Files.exists(log)
+                                ? Files.readAllLines(log).stream()
+                                        .filter(line -> line.contains(marker))
+                                        .findFirst()
+                                        .orElse(null)
+                                : null,
+                        line -> line != null);
     }
 
     private static Path temporaryFile(String name) {

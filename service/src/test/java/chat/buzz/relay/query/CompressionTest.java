@@ -40,9 +40,19 @@ class CompressionTest {
         UUID channel = newId();
         accepted(client.publish(owner, createChannel(owner, channel, "open")));
         UUID d = newId();
-        accepted(client.publish(owner, sign(owner, 45010, List.of(tag("ar", "1"), tag("d", d.toString()),
-                tag("h", channel.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "large")),
-                "x".repeat(20_000))));
+        accepted(client.publish(
+                owner,
+                sign(
+                        owner,
+                        45010,
+                        List.of(
+                                tag("ar", "1"),
+                                tag("d", d.toString()),
+                                tag("h", channel.toString()),
+                                tag("type", "task.v1"),
+                                tag("op", "create"),
+                                tag("title", "large")),
+                        "x".repeat(20_000))));
         String query = "[{\"artifact\":\"current\",\"#h\":[\"" + channel + "\"]}]";
 
         HttpResponse<byte[]> gzipped = query(query, true);
@@ -63,8 +73,9 @@ class CompressionTest {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         String url = client.baseUrl() + "/query";
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
-                .header("Authorization", Nip98.authorizationHeader(owner, "POST", url, bytes,
-                        System.currentTimeMillis() / 1000))
+                .header(
+                        "Authorization",
+                        Nip98.authorizationHeader(owner, "POST", url, bytes, System.currentTimeMillis() / 1000))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
         if (acceptGzip) {

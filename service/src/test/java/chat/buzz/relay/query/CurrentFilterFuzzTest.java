@@ -13,8 +13,19 @@ import net.jqwik.api.Provide;
 
 /** Seeded fuzzing of the "current" filter parser: a filter parses or is a 400 QueryRejection, nothing else. */
 class CurrentFilterFuzzTest {
-    private static final List<String> KEYS = List.of("artifact", "limit", "offset", "#h", "#d", "#t", "#title", "#",
-            "#\u0000", "#" + "a".repeat(70), "since", "kinds");
+    private static final List<String> KEYS = List.of(
+            "artifact",
+            "limit",
+            "offset",
+            "#h",
+            "#d",
+            "#t",
+            "#title",
+            "#",
+            "#\u0000",
+            "#" + "a".repeat(70),
+            "since",
+            "kinds");
 
     @Property(tries = 4000, seed = "20261211")
     void aFilterParsesOrIsRefusedWithA400(@ForAll("filters") ObjectNode filter) {

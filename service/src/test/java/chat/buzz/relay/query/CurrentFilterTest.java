@@ -32,23 +32,26 @@ class CurrentFilterTest {
     @Test
     void anEmptyFilterTakesTheDefaults() throws Exception {
         CurrentFilter filter = parse("{\"artifact\":\"current\"}");
-        assertThat(filter).isEqualTo(new CurrentFilter(List.of(), List.of(), Map.of(), Limits.CURRENT_DEFAULT_LIMIT, 0));
+        assertThat(filter)
+                .isEqualTo(new CurrentFilter(List.of(), List.of(), Map.of(), Limits.CURRENT_DEFAULT_LIMIT, 0));
     }
 
     @Test
     void channelsArtifactsTagsLimitAndOffsetAreRead() throws Exception {
         CurrentFilter filter = parse("""
-                {"artifact":"current","#h":["%s"],"#d":["%s"],"#t":["red","blue"],"limit":5,"offset":10}"""
-                .formatted(CHANNEL, ARTIFACT));
-        assertThat(filter).isEqualTo(new CurrentFilter(List.of(CHANNEL), List.of(ARTIFACT),
-                Map.of("t", List.of("red", "blue")), 5, 10));
+                {"artifact":"current","#h":["%s"],"#d":["%s"],"#t":["red","blue"],"limit":5,"offset":10}""".formatted(CHANNEL, ARTIFACT));
+        assertThat(filter)
+                .isEqualTo(new CurrentFilter(
+                        List.of(CHANNEL), List.of(ARTIFACT), Map.of("t", List.of("red", "blue")), 5, 10));
     }
 
     @Test
     void limitsAtTheirBoundsAreAccepted() throws Exception {
         assertThat(parse("{\"limit\":1,\"offset\":0}").limit()).isEqualTo(1);
-        assertThat(parse("{\"limit\":" + Limits.CURRENT_MAX_LIMIT + "}").limit()).isEqualTo(Limits.CURRENT_MAX_LIMIT);
-        assertThat(parse("{\"offset\":" + Limits.CURRENT_MAX_OFFSET + "}").offset()).isEqualTo(Limits.CURRENT_MAX_OFFSET);
+        assertThat(parse("{\"limit\":" + Limits.CURRENT_MAX_LIMIT + "}").limit())
+                .isEqualTo(Limits.CURRENT_MAX_LIMIT);
+        assertThat(parse("{\"offset\":" + Limits.CURRENT_MAX_OFFSET + "}").offset())
+                .isEqualTo(Limits.CURRENT_MAX_OFFSET);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -80,13 +83,15 @@ class CurrentFilterTest {
             json.append(",\"#k").append(i).append("\":[\"v\"]");
         }
         assertThat(parse(json + "}").tagFilters()).hasSize(Limits.CURRENT_MAX_TAG_KEYS - 1);
-        assertThat(reason(json + ",\"#one-more\":[\"v\"]}")).isEqualTo("invalid: a filter may have at most 16 tag keys");
+        assertThat(reason(json + ",\"#one-more\":[\"v\"]}"))
+                .isEqualTo("invalid: a filter may have at most 16 tag keys");
     }
 
     @Test
     void atMostAThousandValuesInAll() throws Exception {
         String values = "\"v\",".repeat(Limits.CURRENT_MAX_VALUES / 2 - 1) + "\"v\"";
-        assertThat(parse("{\"#a\":[" + values + "],\"#b\":[" + values + "]}").tagFilters()).hasSize(2);
+        assertThat(parse("{\"#a\":[" + values + "],\"#b\":[" + values + "]}").tagFilters())
+                .hasSize(2);
         assertThat(reason("{\"#a\":[" + values + "],\"#b\":[" + values + "],\"#c\":[\"v\"]}"))
                 .isEqualTo("invalid: a filter may have at most 1000 tag values in all");
     }

@@ -38,7 +38,8 @@ class CurrentLimitsTest {
     /** Two reads at a time, at most one per caller, and a budget long enough to hold a read. */
     @Order(2)
     @RegisterExtension
-    static final TestRelay NARROW = TestRelay.anotherInstance(TIGHT_BUDGET,
+    static final TestRelay NARROW = TestRelay.anotherInstance(
+            TIGHT_BUDGET,
             ConfigOverride.config("current.maxConcurrentReads", "2"),
             ConfigOverride.config("current.maxConcurrentReadsPerCaller", "1"),
             ConfigOverride.config("current.retryAfterMinSeconds", "7"),
@@ -79,7 +80,9 @@ class CurrentLimitsTest {
             assertThat(alicesRead.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
             assertThat(bobsRead.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
         }
-        assertThat(client.query(alice, READ).status()).as("permits are given back").isEqualTo(200);
+        assertThat(client.query(alice, READ).status())
+                .as("permits are given back")
+                .isEqualTo(200);
         assertThat(client.query(carol, READ).status()).isEqualTo(200);
     }
 
@@ -87,14 +90,20 @@ class CurrentLimitsTest {
         assertThat(reply.status()).as("%s", reply).isEqualTo(503);
         assertThat(reply.error()).startsWith("unavailable: ");
         assertThat(reply.json().size()).as("the JSON error shape of current").isEqualTo(1);
-        assertThat(Integer.parseInt(reply.response().headers().firstValue("Retry-After").orElseThrow()))
+        assertThat(Integer.parseInt(
+                        reply.response().headers().firstValue("Retry-After").orElseThrow()))
                 .isBetween(minRetryAfter, maxRetryAfter);
     }
 
     private static void awaitReadsBlockedOnLock(int reads) {
-        await().atMost(Duration.ofSeconds(20)).until(() -> TIGHT_BUDGET.jdbi().withHandle(handle -> handle.createQuery("""
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> TIGHT_BUDGET
+                                .jdbi()
+                                .withHandle(handle -> handle.createQuery("""
                         SELECT count(*) FROM pg_stat_activity
                         WHERE wait_event_type = 'Lock' AND query LIKE '%FROM artifact_heads a%'""")
-                .mapTo(Integer.class).one()) >= reads);
+                                        .mapTo(Integer.class)
+                                        .one())
+                        >= reads);
     }
 }

@@ -64,7 +64,8 @@ class CurrentReadsTest {
         assertThat(ids(query(reader, scope + ",\"#t\":[\"red\"]"))).containsExactly(fresh.id(), old.id());
         assertThat(ids(query(reader, scope + ",\"#t\":[\"green\"]"))).isEmpty();
         assertThat(ids(query(reader, scope + ",\"limit\":1,\"offset\":1"))).containsExactly(mid.id());
-        assertThat(ids(query(reader, scope + ",\"#d\":[\"" + old.tag("d").orElseThrow() + "\"]"))).containsExactly(old.id());
+        assertThat(ids(query(reader, scope + ",\"#d\":[\"" + old.tag("d").orElseThrow() + "\"]")))
+                .containsExactly(old.id());
     }
 
     @Test
@@ -79,13 +80,17 @@ class CurrentReadsTest {
         Event visible = write(listed, "listed", Nostr.now(), List.of());
         String everything = "\"limit\":1000";
 
-        assertThat(ids(query(reader, everything))).contains(visible.id(), ephemeral.id()).doesNotContain(hidden.id());
+        assertThat(ids(query(reader, everything)))
+                .contains(visible.id(), ephemeral.id())
+                .doesNotContain(hidden.id());
         assertThat(query(reader, everything).toString()).doesNotContain(unlisted.toString());
         assertThat(ids(query(reader, "\"#t\":[\"nothing-matches\"]"))).isEmpty();
         assertThat(ids(query(reader, "\"#h\":[\"" + unlisted + "\"]"))).containsExactly(hidden.id());
         assertThat(ids(query(reader, "\"#d\":[\"" + hidden.tag("d").orElseThrow() + "\"]")))
                 .containsExactly(hidden.id());
-        assertThat(ids(query(owner, everything))).as("the owner is an active member").contains(hidden.id());
+        assertThat(ids(query(owner, everything)))
+                .as("the owner is an active member")
+                .contains(hidden.id());
 
         accepted(client.publish(reader, membership(reader, Kinds.JOIN, unlisted, null, null)));
         assertThat(ids(query(reader, everything))).as("a member discovers it").contains(hidden.id());
@@ -103,9 +108,14 @@ class CurrentReadsTest {
         assertThat(ids(query(reader, scope + ",\"#t\":[\"red\",\"blue\"]"))).containsExactly(onlyT.id(), both.id());
         assertThat(ids(query(reader, scope + ",\"#t\":[\"red\",\"blue\"],\"#p\":[\"alpha\"]")))
                 .containsExactly(both.id());
-        assertThat(ids(query(reader, scope + ",\"#t\":[\"blue\"],\"#p\":[\"alpha\"]"))).isEmpty();
-        assertThat(ids(query(reader, scope + ",\"#p\":[\"extra\"]"))).as("only the first value counts").isEmpty();
-        assertThat(ids(query(reader, scope + ",\"#x\":[\"red\"]"))).as("position matters").isEmpty();
+        assertThat(ids(query(reader, scope + ",\"#t\":[\"blue\"],\"#p\":[\"alpha\"]")))
+                .isEmpty();
+        assertThat(ids(query(reader, scope + ",\"#p\":[\"extra\"]")))
+                .as("only the first value counts")
+                .isEmpty();
+        assertThat(ids(query(reader, scope + ",\"#x\":[\"red\"]")))
+                .as("position matters")
+                .isEmpty();
         assertThat(ids(query(reader, scope + ",\"#red\":[\"t\"]"))).containsExactly(swapped.id());
     }
 
@@ -188,8 +198,13 @@ class CurrentReadsTest {
     }
 
     private Event write(UUID channel, String title, long createdAt, List<List<String>> extra) {
-        List<List<String>> tags = new ArrayList<>(List.of(tag("ar", "1"), tag("d", newId().toString()),
-                tag("h", channel.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", title)));
+        List<List<String>> tags = new ArrayList<>(List.of(
+                tag("ar", "1"),
+                tag("d", newId().toString()),
+                tag("h", channel.toString()),
+                tag("type", "task.v1"),
+                tag("op", "create"),
+                tag("title", title)));
         tags.addAll(extra);
         Event event = owner.sign(Kinds.ARTIFACT_REVISION, createdAt, tags, "");
         accepted(client.publish(owner, event));
@@ -203,6 +218,8 @@ class CurrentReadsTest {
     }
 
     private static List<String> ids(JsonNode events) {
-        return StreamSupport.stream(events.spliterator(), false).map(e -> e.get("id").asText()).toList();
+        return StreamSupport.stream(events.spliterator(), false)
+                .map(e -> e.get("id").asText())
+                .toList();
     }
 }

@@ -37,7 +37,11 @@ public record RunbookScript(Path file, List<String> blocks) {
     public String script() {
         StringBuilder script = new StringBuilder("set -euo pipefail\n");
         for (int i = 0; i < blocks.size(); i++) {
-            script.append("echo '--- ").append(file.getFileName()).append(" block ").append(i + 1).append("' >&2\n");
+            script.append("echo '--- ")
+                    .append(file.getFileName())
+                    .append(" block ")
+                    .append(i + 1)
+                    .append("' >&2\n");
             script.append(blocks.get(i));
         }
         return script.toString();

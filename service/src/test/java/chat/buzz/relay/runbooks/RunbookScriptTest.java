@@ -31,7 +31,9 @@ class RunbookScriptTest {
                 """);
         RunbookScript script = RunbookScript.read(runbook);
         assertThat(script.blocks()).containsExactly("echo one\n", "echo two\necho three\n");
-        assertThat(script.script()).startsWith("set -euo pipefail\n").doesNotContain("not")
+        assertThat(script.script())
+                .startsWith("set -euo pipefail\n")
+                .doesNotContain("not")
                 .containsSubsequence("echo one", "echo two", "echo three");
     }
 

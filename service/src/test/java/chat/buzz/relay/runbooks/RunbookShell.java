@@ -24,7 +24,8 @@ public final class RunbookShell {
         try {
             Files.writeString(script, runbook.script());
             ProcessBuilder bash = new ProcessBuilder("bash", script.toString())
-                    .redirectErrorStream(true).redirectOutput(output.toFile());
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile());
             bash.environment().putAll(environment);
             Process process = bash.start();
             boolean finished = process.waitFor(5, TimeUnit.MINUTES);
@@ -33,7 +34,8 @@ public final class RunbookShell {
             }
             String transcript = Files.readString(output, StandardCharsets.UTF_8);
             assertThat(finished && process.exitValue() == 0)
-                    .as("%s failed:%n%s", runbook.file().getFileName(), transcript).isTrue();
+                    .as("%s failed:%n%s", runbook.file().getFileName(), transcript)
+                    .isTrue();
         } finally {
             Files.deleteIfExists(script);
             Files.deleteIfExists(output);
@@ -54,7 +56,9 @@ public final class RunbookShell {
         env.put("BUZZ_BACKUP_DIR", Files.createTempDirectory("runbook-backups").toString());
         env.put("BUZZ_RESTORE_DATABASE", restoreDatabase(relay));
         String java = ProcessHandle.current().info().command().orElse("java");
-        env.put("BUZZ_RELAY_CMD", java + " -cp " + System.getProperty("java.class.path") + " chat.buzz.relay.BuzzRelayApplication");
+        env.put(
+                "BUZZ_RELAY_CMD",
+                java + " -cp " + System.getProperty("java.class.path") + " chat.buzz.relay.BuzzRelayApplication");
         env.put("BUZZ_CONFIG", commandConfig(relay).toString());
         return env;
     }

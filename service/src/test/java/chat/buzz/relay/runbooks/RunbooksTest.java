@@ -12,6 +12,7 @@ import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.NginxProxy;
 import chat.buzz.relay.testing.TestDatabases;
 import chat.buzz.relay.testing.TestRelay;
+import io.dropwizard.testing.ConfigOverride;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
-import io.dropwizard.testing.ConfigOverride;
 import liquibase.Liquibase;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
@@ -53,8 +53,8 @@ class RunbooksTest {
 
     @RegisterExtension
     @Order(2)
-    static final TestRelay SECOND = TestRelay.anotherInstance(RELAY,
-            ConfigOverride.config("relay.trustedProxies", "127.0.0.1"));
+    static final TestRelay SECOND =
+            TestRelay.anotherInstance(RELAY, ConfigOverride.config("relay.trustedProxies", "127.0.0.1"));
 
     private static NginxProxy nginx;
 
@@ -77,13 +77,18 @@ class RunbooksTest {
     /** A fleet before the upgrade: the relay migrated everything at start, so go back to the tag. */
     @BeforeAll
     static void schemaBeforeIncremental() throws Exception {
-        boolean tagged = RELAY.jdbi().withHandle(h -> h.createQuery(
-                "SELECT count(*) > 0 FROM databasechangelog WHERE tag = :tag")
-                .bind("tag", IncrementalSchema.ROLLBACK_TAG).mapTo(Boolean.class).one());
+        boolean tagged = RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT count(*) > 0 FROM databasechangelog WHERE tag = :tag")
+                        .bind("tag", IncrementalSchema.ROLLBACK_TAG)
+                        .mapTo(Boolean.class)
+                        .one());
         if (tagged) {
             try (Connection connection = DriverManager.getConnection(RELAY.databaseUrl(), TestDatabases.USER, "")) {
-                new Liquibase(RELAY.configuration().getChangelog(), new ClassLoaderResourceAccessor(),
-                        new JdbcConnection(connection)).rollback(IncrementalSchema.ROLLBACK_TAG, "");
+                new Liquibase(
+                                RELAY.configuration().getChangelog(),
+                                new ClassLoaderResourceAccessor(),
+                                new JdbcConnection(connection))
+                        .rollback(IncrementalSchema.ROLLBACK_TAG, "");
             }
         }
     }
@@ -92,23 +97,28 @@ class RunbooksTest {
     Stream<DynamicTest> everyRunbookRunsInOrder() throws IOException {
         List<Path> runbooks;
         try (Stream<Path> files = Files.list(RUNBOOKS)) {
-            runbooks = files.filter(p -> p.getFileName().toString().matches("\\d\\d-.*\\.md")).sorted().toList();
+            runbooks = files.filter(p -> p.getFileName().toString().matches("\\d\\d-.*\\.md"))
+                    .sorted()
+                    .toList();
         }
         assertThat(runbooks).hasSizeGreaterThanOrEqualTo(7);
-        return runbooks.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
-            prepare(file.getFileName().toString());
-            RunbookScript runbook = RunbookScript.read(file);
-            assertThat(runbook.blocks()).as(file + " has sh blocks").isNotEmpty();
-            run(runbook);
-        }));
+        return runbooks.stream()
+                .map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+                    prepare(file.getFileName().toString());
+                    RunbookScript runbook = RunbookScript.read(file);
+                    assertThat(runbook.blocks()).as(file + " has sh blocks").isNotEmpty();
+                    run(runbook);
+                }));
     }
 
     /** Puts the relay in the situation a runbook is written for, where the earlier ones did not. */
     private static void prepare(String runbook) throws Exception {
         if (runbook.startsWith("02-")) {
             // A concurrent build that died half way leaves exactly this behind.
-            RELAY.jdbi().useHandle(h -> h.execute(
-                    "UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'artifact_heads_sync_idx'::regclass"));
+            RELAY.jdbi()
+                    .useHandle(
+                            h -> h.execute(
+                                    "UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'artifact_heads_sync_idx'::regclass"));
         } else if (runbook.startsWith("03-")) {
             // A changeset applied by hand: its effect is there, its ledger row is not.
             String last = IncrementalSchema.CHANGESETS.get(IncrementalSchema.CHANGESETS.size() - 1);
@@ -118,13 +128,17 @@ class RunbooksTest {
             UUID channel = newId();
             RELAY.client().publish(owner, createChannel(owner, channel, "open"));
             RELAY.client().publish(owner, editChannel(owner, channel, tag("visibility", "private")));
-            RELAY.jdbi().useHandle(h -> h.execute("INSERT INTO sync_statistics "
-                    + "(community_id, minute, instance_id, resets_served, capacity_rejections, timeouts) "
-                    + "SELECT id, ?, 'runbook-instance', 60, 3, 1 FROM communities",
-                    Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MINUTES))));
-            RELAY.jdbi().useHandle(h -> h.execute("INSERT INTO policy_change_refusals "
-                    + "(community_id, minute, instance_id, refused) SELECT id, ?, 'runbook-instance', 12 FROM communities",
-                    Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MINUTES))));
+            RELAY.jdbi()
+                    .useHandle(h -> h.execute(
+                            "INSERT INTO sync_statistics "
+                                    + "(community_id, minute, instance_id, resets_served, capacity_rejections, timeouts) "
+                                    + "SELECT id, ?, 'runbook-instance', 60, 3, 1 FROM communities",
+                            Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MINUTES))));
+            RELAY.jdbi()
+                    .useHandle(h -> h.execute(
+                            "INSERT INTO policy_change_refusals "
+                                    + "(community_id, minute, instance_id, refused) SELECT id, ?, 'runbook-instance', 12 FROM communities",
+                            Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MINUTES))));
         } else if (runbook.startsWith("07-")) {
             // Runbook 06 left the schema at the tag; a fleet that backs up runs the current schema.
             migrateForward();
@@ -144,8 +158,9 @@ class RunbooksTest {
 
     @AfterAll
     static void dropRestoredDatabase() {
-        RELAY.jdbi().useHandle(h -> h.execute(
-                "DROP DATABASE IF EXISTS " + RunbookShell.restoreDatabase(RELAY) + " WITH (FORCE)"));
+        RELAY.jdbi()
+                .useHandle(h ->
+                        h.execute("DROP DATABASE IF EXISTS " + RunbookShell.restoreDatabase(RELAY) + " WITH (FORCE)"));
     }
 
     private static void run(RunbookScript runbook) throws Exception {

@@ -36,9 +36,20 @@ final class BigSnapshots {
 
     static UUID writeArtifact(TestRelay relay, NostrKeys owner, UUID channel, String content) {
         UUID d = Nostr.newId();
-        accepted(relay.client().publish(owner, Nostr.sign(owner, Kinds.ARTIFACT_REVISION, List.of(tag("ar", "1"), tag("d", d.toString()),
-                tag("h", channel.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "big")),
-                content)));
+        accepted(relay.client()
+                .publish(
+                        owner,
+                        Nostr.sign(
+                                owner,
+                                Kinds.ARTIFACT_REVISION,
+                                List.of(
+                                        tag("ar", "1"),
+                                        tag("d", d.toString()),
+                                        tag("h", channel.toString()),
+                                        tag("type", "task.v1"),
+                                        tag("op", "create"),
+                                        tag("title", "big")),
+                                content)));
         return d;
     }
 }

@@ -37,10 +37,14 @@ class FairWorkersTest {
         CountDownLatch otherRan = new CountDownLatch(1);
         workers.submit("other", otherRan::countDown);
 
-        assertThat(otherRan.await(10, TimeUnit.SECONDS)).as("another owner's task runs while hostile ones block").isTrue();
+        assertThat(otherRan.await(10, TimeUnit.SECONDS))
+                .as("another owner's task runs while hostile ones block")
+                .isTrue();
         // The other task counts as running until its worker has released it; hostile ones never finish.
         await().atMost(Duration.ofSeconds(10)).until(workers::running, running -> running == 2);
-        assertThat(workers.waiting()).as("the hostile owner's other tasks wait for its share").isEqualTo(8);
+        assertThat(workers.waiting())
+                .as("the hostile owner's other tasks wait for its share")
+                .isEqualTo(8);
         release.countDown();
     }
 

@@ -32,6 +32,7 @@ class FanoutAccessQueriesTest {
 
     @RegisterExtension
     static final TestRelay A = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
+
     @RegisterExtension
     static final TestRelay B = TestRelay.anotherInstance(A, ConfigOverride.config("gates.sync", "true"));
 
@@ -57,9 +58,17 @@ class FanoutAccessQueriesTest {
             Follower carolSecret = follow(B, carol, Set.of(secret));
             Follower eveSecretOnB = follow(B, eve, Set.of(secret));
             Follower eveSecretOnA = follow(A, eve, Set.of(secret));
-            followers.addAll(List.of(aliceAll, bobAll, carolSecret, eveSecretOnB, eveSecretOnA,
-                    follow(B, carol, noScope()), follow(B, dave, Set.of(listed)), follow(B, bob, Set.of(listed)),
-                    follow(A, dave, noScope()), follow(A, bob, Set.of(listed))));
+            followers.addAll(List.of(
+                    aliceAll,
+                    bobAll,
+                    carolSecret,
+                    eveSecretOnB,
+                    eveSecretOnA,
+                    follow(B, carol, noScope()),
+                    follow(B, dave, Set.of(listed)),
+                    follow(B, bob, Set.of(listed)),
+                    follow(A, dave, noScope()),
+                    follow(A, bob, Set.of(listed))));
             long beforeA = A.gauge(QUERIES);
             long beforeB = B.gauge(QUERIES);
 
@@ -75,18 +84,25 @@ class FanoutAccessQueriesTest {
             for (TestRelay relay : List.of(A, B)) {
                 long before = relay == A ? beforeA : beforeB;
                 await().atMost(Duration.ofSeconds(30)).until(() -> relay.gauge(QUERIES) - before >= 4);
-                assertThat(relay.gauge(QUERIES) - before).as("four changes, one query each").isEqualTo(4);
+                assertThat(relay.gauge(QUERIES) - before)
+                        .as("four changes, one query each")
+                        .isEqualTo(4);
             }
             JsonNode bobsFirst = removals(bobAll, d).get(0);
             assertThat(tag(bobsFirst, "reason")).isEqualTo("moved");
             assertThat(tag(bobsFirst, "h")).isEqualTo(listed.toString());
             // Alice held it in both channels and can read both: one removal, at the delete.
-            assertThat(removals(aliceAll, d)).as("alice saw it until the delete").hasSize(1);
+            assertThat(removals(aliceAll, d))
+                    .as("alice saw it until the delete")
+                    .hasSize(1);
             // Carol held it only in the secret channel; h names the channel it last left, which she can read.
-            assertThat(removals(carolSecret, d)).hasSize(1)
+            assertThat(removals(carolSecret, d))
+                    .hasSize(1)
                     .allSatisfy(removal -> assertThat(tag(removal, "h")).isEqualTo(listed.toString()));
             for (Follower outsider : List.of(eveSecretOnA, eveSecretOnB)) {
-                assertThat(events(outsider, d)).as("eve never held it: she must not learn its id").isEmpty();
+                assertThat(events(outsider, d))
+                        .as("eve never held it: she must not learn its id")
+                        .isEmpty();
             }
         } finally {
             followers.forEach(follower -> follower.client().close());
@@ -103,9 +119,9 @@ class FanoutAccessQueriesTest {
 
     private void awaitStores(List<Follower> followers) {
         for (Follower follower : followers) {
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(heads(follower.client()
-                    .store(follower.subscription()))).isEqualTo(world.discoverable(follower.reader().publicKeyHex(),
-                    follower.scope())));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(heads(follower.client().store(follower.subscription())))
+                            .isEqualTo(world.discoverable(follower.reader().publicKeyHex(), follower.scope())));
         }
     }
 
@@ -123,7 +139,8 @@ class FanoutAccessQueriesTest {
     private static List<JsonNode> removals(Follower follower, UUID d) {
         List<JsonNode> removals = new ArrayList<>();
         for (JsonNode message : follower.client().received()) {
-            if (verb(message).equals("EVENT") && message.get(2).get("kind").asInt() == 45011
+            if (verb(message).equals("EVENT")
+                    && message.get(2).get("kind").asInt() == 45011
                     && d.toString().equals(tag(message.get(2), "d"))) {
                 removals.add(message.get(2));
             }

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class HostileReaderTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.sync", "true"),
             ConfigOverride.config("sync.workerThreads", "2"),
             ConfigOverride.config("sync.maxConnectionsPerPubkey", "4"),
             ConfigOverride.config("sync.queueFrames", "8"),
@@ -54,8 +55,8 @@ class HostileReaderTest {
             client.subscribe("big", scopeFilter(Set.of(big)));
         }
         // Every stalled snapshot has started and none can finish, yet no worker thread is spent on them.
-        await().atMost(Duration.ofSeconds(40)).until(() -> gauge("buzz.sync.snapshots-active") == paused
-                && gauge("buzz.sync.workers-busy") == 0);
+        await().atMost(Duration.ofSeconds(40))
+                .until(() -> gauge("buzz.sync.snapshots-active") == paused && gauge("buzz.sync.workers-busy") == 0);
 
         UUID small = BigSnapshots.openChannel(RELAY, alice);
         BigSnapshots.writeArtifact(RELAY, alice, small, "small");
@@ -64,7 +65,9 @@ class HostileReaderTest {
         other.subscribe("other", scopeFilter(Set.of(small)));
         other.awaitEose("other");
         assertThat(other.store("other")).hasSize(1);
-        assertThat(gauge("buzz.sync.snapshots-active")).as("the stalled snapshots are still waiting").isEqualTo(paused);
+        assertThat(gauge("buzz.sync.snapshots-active"))
+                .as("the stalled snapshots are still waiting")
+                .isEqualTo(paused);
     }
 
     @Test
@@ -76,8 +79,8 @@ class HostileReaderTest {
         for (int i = 0; i < 40; i++) {
             looping.subscribe("loop", scopeFilter(Set.of(big)));
         }
-        await().atMost(Duration.ofSeconds(40)).until(() -> gauge("buzz.sync.snapshots-active") == 1
-                && gauge("buzz.sync.workers-busy") == 0);
+        await().atMost(Duration.ofSeconds(40))
+                .until(() -> gauge("buzz.sync.snapshots-active") == 1 && gauge("buzz.sync.workers-busy") == 0);
 
         looping.resume();
         looping.awaitEose("loop");

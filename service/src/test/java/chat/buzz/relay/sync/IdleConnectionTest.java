@@ -19,20 +19,25 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class IdleConnectionTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.sync", "true"),
             ConfigOverride.config("sync.pingIntervalSeconds", "1"),
             ConfigOverride.config("sync.idleTimeoutSeconds", "3"));
 
     @Test
     void aSilentConnectionIsClosedAndAnAnsweringOneIsNot() {
-        try (SyncClient silent = SyncClient.connect(RELAY.baseUrl()); SyncClient answering = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncClient silent = SyncClient.connect(RELAY.baseUrl());
+                SyncClient answering = SyncClient.connect(RELAY.baseUrl())) {
             silent.authenticateOk(NostrKeys.generate());
             answering.authenticateOk(NostrKeys.generate());
             silent.pause();
             await().atMost(Duration.ofSeconds(30)).until(() -> counter("buzz.sync.disconnected-idle") > 0);
 
             silent.resume();
-            assertThat(silent.closedConnection()).succeedsWithin(Duration.ofSeconds(10)).asString().startsWith("1008");
+            assertThat(silent.closedConnection())
+                    .succeedsWithin(Duration.ofSeconds(10))
+                    .asString()
+                    .startsWith("1008");
             List<JsonNode> received = silent.received();
             JsonNode last = received.get(received.size() - 1);
             assertThat(verb(last)).isEqualTo("NOTICE");

@@ -13,7 +13,6 @@ import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -49,14 +48,18 @@ class LateRemovalTest {
             subscriber.authenticateOk(reader);
             // The snapshot is stuck on the paused client, so both changes below wait until it ends.
             World.subscribeWithStalledSnapshot(RELAY, subscriber, "s");
-            accepted(relay.publish(owner, Nostr.revision(owner, FIRST_IN_SNAPSHOT, elsewhere, "move", created.id(), "moved")));
+            accepted(relay.publish(
+                    owner, Nostr.revision(owner, FIRST_IN_SNAPSHOT, elsewhere, "move", created.id(), "moved")));
             world.remove(owner, held, reader.publicKeyHex());
             subscriber.resume();
             subscriber.awaitEose("s");
-            assertThat(subscriber.received().toString()).as("the snapshot delivered X").contains(created.id());
+            assertThat(subscriber.received().toString())
+                    .as("the snapshot delivered X")
+                    .contains(created.id());
 
             UUID marker = world.create(owner, listed);
-            await().atMost(Duration.ofSeconds(30)).until(() -> subscriber.store("s").containsKey(marker.toString()));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> subscriber.store("s").containsKey(marker.toString()));
             assertThat(subscriber.store("s")).doesNotContainKey(FIRST_IN_SNAPSHOT.toString());
         }
     }

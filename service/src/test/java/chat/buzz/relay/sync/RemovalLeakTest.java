@@ -25,7 +25,6 @@ class RemovalLeakTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
 
-
     private final NostrKeys owner = NostrKeys.generate();
     private final NostrKeys reader = NostrKeys.generate();
     private final World world = new World(RELAY::client);
@@ -46,11 +45,15 @@ class RemovalLeakTest {
             subscriber.resume();
             subscriber.awaitEose("s");
             UUID marker = world.create(owner, listed);
-            await().atMost(Duration.ofSeconds(30)).until(() -> subscriber.store("s").containsKey(marker.toString()));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> subscriber.store("s").containsKey(marker.toString()));
 
             List<JsonNode> naming = subscriber.received().stream()
-                    .filter(frame -> frame.toString().contains(secret.toString())).toList();
-            assertThat(naming).as("defect 4: frames naming private channel %s", secret).isEmpty();
+                    .filter(frame -> frame.toString().contains(secret.toString()))
+                    .toList();
+            assertThat(naming)
+                    .as("defect 4: frames naming private channel %s", secret)
+                    .isEmpty();
         }
     }
 
@@ -69,12 +72,15 @@ class RemovalLeakTest {
             UUID inTtl = world.create(owner, ttl);
             world.update(owner, inTtl);
             UUID marker = world.create(owner, listed);
-            await().atMost(Duration.ofSeconds(30)).until(() -> subscriber.store("s").containsKey(marker.toString()));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> subscriber.store("s").containsKey(marker.toString()));
 
             List<JsonNode> removals = subscriber.received().stream()
-                    .filter(frame -> SyncClient.verb(frame).equals("EVENT") && frame.get(2).get("kind").asInt() == Kinds.REMOVAL_MARKER)
+                    .filter(frame -> SyncClient.verb(frame).equals("EVENT")
+                            && frame.get(2).get("kind").asInt() == Kinds.REMOVAL_MARKER)
                     .toList();
-            assertThat(removals).as("defect 5: removals of an unlisted channel's and a TTL channel's artifacts")
+            assertThat(removals)
+                    .as("defect 5: removals of an unlisted channel's and a TTL channel's artifacts")
                     .noneMatch(frame -> frame.toString().contains(inUnlisted.toString())
                             || frame.toString().contains(inTtl.toString()));
         }

@@ -30,12 +30,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class SlowConsumerTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.sync", "true"),
             ConfigOverride.config("sync.queueFrames", "8"),
             ConfigOverride.config("sync.snapshotTimeoutSeconds", "120"));
 
     /** Large heads fill the socket buffers between relay and client after a few hundred writes. */
     private static final String BIG_CONTENT = "x".repeat(60_000);
+
     private static final int MAX_WRITES = 2_000;
 
     private final NostrKeys alice = NostrKeys.generate();
@@ -44,7 +46,8 @@ class SlowConsumerTest {
     @Test
     void aStalledLiveConsumerIsToldWhyAndDisconnectedWhileOthersKeepWorking() {
         UUID channel = openChannel();
-        try (SyncClient slow = SyncClient.connect(RELAY.baseUrl()); SyncClient fast = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncClient slow = SyncClient.connect(RELAY.baseUrl());
+                SyncClient fast = SyncClient.connect(RELAY.baseUrl())) {
             slow.authenticateOk(NostrKeys.generate());
             fast.authenticateOk(NostrKeys.generate());
             slow.subscribe("s", scopeFilter(Set.of(channel)));
@@ -55,7 +58,9 @@ class SlowConsumerTest {
 
             int written = 0;
             while (counter("buzz.sync.disconnected-too-slow") == 0) {
-                assertThat(written).as("writes before the relay gave up on the stalled client").isLessThan(MAX_WRITES);
+                assertThat(written)
+                        .as("writes before the relay gave up on the stalled client")
+                        .isLessThan(MAX_WRITES);
                 writeBigArtifact(channel);
                 written++;
             }
@@ -69,7 +74,9 @@ class SlowConsumerTest {
             JsonNode last = received.get(received.size() - 1);
             assertThat(verb(last)).isEqualTo("NOTICE");
             assertThat(last.get(1).asText()).startsWith("too slow: ");
-            assertThat(slow.store("s").size()).as("what reached the stalled client").isLessThan(total);
+            assertThat(slow.store("s").size())
+                    .as("what reached the stalled client")
+                    .isLessThan(total);
             assertThat(fast.closedConnection()).isNotDone();
         }
     }
@@ -102,9 +109,19 @@ class SlowConsumerTest {
 
     private void writeBigArtifact(UUID channel) {
         UUID d = Nostr.newId();
-        accepted(http.publish(alice, Nostr.sign(alice, Kinds.ARTIFACT_REVISION, List.of(tag("ar", "1"), tag("d", d.toString()),
-                tag("h", channel.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "big")),
-                BIG_CONTENT)));
+        accepted(http.publish(
+                alice,
+                Nostr.sign(
+                        alice,
+                        Kinds.ARTIFACT_REVISION,
+                        List.of(
+                                tag("ar", "1"),
+                                tag("d", d.toString()),
+                                tag("h", channel.toString()),
+                                tag("type", "task.v1"),
+                                tag("op", "create"),
+                                tag("title", "big")),
+                        BIG_CONTENT)));
     }
 
     private static long counter(String name) {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class SnapshotTimeLimitTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.sync", "true"),
             ConfigOverride.config("sync.queueFrames", "8"),
             ConfigOverride.config("sync.snapshotTimeoutSeconds", "3"));
 
@@ -37,10 +38,13 @@ class SnapshotTimeLimitTest {
             assertThat(RELAY.gauge("buzz.sync.snapshots-active")).isZero();
 
             reader.resume();
-            assertThat(reader.awaitClosed("big")).isEqualTo(
-                    "error: the snapshot did not finish within 3 s; read faster or narrow #h, then subscribe again");
+            assertThat(reader.awaitClosed("big"))
+                    .isEqualTo(
+                            "error: the snapshot did not finish within 3 s; read faster or narrow #h, then subscribe again");
             assertThat(reader.hasEose("big")).isFalse();
-            assertThat(reader.store("big").size()).as("what arrived before the limit").isLessThan(BigSnapshots.HEADS);
+            assertThat(reader.store("big").size())
+                    .as("what arrived before the limit")
+                    .isLessThan(BigSnapshots.HEADS);
 
             UUID small = BigSnapshots.openChannel(RELAY, alice);
             BigSnapshots.writeArtifact(RELAY, alice, small, "small");

@@ -90,10 +90,18 @@ final class SteadyFollower implements AutoCloseable {
             JsonNode frame = received.get(i);
             if (SyncClient.verb(frame).equals("EVENT") && d.equals(SyncClient.tag(frame.get(2), "d"))) {
                 JsonNode event = frame.get(2);
-                text.append("\n    frame ").append(i).append(" of ").append(received.size()).append(' ')
-                        .append(frame.path(1).asText()).append(" kind ").append(event.path("kind").asInt())
-                        .append(" id ").append(event.path("id").asText(), 0, 8)
-                        .append(" h ").append(SyncClient.tag(event, "h"));
+                text.append("\n    frame ")
+                        .append(i)
+                        .append(" of ")
+                        .append(received.size())
+                        .append(' ')
+                        .append(frame.path(1).asText())
+                        .append(" kind ")
+                        .append(event.path("kind").asInt())
+                        .append(" id ")
+                        .append(event.path("id").asText(), 0, 8)
+                        .append(" h ")
+                        .append(SyncClient.tag(event, "h"));
             }
         }
         return text.length() == 0 ? " nothing" : text.toString();

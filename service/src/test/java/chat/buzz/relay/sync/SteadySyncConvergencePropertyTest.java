@@ -35,6 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SteadySyncConvergencePropertyTest {
     @RegisterExtension
     static final TestRelay A = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
+
     @RegisterExtension
     static final TestRelay B = TestRelay.anotherInstance(A, ConfigOverride.config("gates.sync", "true"));
 
@@ -69,18 +70,34 @@ class SteadySyncConvergencePropertyTest {
             List<UUID> channels = world.channels;
             // Every subscriber, scoped or not, discovers this listed open channel: quiet-point markers go there.
             markers = writer.channel(owner, true, false, false);
-            System.out.printf("steady sync: seed %d, %d operations, leaving out %s%n", seed, OPERATIONS,
-                    world.leftOutDescription());
+            System.out.printf(
+                    "steady sync: seed %d, %d operations, leaving out %s%n",
+                    seed, OPERATIONS, world.leftOutDescription());
             try {
                 for (int i = 0; i < readers.size(); i++) {
-                    followers.add(new SteadyFollower(i % 2 == 0 ? B : A, readers.get(i), Set.of(), "r" + i + " on "
-                            + (i % 2 == 0 ? "B" : "A"), model, oracle));
+                    followers.add(new SteadyFollower(
+                            i % 2 == 0 ? B : A,
+                            readers.get(i),
+                            Set.of(),
+                            "r" + i + " on " + (i % 2 == 0 ? "B" : "A"),
+                            model,
+                            oracle));
                 }
                 followers.add(new SteadyFollower(A, owner, Set.of(), "owner on A", model, oracle));
-                followers.add(new SteadyFollower(A, readers.get(0), Set.of(markers, channels.get(0), channels.get(2)),
-                        "r0 on A scoped to a private and an unlisted channel", model, oracle));
-                followers.add(new SteadyFollower(B, readers.get(1), Set.of(markers, channels.get(1), channels.get(3)),
-                        "r1 on B scoped to a listed and a private channel", model, oracle));
+                followers.add(new SteadyFollower(
+                        A,
+                        readers.get(0),
+                        Set.of(markers, channels.get(0), channels.get(2)),
+                        "r0 on A scoped to a private and an unlisted channel",
+                        model,
+                        oracle));
+                followers.add(new SteadyFollower(
+                        B,
+                        readers.get(1),
+                        Set.of(markers, channels.get(1), channels.get(3)),
+                        "r1 on B scoped to a listed and a private channel",
+                        model,
+                        oracle));
                 quietPoint();
                 for (int step = 0; step < OPERATIONS; step++) {
                     operations.step();
@@ -101,22 +118,34 @@ class SteadySyncConvergencePropertyTest {
             UUID marker = writer.create(owner, markers);
             String head = model.artifacts.get(marker).head;
             for (SteadyFollower follower : followers) {
-                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+                await().atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(5))
                         .alias(context() + ": marker " + shortId(marker) + " reaching " + follower.label)
                         .until(() -> follower.holds(marker.toString(), head)
-                                || follower.client.closedReason(SteadyFollower.SUBSCRIPTION + "-0").isPresent());
+                                || follower.client
+                                        .closedReason(SteadyFollower.SUBSCRIPTION + "-0")
+                                        .isPresent());
                 follower.replay();
                 check(follower);
             }
         }
 
         private void check(SteadyFollower follower) {
-            assertThat(follower.leaks).as("%s: what the oracle found in frames to %s%n%s", context(), follower.label,
-                    writer.story()).isEmpty();
-            assertThat(follower.resets).as("%s: sync_reset closes sent to %s with no policy change%n%s", context(),
-                    follower.label, writer.story()).isZero();
-            ExactSet.assertHoldsExactly(model.discoverable(follower.view), follower.store,
-                    follower.label + " at a quiet point", context(), writer, follower::framesAbout);
+            assertThat(follower.leaks)
+                    .as("%s: what the oracle found in frames to %s%n%s", context(), follower.label, writer.story())
+                    .isEmpty();
+            assertThat(follower.resets)
+                    .as(
+                            "%s: sync_reset closes sent to %s with no policy change%n%s",
+                            context(), follower.label, writer.story())
+                    .isZero();
+            ExactSet.assertHoldsExactly(
+                    model.discoverable(follower.view),
+                    follower.store,
+                    follower.label + " at a quiet point",
+                    context(),
+                    writer,
+                    follower::framesAbout);
         }
 
         private String context() {
@@ -125,8 +154,10 @@ class SteadySyncConvergencePropertyTest {
 
         private void report(SteadyOperations operations) {
             int resent = followers.stream().mapToInt(f -> f.resent).sum();
-            int notHeld = followers.stream().mapToInt(f -> f.removalsOfWhatWasNotHeld).sum();
-            System.out.printf("steady sync: seed %d: %d quiet points, 0 sync_reset, %d heads sent again to a subscriber"
+            int notHeld =
+                    followers.stream().mapToInt(f -> f.removalsOfWhatWasNotHeld).sum();
+            System.out.printf(
+                    "steady sync: seed %d: %d quiet points, 0 sync_reset, %d heads sent again to a subscriber"
                             + " holding them, %d removals of artifacts not held; writes %s%n",
                     seed, quietPoints, resent, notHeld, operations.done());
         }

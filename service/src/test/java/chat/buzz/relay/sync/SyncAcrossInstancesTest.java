@@ -30,10 +30,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SyncAcrossInstancesTest {
     @RegisterExtension
     static final TestRelay A = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
+
     @RegisterExtension
     static final TestRelay B = TestRelay.anotherInstance(A, ConfigOverride.config("gates.sync", "true"));
 
-    private static final String RELAY_PUBKEY = NostrKeys.fromSecretHex("0".repeat(63) + "3").publicKeyHex();
+    private static final String RELAY_PUBKEY =
+            NostrKeys.fromSecretHex("0".repeat(63) + "3").publicKeyHex();
 
     private final NostrKeys alice = NostrKeys.generate();
     private final NostrKeys bob = NostrKeys.generate();
@@ -60,7 +62,8 @@ class SyncAcrossInstancesTest {
             awaitStore(client, "live", bob, noScope());
             world.update(alice, d);
             awaitStore(client, "live", bob, noScope());
-            assertThat(client.store("live").get(d.toString()).get("tags").toString()).contains("edited");
+            assertThat(client.store("live").get(d.toString()).get("tags").toString())
+                    .contains("edited");
 
             world.remove(alice, team, bob.publicKeyHex());
             awaitStore(client, "live", bob, noScope());
@@ -68,7 +71,9 @@ class SyncAcrossInstancesTest {
             JsonNode removal = lastRemoval(client, d);
             assertRelaySigned(removal);
             assertThat(tag(removal, "reason")).isEqualTo("unavailable");
-            assertThat(tagNames(removal)).as("bob may no longer know the channel").containsExactly("ar", "d", "reason");
+            assertThat(tagNames(removal))
+                    .as("bob may no longer know the channel")
+                    .containsExactly("ar", "d", "reason");
         }
     }
 
@@ -82,7 +87,8 @@ class SyncAcrossInstancesTest {
             client.authenticateOk(bob);
             client.subscribe("s", scopeFilter(noScope()));
             client.awaitEose("s");
-            assertThat(heads(client.store("s"))).isEqualTo(world.discoverable(bob.publicKeyHex(), noScope()))
+            assertThat(heads(client.store("s")))
+                    .isEqualTo(world.discoverable(bob.publicKeyHex(), noScope()))
                     .containsKeys(toMove.toString(), toDelete.toString());
 
             world.move(alice, toMove, secret);
@@ -123,7 +129,8 @@ class SyncAcrossInstancesTest {
         UUID listed = world.channel(alice, true, false, false);
         UUID other = world.channel(alice, true, false, false);
         UUID onlyArtifact = world.create(alice, listed);
-        try (SyncClient onA = SyncClient.connect(A.baseUrl()); SyncClient onB = SyncClient.connect(B.baseUrl())) {
+        try (SyncClient onA = SyncClient.connect(A.baseUrl());
+                SyncClient onB = SyncClient.connect(B.baseUrl())) {
             onA.authenticateOk(alice);
             onB.authenticateOk(bob);
             onA.subscribe("a", scopeFilter(Set.of(other)));
@@ -136,7 +143,8 @@ class SyncAcrossInstancesTest {
 
             onB.subscribe("b2", scopeFilter(noScope()));
             onB.awaitEose("b2");
-            assertThat(heads(onB.store("b2"))).isEqualTo(world.discoverable(bob.publicKeyHex(), noScope()))
+            assertThat(heads(onB.store("b2")))
+                    .isEqualTo(world.discoverable(bob.publicKeyHex(), noScope()))
                     .doesNotContainKey(onlyArtifact.toString());
         }
     }
@@ -172,10 +180,11 @@ class SyncAcrossInstancesTest {
             client.authenticateOk(bob);
             client.subscribe("before", scopeFilter(Set.of(listed)));
             client.awaitEose("before");
-            int killed = A.jdbi().withHandle(handle -> handle.createQuery("""
+            int killed = A.jdbi()
+                    .withHandle(handle ->
+                            handle.createQuery("""
                     SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-                    WHERE application_name = 'buzz-relay sync listener' AND datname = current_database()""")
-                    .mapTo(Integer.class).one());
+                    WHERE application_name = 'buzz-relay sync listener' AND datname = current_database()""").mapTo(Integer.class).one());
             assertThat(killed).as("one listener per instance").isEqualTo(2);
             assertThat(client.awaitClosed("before")).startsWith("sync_reset: ");
 
@@ -191,14 +200,16 @@ class SyncAcrossInstancesTest {
     }
 
     private void awaitStore(SyncClient client, String subscription, NostrKeys reader, Set<UUID> scope) {
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(heads(client.store(subscription)))
-                .isEqualTo(world.discoverable(reader.publicKeyHex(), scope)));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(heads(client.store(subscription)))
+                        .isEqualTo(world.discoverable(reader.publicKeyHex(), scope)));
     }
 
     private static JsonNode lastRemoval(SyncClient client, UUID d) {
         JsonNode last = null;
         for (JsonNode message : client.received()) {
-            if (verb(message).equals("EVENT") && message.get(2).get("kind").asInt() == Kinds.REMOVAL_MARKER
+            if (verb(message).equals("EVENT")
+                    && message.get(2).get("kind").asInt() == Kinds.REMOVAL_MARKER
                     && d.toString().equals(tag(message.get(2), "d"))) {
                 last = message.get(2);
             }

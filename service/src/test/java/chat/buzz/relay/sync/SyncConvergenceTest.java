@@ -32,6 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SyncConvergenceTest {
     @RegisterExtension
     static final TestRelay A = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
+
     @RegisterExtension
     static final TestRelay B = TestRelay.anotherInstance(A, ConfigOverride.config("gates.sync", "true"));
 
@@ -79,13 +80,17 @@ class SyncConvergenceTest {
                 await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                     assertThat(follower.client().liveAtEose("f")).isTrue();
                     assertThat(heads(follower.client().liveStore("f")))
-                            .as("seed %d, reader %s, scope %s", seed, follower.reader().publicKeyHex(), follower.scope())
+                            .as(
+                                    "seed %d, reader %s, scope %s",
+                                    seed, follower.reader().publicKeyHex(), follower.scope())
                             .isEqualTo(world.discoverable(follower.reader().publicKeyHex(), follower.scope()));
                 });
             }
-            int resets = followers.stream().mapToInt(f -> f.client().resubscriptions()).sum();
-            System.out.println("SyncConvergenceTest: " + followers.size() + " subscribers converged; "
-                    + resets + " resubscriptions after sync_reset");
+            int resets = followers.stream()
+                    .mapToInt(f -> f.client().resubscriptions())
+                    .sum();
+            System.out.println("SyncConvergenceTest: " + followers.size() + " subscribers converged; " + resets
+                    + " resubscriptions after sync_reset");
         } finally {
             followers.forEach(f -> f.client().close());
         }
@@ -105,7 +110,8 @@ class SyncConvergenceTest {
     }
 
     private void step(Random random, List<UUID> channels, Set<UUID> scope, boolean policyChanges) {
-        List<UUID> live = channels.stream().filter(c -> !world.channels.get(c).deleted).toList();
+        List<UUID> live =
+                channels.stream().filter(c -> !world.channels.get(c).deleted).toList();
         UUID channel = live.get(random.nextInt(live.size()));
         World.Channel facts = world.channels.get(channel);
         NostrKeys reader = readers.get(random.nextInt(readers.size()));
@@ -149,7 +155,8 @@ class SyncConvergenceTest {
 
     private void artifactStep(Random random, List<UUID> liveChannels) {
         Predicate<World.Artifact> writable = a -> liveChannels.contains(a.channel);
-        List<World.Artifact> candidates = world.artifacts.values().stream().filter(writable).toList();
+        List<World.Artifact> candidates =
+                world.artifacts.values().stream().filter(writable).toList();
         if (candidates.isEmpty()) {
             return;
         }

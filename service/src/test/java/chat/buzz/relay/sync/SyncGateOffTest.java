@@ -6,8 +6,8 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
-import io.dropwizard.testing.ConfigOverride;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,7 +15,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class SyncGateOffTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
 
     @Test
     void reqIsClosedAsUnavailable() {
@@ -30,7 +31,10 @@ class SyncGateOffTest {
     @Test
     void informationDocumentDoesNotListSync() {
         var client = RELAY.client();
-        JsonNode document = client.send(client.request("/").header("Accept", "application/nostr+json").GET()).json();
+        JsonNode document = client.send(client.request("/")
+                        .header("Accept", "application/nostr+json")
+                        .GET())
+                .json();
         assertThat(document.get("capabilities").toString()).doesNotContain("artifacts.sync");
     }
 }

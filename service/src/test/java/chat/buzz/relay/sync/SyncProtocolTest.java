@@ -33,8 +33,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class SyncProtocolTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
-            ConfigOverride.config("gates.incremental", "true"));
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.sync", "true"), ConfigOverride.config("gates.incremental", "true"));
 
     private final NostrKeys alice = NostrKeys.generate();
     private final NostrKeys bob = NostrKeys.generate();
@@ -73,11 +73,16 @@ class SyncProtocolTest {
             client.authenticateOk(reader);
             client.subscribe("s", scopeFilter(scope));
             client.awaitEose("s");
-            assertThat(heads(client.store("s"))).isEqualTo(world.discoverable(reader.publicKeyHex(), scope))
+            assertThat(heads(client.store("s")))
+                    .isEqualTo(world.discoverable(reader.publicKeyHex(), scope))
                     .as("the incremental bootstrap of the same reader and scope")
                     .isEqualTo(incrementalBootstrap(reader, scope));
-            long events = client.received().stream().filter(m -> verb(m).equals("EVENT")).count();
-            assertThat(events).as("one EVENT per artifact").isEqualTo(client.store("s").size());
+            long events = client.received().stream()
+                    .filter(m -> verb(m).equals("EVENT"))
+                    .count();
+            assertThat(events)
+                    .as("one EVENT per artifact")
+                    .isEqualTo(client.store("s").size());
         }
     }
 
@@ -94,7 +99,9 @@ class SyncProtocolTest {
             assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
             JsonNode page = reply.json();
             for (JsonNode entry : page.get("entries")) {
-                assertThat(entry.get("op").asText()).as("a bootstrap has only upserts").isEqualTo("upsert");
+                assertThat(entry.get("op").asText())
+                        .as("a bootstrap has only upserts")
+                        .isEqualTo("upsert");
                 heads.put(entry.get("d").asText(), entry.get("event").get("id").asText());
             }
             if (!page.get("more").asBoolean()) {
@@ -113,7 +120,9 @@ class SyncProtocolTest {
             JsonNode ok = client.sendAuth(auth);
             assertThat(ok.toString()).isEqualTo("[\"OK\",\"" + auth.id() + "\",true,\"\"]");
             JsonNode again = client.sendAuth(Nip42.authEvent(alice, client.url(), challenge, Nostr.now() - 5));
-            assertThat(again.get(2).asBoolean()).as(client.received().toString()).isFalse();
+            assertThat(again.get(2).asBoolean())
+                    .as(client.received().toString())
+                    .isFalse();
             assertThat(again.get(3).asText()).startsWith("invalid: ").contains("already authenticated");
         }
     }
@@ -122,15 +131,30 @@ class SyncProtocolTest {
     void authFailuresSayWhyAndLeaveTheConnectionUsable() {
         try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
             String challenge = client.challenge();
-            assertRefused(client, Nip42.authEvent(alice, client.url(), "not-the-challenge", Nostr.now()), "challenge mismatch");
-            assertRefused(client, Nip42.authEvent(alice, "ws://elsewhere.example/", challenge, Nostr.now()), "relay url mismatch");
+            assertRefused(
+                    client,
+                    Nip42.authEvent(alice, client.url(), "not-the-challenge", Nostr.now()),
+                    "challenge mismatch");
+            assertRefused(
+                    client,
+                    Nip42.authEvent(alice, "ws://elsewhere.example/", challenge, Nostr.now()),
+                    "relay url mismatch");
             Event good = Nip42.authEvent(alice, client.url(), challenge, Nostr.now());
             Event other = Nip42.authEvent(bob, client.url(), challenge, Nostr.now());
-            Event forged = new Event(other.id(), alice.publicKeyHex(), other.createdAt(), other.kind(), other.tags(),
-                    other.content(), other.sig());
+            Event forged = new Event(
+                    other.id(),
+                    alice.publicKeyHex(),
+                    other.createdAt(),
+                    other.kind(),
+                    other.tags(),
+                    other.content(),
+                    other.sig());
             assertRefused(client, forged, "invalid");
-            Event wrongKind = alice.sign(Kinds.HTTP_AUTH, Nostr.now(), List.of(List.of("relay", client.url()),
-                    List.of("challenge", challenge)), "");
+            Event wrongKind = alice.sign(
+                    Kinds.HTTP_AUTH,
+                    Nostr.now(),
+                    List.of(List.of("relay", client.url()), List.of("challenge", challenge)),
+                    "");
             assertRefused(client, wrongKind, "wrong kind");
             Event stale = Nip42.authEvent(alice, client.url(), challenge, Nostr.now() - 3600);
             assertRefused(client, stale, "");
@@ -160,22 +184,48 @@ class SyncProtocolTest {
             assertNotice(client, "[42]", "invalid: a message is a JSON array");
             assertNotice(client, "[\"PUBLISH\"]", "invalid: unknown message type PUBLISH");
             assertNotice(client, "[\"REQ\"]", "invalid: REQ needs a subscription id");
-            assertNotice(client, "[\"REQ\",\"" + "x".repeat(65) + "\",{\"artifact\":\"sync\"}]", "invalid: REQ needs a subscription id");
+            assertNotice(
+                    client,
+                    "[\"REQ\",\"" + "x".repeat(65) + "\",{\"artifact\":\"sync\"}]",
+                    "invalid: REQ needs a subscription id");
             assertNotice(client, "[\"CLOSE\"]", "invalid: CLOSE takes one subscription id");
             assertNotice(client, "[\"AUTH\",\"token\"]", "invalid: AUTH takes one event");
             assertNotice(client, "[\"EVENT\",{}]", "unsupported: publish with POST /events");
             int before = client.received().size();
             client.sendBinary("[\"REQ\",\"bin\",{\"artifact\":\"sync\"}]".getBytes(StandardCharsets.UTF_8));
-            await().atMost(Duration.ofSeconds(10)).until(() -> client.received().stream().skip(before)
-                    .anyMatch(m -> verb(m).equals("NOTICE") && m.get(1).asText().startsWith("invalid: binary frames")));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> client.received().stream()
+                            .skip(before)
+                            .anyMatch(m -> verb(m).equals("NOTICE")
+                                    && m.get(1).asText().startsWith("invalid: binary frames")));
 
             assertClosed(client, "a", "[\"REQ\",\"a\"]", "invalid: a sync REQ has exactly one filter");
-            assertClosed(client, "b", "[\"REQ\",\"b\",{\"artifact\":\"current\"}]", "invalid: the filter must have \"artifact\":\"sync\"");
-            assertClosed(client, "c", "[\"REQ\",\"c\",{\"artifact\":\"sync\",\"kinds\":[1]}]", "invalid: unknown filter key kinds");
-            assertClosed(client, "d", "[\"REQ\",\"d\",{\"artifact\":\"sync\",\"#h\":[\"nope\"]}]", "invalid: not a channel id");
-            assertClosed(client, "e", "[\"REQ\",\"e\",{\"artifact\":\"sync\",\"#h\":[]}]", "invalid: #h must be a non-empty array");
+            assertClosed(
+                    client,
+                    "b",
+                    "[\"REQ\",\"b\",{\"artifact\":\"current\"}]",
+                    "invalid: the filter must have \"artifact\":\"sync\"");
+            assertClosed(
+                    client,
+                    "c",
+                    "[\"REQ\",\"c\",{\"artifact\":\"sync\",\"kinds\":[1]}]",
+                    "invalid: unknown filter key kinds");
+            assertClosed(
+                    client,
+                    "d",
+                    "[\"REQ\",\"d\",{\"artifact\":\"sync\",\"#h\":[\"nope\"]}]",
+                    "invalid: not a channel id");
+            assertClosed(
+                    client,
+                    "e",
+                    "[\"REQ\",\"e\",{\"artifact\":\"sync\",\"#h\":[]}]",
+                    "invalid: #h must be a non-empty array");
             assertClosed(client, "f", "[\"REQ\",\"f\",[]]", "invalid: the filter must be a JSON object");
-            assertClosed(client, "g", "[\"REQ\",\"g\",{\"artifact\":\"sync\"},{\"artifact\":\"sync\"}]", "invalid: a sync REQ has exactly one filter");
+            assertClosed(
+                    client,
+                    "g",
+                    "[\"REQ\",\"g\",{\"artifact\":\"sync\"},{\"artifact\":\"sync\"}]",
+                    "invalid: a sync REQ has exactly one filter");
 
             client.subscribe("ok", scopeFilter(noScope()));
             client.awaitEose("ok");
@@ -186,9 +236,14 @@ class SyncProtocolTest {
     private static void assertNotice(SyncClient client, String frame, String prefix) {
         int before = client.received().size();
         client.send(frame);
-        JsonNode notice = await().atMost(Duration.ofSeconds(10)).until(
-                () -> client.received().stream().skip(before).filter(m -> verb(m).equals("NOTICE")).findFirst(),
-                java.util.Optional::isPresent).get();
+        JsonNode notice = await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () -> client.received().stream()
+                                .skip(before)
+                                .filter(m -> verb(m).equals("NOTICE"))
+                                .findFirst(),
+                        java.util.Optional::isPresent)
+                .get();
         assertThat(notice.get(1).asText()).as(frame).startsWith(prefix);
     }
 
@@ -250,7 +305,8 @@ class SyncProtocolTest {
             open.remove(0).close();
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
                 try (SyncClient replacement = SyncClient.connect(RELAY.baseUrl())) {
-                    assertThat(replacement.authenticate(carol).get(2).asBoolean()).isTrue();
+                    assertThat(replacement.authenticate(carol).get(2).asBoolean())
+                            .isTrue();
                 }
             });
         } finally {
@@ -261,12 +317,15 @@ class SyncProtocolTest {
     @Test
     void anOversizedFrameClosesOnlyThatConnection() {
         int max = RELAY.configuration().getSync().getMaxMessageBytes();
-        try (SyncClient big = SyncClient.connect(RELAY.baseUrl()); SyncClient other = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncClient big = SyncClient.connect(RELAY.baseUrl());
+                SyncClient other = SyncClient.connect(RELAY.baseUrl())) {
             big.authenticateOk(alice);
             other.authenticateOk(bob);
             big.send("[\"REQ\",\"x\",{\"artifact\":\"sync\",\"pad\":\"" + "p".repeat(max) + "\"}]");
-            assertThat(big.closedConnection()).succeedsWithin(Duration.ofSeconds(10))
-                    .asString().startsWith("1009");
+            assertThat(big.closedConnection())
+                    .succeedsWithin(Duration.ofSeconds(10))
+                    .asString()
+                    .startsWith("1009");
             other.subscribe("fine", scopeFilter(noScope()));
             other.awaitEose("fine");
         }
@@ -286,14 +345,15 @@ class SyncProtocolTest {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write(("GET / HTTP/1.1\r\nHost: " + host + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
             byte[] buffer = new byte[4096];
             StringBuilder text = new StringBuilder();
-            while (!text.toString().contains("\r\n\r\n") || (text.toString().startsWith("HTTP/1.1 404")
-                    && !text.toString().contains("}"))) {
+            while (!text.toString().contains("\r\n\r\n")
+                    || (text.toString().startsWith("HTTP/1.1 404")
+                            && !text.toString().contains("}"))) {
                 int n = in.read(buffer);
                 if (n < 0) {
                     break;
@@ -307,7 +367,10 @@ class SyncProtocolTest {
     @Test
     void informationDocumentListsSyncWhileTheGateIsOn() {
         var client = RELAY.client();
-        JsonNode document = client.send(client.request("/").header("Accept", "application/nostr+json").GET()).json();
+        JsonNode document = client.send(client.request("/")
+                        .header("Accept", "application/nostr+json")
+                        .GET())
+                .json();
         assertThat(document.get("capabilities").toString()).contains("\"artifacts.sync\"");
     }
 }

@@ -32,15 +32,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class UnauthenticatedConnectionsTest {
     @RegisterExtension
     @Order(1)
-    static final TestRelay CAPPED = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
+    static final TestRelay CAPPED = TestRelay.create(
+            ConfigOverride.config("gates.sync", "true"),
             ConfigOverride.config("sync.maxUnauthenticatedPerAddress", "2"),
             ConfigOverride.config("sync.maxUnauthenticatedConnections", "3"),
             ConfigOverride.config("sync.authTimeoutSeconds", "600"));
 
     @RegisterExtension
     @Order(2)
-    static final TestRelay DEADLINE = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
-            ConfigOverride.config("sync.authTimeoutSeconds", "2"));
+    static final TestRelay DEADLINE = TestRelay.create(
+            ConfigOverride.config("gates.sync", "true"), ConfigOverride.config("sync.authTimeoutSeconds", "2"));
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -94,7 +95,10 @@ class UnauthenticatedConnectionsTest {
         connections.add(silent);
         silent.challenge();
 
-        assertThat(silent.closedConnection()).succeedsWithin(Duration.ofSeconds(30)).asString().startsWith("1008");
+        assertThat(silent.closedConnection())
+                .succeedsWithin(Duration.ofSeconds(30))
+                .asString()
+                .startsWith("1008");
         List<JsonNode> received = silent.received();
         JsonNode last = received.get(received.size() - 1);
         assertThat(verb(last)).isEqualTo("NOTICE");
@@ -114,7 +118,10 @@ class UnauthenticatedConnectionsTest {
     }
 
     private static void assertRefused(SyncClient client, String reasonStart) {
-        assertThat(client.closedConnection()).succeedsWithin(Duration.ofSeconds(30)).asString().startsWith("1008");
+        assertThat(client.closedConnection())
+                .succeedsWithin(Duration.ofSeconds(30))
+                .asString()
+                .startsWith("1008");
         List<JsonNode> received = client.received();
         assertThat(received).hasSize(1);
         assertThat(verb(received.get(0))).isEqualTo("NOTICE");
@@ -122,7 +129,8 @@ class UnauthenticatedConnectionsTest {
     }
 
     private RawConnection raw(String localAddress) throws IOException {
-        RawConnection connection = new RawConnection(localAddress, URI.create(CAPPED.baseUrl()).getPort());
+        RawConnection connection =
+                new RawConnection(localAddress, URI.create(CAPPED.baseUrl()).getPort());
         connections.add(connection);
         return connection;
     }
@@ -141,7 +149,7 @@ class UnauthenticatedConnectionsTest {
             socket.setSoTimeout(30_000);
             OutputStream out = socket.getOutputStream();
             out.write(("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             in = new DataInputStream(socket.getInputStream());

@@ -116,7 +116,8 @@ final class World {
     }
 
     void deleteChannel(NostrKeys owner, UUID id) {
-        accepted(relay.get().publish(owner, Nostr.sign(owner, Kinds.DELETE_CHANNEL, List.of(tag("h", id.toString())), "")));
+        accepted(relay.get()
+                .publish(owner, Nostr.sign(owner, Kinds.DELETE_CHANNEL, List.of(tag("h", id.toString())), "")));
         channels.get(id).deleted = true;
     }
 
@@ -148,8 +149,16 @@ final class World {
         UUID listed = channel(owner, true, false, false);
         String content = "x".repeat(60_000);
         for (int i = 0; i < count; i++) {
-            Event bulky = owner.sign(Kinds.ARTIFACT_REVISION, Nostr.now(), List.of(tag("ar", "1"), tag("d", UUID.randomUUID().toString()),
-                    tag("h", listed.toString()), tag("type", "task.v1"), tag("op", "create"), tag("title", "bulky")),
+            Event bulky = owner.sign(
+                    Kinds.ARTIFACT_REVISION,
+                    Nostr.now(),
+                    List.of(
+                            tag("ar", "1"),
+                            tag("d", UUID.randomUUID().toString()),
+                            tag("h", listed.toString()),
+                            tag("type", "task.v1"),
+                            tag("op", "create"),
+                            tag("title", "bulky")),
                     content);
             accepted(relay.get().publish(owner, bulky));
         }
@@ -234,7 +243,8 @@ final class World {
         long waitsBefore = relay.counter("buzz.sync.backpressure-waits");
         subscriber.pause();
         subscriber.subscribe(subscription, scopeFilter(noScope()));
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> relay.counter("buzz.sync.backpressure-waits") > waitsBefore);
     }
 

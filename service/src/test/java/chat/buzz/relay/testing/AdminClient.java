@@ -40,7 +40,9 @@ public final class AdminClient {
     }
 
     public Reply get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(adminUrl + path)).header("Authorization", "Bearer " + token).GET());
+        return send(HttpRequest.newBuilder(URI.create(adminUrl + path))
+                .header("Authorization", "Bearer " + token)
+                .GET());
     }
 
     public Reply post(String path, Object body) {
@@ -57,10 +59,11 @@ public final class AdminClient {
 
     /** POST /tasks/{name} with form parameters, as the runbooks' curl does. */
     public Reply task(String name, Map<String, String> parameters) {
-        String form = new LinkedHashMap<>(parameters).entrySet().stream()
-                .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
-                        + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
-                .collect(Collectors.joining("&"));
+        String form = new LinkedHashMap<>(parameters)
+                .entrySet().stream()
+                        .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+                                + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                        .collect(Collectors.joining("&"));
         return send(HttpRequest.newBuilder(URI.create(adminUrl + "/tasks/" + name))
                 .header("Authorization", "Bearer " + token)
                 .header("X-Buzz-Operator", "1")

@@ -34,14 +34,22 @@ public final class CaddyProxy implements AutoCloseable {
         Path directory = Files.createTempDirectory("buzz-caddy");
         int port = NginxProxy.freePort();
         Files.writeString(directory.resolve("Caddyfile"), site(Files.readString(CADDYFILE), upstreams, port));
-        ProcessBuilder builder = new ProcessBuilder("caddy", "run", "--adapter", "caddyfile", "--config",
-                directory.resolve("Caddyfile").toString()).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(
+                        "caddy",
+                        "run",
+                        "--adapter",
+                        "caddyfile",
+                        "--config",
+                        directory.resolve("Caddyfile").toString())
+                .redirectErrorStream(true)
                 .redirectOutput(directory.resolve("caddy.log").toFile());
         builder.environment().put("XDG_DATA_HOME", directory.resolve("data").toString());
         builder.environment().put("XDG_CONFIG_HOME", directory.resolve("config").toString());
         builder.environment().put("HOME", directory.toString());
         CaddyProxy proxy = new CaddyProxy(builder.start(), directory, port);
-        Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> !proxy.process.isAlive() || NginxProxy.accepts(port));
         if (!proxy.process.isAlive()) {
             throw new IllegalStateException("caddy exited: " + Files.readString(directory.resolve("caddy.log")));
@@ -51,12 +59,14 @@ public final class CaddyProxy implements AutoCloseable {
 
     static String site(String shipped, List<String> upstreams, int port) {
         if (!SITE.matcher(shipped).find() || !UPSTREAMS.matcher(shipped).find()) {
-            throw new IllegalStateException(CADDYFILE + " no longer has 'chat.example.com {' and 'reverse_proxy ... {'");
+            throw new IllegalStateException(
+                    CADDYFILE + " no longer has 'chat.example.com {' and 'reverse_proxy ... {'");
         }
-        String local = SITE.matcher(shipped).replaceFirst(Matcher.quoteReplacement(
-                "http://localhost:" + port + " {\n\tbind 127.0.0.1"));
-        local = UPSTREAMS.matcher(local).replaceFirst(Matcher.quoteReplacement(
-                "reverse_proxy " + String.join(" ", upstreams) + " {"));
+        String local = SITE.matcher(shipped)
+                .replaceFirst(Matcher.quoteReplacement("http://localhost:" + port + " {\n\tbind 127.0.0.1"));
+        local = UPSTREAMS
+                .matcher(local)
+                .replaceFirst(Matcher.quoteReplacement("reverse_proxy " + String.join(" ", upstreams) + " {"));
         return "{\n\tadmin off\n\tauto_https off\n}\n\n" + local;
     }
 

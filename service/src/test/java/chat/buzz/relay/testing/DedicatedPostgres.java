@@ -24,7 +24,8 @@ public final class DedicatedPostgres implements AutoCloseable {
 
     public static DedicatedPostgres start() {
         try {
-            DedicatedPostgres postgres = new DedicatedPostgres(Files.createTempDirectory("buzz-dedicated-pg"), freePort());
+            DedicatedPostgres postgres =
+                    new DedicatedPostgres(Files.createTempDirectory("buzz-dedicated-pg"), freePort());
             postgres.startAgain();
             return postgres;
         } catch (IOException e) {
@@ -68,7 +69,8 @@ public final class DedicatedPostgres implements AutoCloseable {
     public void close() {
         stop();
         try (var files = Files.walk(dataDirectory)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

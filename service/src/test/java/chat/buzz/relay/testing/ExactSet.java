@@ -8,15 +8,19 @@ import java.util.function.Function;
 
 /** The convergence tests' one verdict: a client holds exactly D, artifact id to head, and if not, what differs. */
 public final class ExactSet {
-    private ExactSet() {
-    }
+    private ExactSet() {}
 
     /**
      * Throws unless {@code actual} equals {@code expected}, naming the missing, extra and stale ids and,
      * for each, its whole history in the writer's story and what {@code heard} says the client was told.
      */
-    public static void assertHoldsExactly(Map<String, String> expected, Map<String, String> actual, String who,
-            String context, ModelWriter writer, Function<String, String> heard) {
+    public static void assertHoldsExactly(
+            Map<String, String> expected,
+            Map<String, String> actual,
+            String who,
+            String context,
+            ModelWriter writer,
+            Function<String, String> heard) {
         if (actual.equals(expected)) {
             return;
         }
@@ -33,13 +37,20 @@ public final class ExactSet {
         StringBuilder histories = new StringBuilder();
         for (Set<String> ids : List.of(missing, extra, stale)) {
             for (String d : ids) {
-                histories.append(String.format("%n  %s: expected head %s, held %s; its history:%s%n  what %s heard of it:%s",
-                        ModelWriter.shortId(d), expected.get(d), actual.get(d), writer.historyOf(d), who, heard.apply(d)));
+                histories.append(String.format(
+                        "%n  %s: expected head %s, held %s; its history:%s%n  what %s heard of it:%s",
+                        ModelWriter.shortId(d),
+                        expected.get(d),
+                        actual.get(d),
+                        writer.historyOf(d),
+                        who,
+                        heard.apply(d)));
             }
         }
-        throw new AssertionError(String.format("%s: %s does not hold exactly D%n  missing %s%n"
-                + "  extra (kept, must be dropped) %s%n  stale head %s%s%n%s", context, who, shortIds(missing),
-                shortIds(extra), shortIds(stale), histories, writer.story()));
+        throw new AssertionError(String.format(
+                "%s: %s does not hold exactly D%n  missing %s%n"
+                        + "  extra (kept, must be dropped) %s%n  stale head %s%s%n%s",
+                context, who, shortIds(missing), shortIds(extra), shortIds(stale), histories, writer.story()));
     }
 
     private static List<String> shortIds(Set<String> ids) {

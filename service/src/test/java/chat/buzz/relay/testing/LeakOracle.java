@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
  * Each check returns what went wrong, so a test can print it with its own story.
  */
 public final class LeakOracle {
-    private static final Pattern UUID_TEXT = Pattern.compile(
-            "(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])");
+    private static final Pattern UUID_TEXT =
+            Pattern.compile("(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])");
     private static final Pattern EVENT_ID_TEXT = Pattern.compile("(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])");
 
     private final Model model;
@@ -53,7 +53,8 @@ public final class LeakOracle {
                         checkHead(view, event, entry.path("h").asText(), "upsert", problems);
                     }
                 }
-                case "remove" -> checkRemoval(view, d, null, entry.path("reason").asText(), "remove", problems);
+                case "remove" ->
+                    checkRemoval(view, d, null, entry.path("reason").asText(), "remove", problems);
                 default -> problems.add("unknown entry " + entry);
             }
         }
@@ -97,15 +98,17 @@ public final class LeakOracle {
         if (!model.window(view).discoverable.contains(d + " " + id)) {
             Artifact artifact = model.artifact(d);
             problems.add(what + " of " + d + " with head " + id + " in channel " + h + " was never in D of this view"
-                    + (artifact == null ? " (unknown artifact)" : " (model head " + artifact.head + " in "
-                    + artifact.channel + (artifact.live() ? "" : ", not live") + ")"));
+                    + (artifact == null
+                            ? " (unknown artifact)"
+                            : " (model head " + artifact.head + " in " + artifact.channel
+                                    + (artifact.live() ? "" : ", not live") + ")"));
         }
     }
 
     private void checkReadable(View view, JsonNode event, List<String> problems) {
         if (!model.window(view).heads.contains(event.path("id").asText())) {
-            problems.add("known-ID upsert of " + tag(event, "d") + " with head " + event.path("id").asText()
-                    + " that the reader cannot read");
+            problems.add("known-ID upsert of " + tag(event, "d") + " with head "
+                    + event.path("id").asText() + " that the reader cannot read");
         }
     }
 
@@ -123,7 +126,8 @@ public final class LeakOracle {
             return;
         }
         if (reason.equals("deleted") && !window.channels.contains(artifact.channel)) {
-            problems.add(what + " of " + d + " says deleted although the reader cannot read its channel " + artifact.channel);
+            problems.add(what + " of " + d + " says deleted although the reader cannot read its channel "
+                    + artifact.channel);
         }
         if (reason.equals("moved") && artifact.leftChannels.stream().noneMatch(window.channels::contains)) {
             problems.add(what + " of " + d + " says moved although the reader could read none of the channels it left");

@@ -144,7 +144,9 @@ public final class Model {
 
     /** Starts remembering the views' D history; call before the view's first read. */
     public void watch(View view) {
-        everDiscoverable.computeIfAbsent(view, v -> new HashSet<>()).addAll(discoverable(view).keySet());
+        everDiscoverable
+                .computeIfAbsent(view, v -> new HashSet<>())
+                .addAll(discoverable(view).keySet());
     }
 
     /** Whether d was ever in the view's D since it was watched: the artifacts the view could have held. */

@@ -67,9 +67,14 @@ public final class ModelWriter {
     public String story() {
         StringBuilder text = new StringBuilder(String.join("\n", story)).append("\nchannels:");
         for (Model.Channel c : model.channels.values()) {
-            text.append("\n  ").append(shortId(c.id)).append(c.open ? " open" : " private")
-                    .append(c.unlisted ? " unlisted" : "").append(c.ttl ? " ttl" : "").append(c.deleted ? " deleted" : "")
-                    .append(" members=").append(c.members.stream().map(this::name).sorted().toList());
+            text.append("\n  ")
+                    .append(shortId(c.id))
+                    .append(c.open ? " open" : " private")
+                    .append(c.unlisted ? " unlisted" : "")
+                    .append(c.ttl ? " ttl" : "")
+                    .append(c.deleted ? " deleted" : "")
+                    .append(" members=")
+                    .append(c.members.stream().map(this::name).sorted().toList());
         }
         return text.toString();
     }
@@ -91,7 +96,8 @@ public final class ModelWriter {
         List<String>[] tags = extra.toArray(List[]::new);
         accept(owner, Nostr.createChannel(owner, id, open ? "open" : "private", tags));
         model.addChannel(id, owner.publicKeyHex(), open, unlisted, ttl);
-        note("channel " + shortId(id) + (open ? " open" : " private") + (unlisted ? " unlisted" : "") + (ttl ? " ttl" : ""));
+        note("channel " + shortId(id) + (open ? " open" : " private") + (unlisted ? " unlisted" : "")
+                + (ttl ? " ttl" : ""));
         return id;
     }
 
@@ -172,6 +178,7 @@ public final class ModelWriter {
         Event event = Nostr.revision(author, d, channel, op, artifact == null ? null : artifact.head, title);
         accept(author, event);
         model.revision(d, channel, op, event.id());
-        note(op + " " + shortId(d) + (op.equals("move") ? " from " + shortId(from) + " to " : " in ") + shortId(channel));
+        note(op + " " + shortId(d) + (op.equals("move") ? " from " + shortId(from) + " to " : " in ")
+                + shortId(channel));
     }
 }

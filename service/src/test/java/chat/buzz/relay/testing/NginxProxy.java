@@ -40,9 +40,17 @@ public final class NginxProxy implements AutoCloseable {
         int port = freePort();
         Files.writeString(directory.resolve("site.conf"), site(Files.readString(SITE), upstreams, port));
         Files.writeString(directory.resolve("nginx.conf"), main(directory));
-        Process process = new ProcessBuilder(binary(), "-p", directory.toString(), "-e",
-                directory.resolve("error.log").toString(), "-c", directory.resolve("nginx.conf").toString())
-                .redirectErrorStream(true).redirectOutput(directory.resolve("stdout.log").toFile()).start();
+        Process process = new ProcessBuilder(
+                        binary(),
+                        "-p",
+                        directory.toString(),
+                        "-e",
+                        directory.resolve("error.log").toString(),
+                        "-c",
+                        directory.resolve("nginx.conf").toString())
+                .redirectErrorStream(true)
+                .redirectOutput(directory.resolve("stdout.log").toFile())
+                .start();
         NginxProxy proxy = new NginxProxy(process, directory, port);
         proxy.awaitListening();
         return proxy;
@@ -77,12 +85,15 @@ public final class NginxProxy implements AutoCloseable {
     }
 
     static String site(String shipped, List<String> upstreams, int port) {
-        String withoutTls = shipped.lines().filter(line -> !line.trim().startsWith("ssl_"))
-                .collect(Collectors.joining("\n"));
-        if (!withoutTls.contains("listen 443 ssl;") || !UPSTREAM.matcher(withoutTls).find()) {
+        String withoutTls =
+                shipped.lines().filter(line -> !line.trim().startsWith("ssl_")).collect(Collectors.joining("\n"));
+        if (!withoutTls.contains("listen 443 ssl;")
+                || !UPSTREAM.matcher(withoutTls).find()) {
             throw new IllegalStateException(SITE + " no longer has 'listen 443 ssl;' and 'upstream buzz_relay {...}'");
         }
-        String servers = upstreams.stream().map(upstream -> "    server " + upstream + ";\n").collect(Collectors.joining());
+        String servers = upstreams.stream()
+                .map(upstream -> "    server " + upstream + ";\n")
+                .collect(Collectors.joining());
         return UPSTREAM.matcher(withoutTls.replace("listen 443 ssl;", "listen 127.0.0.1:" + port + ";"))
                 .replaceFirst(Matcher.quoteReplacement("upstream buzz_relay {\n" + servers + "}"));
     }
@@ -110,7 +121,9 @@ public final class NginxProxy implements AutoCloseable {
 
     private void awaitListening() throws IOException {
         try {
-            Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> !process.isAlive() || accepts(port));
         } catch (ConditionTimeoutException e) {
             close();

@@ -40,8 +40,8 @@ public final class Nostr {
     }
 
     public static Event createChannel(NostrKeys keys, UUID channel, String visibility, List<String>... extra) {
-        List<List<String>> tags = new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "channel " + channel),
-                tag("visibility", visibility)));
+        List<List<String>> tags = new ArrayList<>(List.of(
+                tag("h", channel.toString()), tag("name", "channel " + channel), tag("visibility", visibility)));
         tags.addAll(Arrays.asList(extra));
         return sign(keys, Kinds.CREATE_CHANNEL, tags, "");
     }
@@ -64,8 +64,12 @@ public final class Nostr {
     }
 
     public static Event revision(NostrKeys keys, UUID d, UUID channel, String op, String prev, String title) {
-        List<List<String>> tags = new ArrayList<>(List.of(tag("ar", "1"), tag("d", d.toString()),
-                tag("h", channel.toString()), tag("type", "task.v1"), tag("op", op)));
+        List<List<String>> tags = new ArrayList<>(List.of(
+                tag("ar", "1"),
+                tag("d", d.toString()),
+                tag("h", channel.toString()),
+                tag("type", "task.v1"),
+                tag("op", op)));
         if (title != null) {
             tags.add(tag("title", title));
         }

@@ -11,8 +11,7 @@ import java.util.function.LongConsumer;
  * (so every run also covers what was once found wrong).
  */
 public final class PropertySeeds {
-    private PropertySeeds() {
-    }
+    private PropertySeeds() {}
 
     public static List<Long> seeds(String property, long... fixed) {
         String given = System.getProperty(property);

@@ -15,11 +15,27 @@ import java.util.UUID;
  */
 public final class RandomJson {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final List<String> STRINGS = List.of("", "x", "\u0000", "\ud800", "\ud83d\udc1d", "ab".repeat(32),
-            "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00", "0B9C3F5E-4D1E-4BDE-8A57-8D2B1C1F6E00", "0b9c3f5e4d1e4bde8a578d2b1c1f6e00",
-            "current", "incremental", "sync", "\\", "\"", "1", " ".repeat(300), "AQIAAAAA");
-    private static final int[] EDGES = {-1, 0, 1, 99, 100, 101, 999, 1000, 1001, 10_000, 10_001, Integer.MAX_VALUE,
-            Integer.MIN_VALUE};
+    private static final List<String> STRINGS = List.of(
+            "",
+            "x",
+            "\u0000",
+            "\ud800",
+            "\ud83d\udc1d",
+            "ab".repeat(32),
+            "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00",
+            "0B9C3F5E-4D1E-4BDE-8A57-8D2B1C1F6E00",
+            "0b9c3f5e4d1e4bde8a578d2b1c1f6e00",
+            "current",
+            "incremental",
+            "sync",
+            "\\",
+            "\"",
+            "1",
+            " ".repeat(300),
+            "AQIAAAAA");
+    private static final int[] EDGES = {
+        -1, 0, 1, 99, 100, 101, 999, 1000, 1001, 10_000, 10_001, Integer.MAX_VALUE, Integer.MIN_VALUE
+    };
 
     private RandomJson() {}
 
@@ -28,7 +44,8 @@ public final class RandomJson {
         ObjectNode object = NODES.objectNode();
         int size = random.nextInt(6);
         for (int i = 0; i < size; i++) {
-            String key = random.nextInt(10) == 0 ? STRINGS.get(random.nextInt(STRINGS.size()))
+            String key = random.nextInt(10) == 0
+                    ? STRINGS.get(random.nextInt(STRINGS.size()))
                     : keys.get(random.nextInt(keys.size()));
             object.set(key, value(random, 2));
         }
@@ -67,8 +84,10 @@ public final class RandomJson {
         int size = sizes[random.nextInt(sizes.length)];
         ArrayNode array = NODES.arrayNode();
         for (int i = 0; i < size; i++) {
-            array.add(random.nextInt(50) == 0 ? STRINGS.get(random.nextInt(STRINGS.size()))
-                    : new UUID(random.nextLong(), random.nextLong()).toString());
+            array.add(
+                    random.nextInt(50) == 0
+                            ? STRINGS.get(random.nextInt(STRINGS.size()))
+                            : new UUID(random.nextLong(), random.nextLong()).toString());
         }
         return array;
     }

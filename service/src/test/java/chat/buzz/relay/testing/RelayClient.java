@@ -21,7 +21,9 @@ public final class RelayClient {
      * One connection pool per client, not per JVM: a test that makes the relay drop a connection (a refused
      * oversized body, say) must not leave that connection pooled for the next test's first request.
      */
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
     private final String baseUrl;
 
     public RelayClient(String baseUrl) {
@@ -55,7 +57,8 @@ public final class RelayClient {
 
     public Reply send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
+            HttpResponse<String> response = http.send(
+                    request.timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             return new Reply(response.statusCode(), response.body(), response);
         } catch (IOException e) {

@@ -41,14 +41,21 @@ public final class RelayProcess implements AutoCloseable {
      * As {@link #start(String, Path, Map)}, with configuration overrides such as {@code admin.heartbeat}
      * passed the way Dropwizard reads them from the command line ({@code -Ddw.admin.heartbeat=200ms}).
      */
-    public static RelayProcess start(String databaseUrl, Path log, Map<String, String> environment,
-                                     Map<String, String> configOverrides) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path")));
+    public static RelayProcess start(
+            String databaseUrl, Path log, Map<String, String> environment, Map<String, String> configOverrides)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path")));
         configOverrides.forEach((key, value) -> command.add("-Ddw." + key + "=" + value));
-        command.addAll(List.of("chat.buzz.relay.BuzzRelayApplication",
-                "server", Path.of("..", "config", "production.yml").toString()));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        command.addAll(List.of(
+                "chat.buzz.relay.BuzzRelayApplication",
+                "server",
+                Path.of("..", "config", "production.yml").toString()));
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         Map<String, String> env = builder.environment();
         env.put("BUZZ_DATABASE_URL", databaseUrl);
@@ -71,8 +78,8 @@ public final class RelayProcess implements AutoCloseable {
                 return new RelayProcess(process, log, port.get());
             }
             if (!process.isAlive()) {
-                throw new IllegalStateException("the relay exited with " + process.exitValue() + "; its log:\n"
-                        + Files.readString(log));
+                throw new IllegalStateException(
+                        "the relay exited with " + process.exitValue() + "; its log:\n" + Files.readString(log));
             }
             // Waiting for another process to print a line: nothing to poll but its log.
             process.waitFor(200, TimeUnit.MILLISECONDS);
@@ -83,8 +90,8 @@ public final class RelayProcess implements AutoCloseable {
 
     private static Optional<Integer> startedPort(Path log, long from) throws IOException {
         byte[] all = Files.readAllBytes(log);
-        String text = new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from),
-                StandardCharsets.UTF_8);
+        String text = new String(
+                all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from), StandardCharsets.UTF_8);
         Matcher matcher = STARTED.matcher(text);
         return matcher.find() ? Optional.of(Integer.parseInt(matcher.group(1))) : Optional.empty();
     }
@@ -112,7 +119,9 @@ public final class RelayProcess implements AutoCloseable {
     }
 
     private void signal(String name) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid()))
+                .inheritIO()
+                .start();
         if (kill.waitFor() != 0) {
             throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
         }

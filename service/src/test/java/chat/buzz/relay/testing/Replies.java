@@ -10,12 +10,16 @@ public final class Replies {
 
     public static void accepted(Reply reply) {
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
-        assertThat(reply.json().get("accepted").asBoolean()).as(reply.toString()).isTrue();
+        assertThat(reply.json().get("accepted").asBoolean())
+                .as(reply.toString())
+                .isTrue();
     }
 
     public static void rejected(Reply reply, int status, String messagePrefix) {
         assertThat(reply.status()).as(reply.toString()).isEqualTo(status);
-        assertThat(reply.json().get("accepted").asBoolean()).as(reply.toString()).isFalse();
+        assertThat(reply.json().get("accepted").asBoolean())
+                .as(reply.toString())
+                .isFalse();
         assertThat(reply.message()).as(reply.toString()).startsWith(messagePrefix);
     }
 }

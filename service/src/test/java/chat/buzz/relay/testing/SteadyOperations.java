@@ -4,7 +4,6 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.Model.Artifact;
 import chat.buzz.relay.testing.Model.Channel;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -25,8 +24,19 @@ import java.util.function.Predicate;
  */
 public final class SteadyOperations {
     public enum Kind {
-        CREATE(12), EDIT(10), MOVE_BETWEEN_PRIVATE(6), MOVE_ANYWHERE(8), DELETE(6), RESTORE(5), REDACT(3),
-        ADD(7), REMOVE(6), JOIN(6), LEAVE(5), REMOVAL_STORY(10), NEW_CHANNEL(1);
+        CREATE(12),
+        EDIT(10),
+        MOVE_BETWEEN_PRIVATE(6),
+        MOVE_ANYWHERE(8),
+        DELETE(6),
+        RESTORE(5),
+        REDACT(3),
+        ADD(7),
+        REMOVE(6),
+        JOIN(6),
+        LEAVE(5),
+        REMOVAL_STORY(10),
+        NEW_CHANNEL(1);
 
         final int weight;
 
@@ -46,8 +56,13 @@ public final class SteadyOperations {
     private final Map<Kind, Integer> done = new EnumMap<>(Kind.class);
 
     /** @param ttlChannels whether new channels may have a TTL */
-    public SteadyOperations(ModelWriter writer, Random random, NostrKeys owner, List<NostrKeys> readers, Set<Kind> leftOut,
-                            boolean ttlChannels) {
+    public SteadyOperations(
+            ModelWriter writer,
+            Random random,
+            NostrKeys owner,
+            List<NostrKeys> readers,
+            Set<Kind> leftOut,
+            boolean ttlChannels) {
         this.writer = writer;
         this.ttlChannels = ttlChannels;
         this.model = writer.model;
@@ -193,13 +208,17 @@ public final class SteadyOperations {
     private boolean removalStory() {
         NostrKeys reader = pick(readers);
         String pubkey = reader.publicKeyHex();
-        List<UUID> candidates = liveChannels(c -> c.members.contains(pubkey) && (!c.open || c.unlisted)
+        List<UUID> candidates = liveChannels(c -> c.members.contains(pubkey)
+                && (!c.open || c.unlisted)
                 && model.artifacts.values().stream().anyMatch(a -> a.channel.equals(c.id)));
         if (candidates.isEmpty()) {
             return false;
         }
         UUID channel = pick(candidates);
-        List<UUID> inChannel = model.artifacts.values().stream().filter(a -> a.channel.equals(channel)).map(a -> a.d).toList();
+        List<UUID> inChannel = model.artifacts.values().stream()
+                .filter(a -> a.channel.equals(channel))
+                .map(a -> a.d)
+                .toList();
         UUID before = pick(inChannel);
         UUID after = random.nextBoolean() ? before : pick(inChannel);
         boolean byLeave = random.nextInt(3) == 0;
@@ -252,12 +271,17 @@ public final class SteadyOperations {
 
     private UUID pickArtifact(Predicate<Artifact> which) {
         List<UUID> candidates = model.artifacts.values().stream()
-                .filter(a -> !model.channels.get(a.channel).deleted && which.test(a)).map(a -> a.d).toList();
+                .filter(a -> !model.channels.get(a.channel).deleted && which.test(a))
+                .map(a -> a.d)
+                .toList();
         return candidates.isEmpty() ? null : pick(candidates);
     }
 
     private List<UUID> liveChannels(Predicate<Channel> which) {
-        return model.channels.values().stream().filter(c -> !c.deleted && which.test(c)).map(c -> c.id).toList();
+        return model.channels.values().stream()
+                .filter(c -> !c.deleted && which.test(c))
+                .map(c -> c.id)
+                .toList();
     }
 
     private <T> T pick(List<T> values) {

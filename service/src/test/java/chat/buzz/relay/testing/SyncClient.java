@@ -43,8 +43,10 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
     private final StringBuilder partial = new StringBuilder();
     /** Logical subscription → its current id; a sync_reset moves it to a fresh id with an empty store. */
     private final Map<String, String> live = new ConcurrentHashMap<>();
+
     private final Map<String, String> liveFilters = new ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicInteger resubscriptions = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger resubscriptions =
+            new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean paused;
     private volatile WebSocket socket;
     private CompletableFuture<?> sending = CompletableFuture.completedFuture(null);
@@ -57,8 +59,10 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
     public static SyncClient connect(String baseUrl) {
         String url = baseUrl.replaceFirst("^http", "ws") + "/";
         SyncClient client = new SyncClient(url);
-        client.socket = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
-                .buildAsync(URI.create(url), client).join();
+        client.socket = HTTP.newWebSocketBuilder()
+                .connectTimeout(Duration.ofSeconds(5))
+                .buildAsync(URI.create(url), client)
+                .join();
         return client;
     }
 
@@ -70,7 +74,8 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
         SyncClient client = new SyncClient(publicUrl);
         WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
         headers.forEach(builder::header);
-        client.socket = builder.buildAsync(URI.create(baseUrl.replaceFirst("^http", "ws") + "/"), client).join();
+        client.socket = builder.buildAsync(URI.create(baseUrl.replaceFirst("^http", "ws") + "/"), client)
+                .join();
         return client;
     }
 
@@ -160,7 +165,9 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
     }
 
     public JsonNode awaitMessage(Predicate<JsonNode> matching) {
-        return await().atMost(Duration.ofSeconds(30)).until(() -> find(matching), Optional::isPresent).get();
+        return await().atMost(Duration.ofSeconds(30))
+                .until(() -> find(matching), Optional::isPresent)
+                .get();
     }
 
     public Optional<JsonNode> find(Predicate<JsonNode> matching) {
@@ -172,9 +179,11 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
     }
 
     public void awaitEose(String subscription) {
-        await().atMost(Duration.ofSeconds(60)).until(() -> hasEose(subscription) || closedSubscriptions.containsKey(subscription));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> hasEose(subscription) || closedSubscriptions.containsKey(subscription));
         if (!hasEose(subscription)) {
-            throw new AssertionError("subscription " + subscription + " closed: " + closedSubscriptions.get(subscription));
+            throw new AssertionError(
+                    "subscription " + subscription + " closed: " + closedSubscriptions.get(subscription));
         }
     }
 
@@ -184,7 +193,9 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
     }
 
     public String awaitClosed(String subscription) {
-        return await().atMost(Duration.ofSeconds(30)).until(() -> closedReason(subscription), Optional::isPresent).get();
+        return await().atMost(Duration.ofSeconds(30))
+                .until(() -> closedReason(subscription), Optional::isPresent)
+                .get();
     }
 
     /** d → head event of one subscription's store. */
@@ -263,7 +274,7 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
                     resubscribe(subscription);
                 }
             }
-            default -> { }
+            default -> {}
         }
     }
 

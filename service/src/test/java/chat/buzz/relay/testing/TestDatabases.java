@@ -28,7 +28,8 @@ public final class TestDatabases {
 
     public static String fresh() {
         String server = serverUrl();
-        String name = "buzz_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        String name =
+                "buzz_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         execute(server, "CREATE DATABASE " + name);
         return withDatabase(server, name);
     }
@@ -95,7 +96,7 @@ public final class TestDatabases {
 
     private static void execute(String url, String sql) {
         try (Connection connection = DriverManager.getConnection(url, USER, "");
-             Statement statement = connection.createStatement()) {
+                Statement statement = connection.createStatement()) {
             statement.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException("test database setup failed: " + sql, e);

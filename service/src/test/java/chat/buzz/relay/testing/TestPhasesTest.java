@@ -49,6 +49,7 @@ class TestPhasesTest {
                     "java.lang.ProcessBuilder")
             .map(name -> name.replace('.', '/'))
             .toList();
+
     private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][\\w$]*(?:/[\\w$]+)+");
 
     private static Map<String, Set<String>> references;
@@ -95,7 +96,8 @@ class TestPhasesTest {
             }
             // Only the test sources are followed: the relay's own classes are what the tests exercise.
             references.getOrDefault(current, Set.of()).stream()
-                    .filter(name -> references.containsKey(name) || STARTS_SOMETHING.stream().anyMatch(name::startsWith))
+                    .filter(name -> references.containsKey(name)
+                            || STARTS_SOMETHING.stream().anyMatch(name::startsWith))
                     .forEach(pending::push);
         }
         return false;
@@ -125,7 +127,8 @@ class TestPhasesTest {
         Map<String, Set<String>> byClass = new HashMap<>();
         try (Stream<Path> files = Files.walk(root)) {
             files.filter(file -> file.toString().endsWith(".class")).forEach(file -> {
-                String name = topLevel(root.relativize(file).toString().replace('\\', '/').replaceAll("\\.class$", ""));
+                String name = topLevel(
+                        root.relativize(file).toString().replace('\\', '/').replaceAll("\\.class$", ""));
                 Set<String> names = byClass.computeIfAbsent(name, key -> new HashSet<>());
                 for (String text : constantPoolTexts(file)) {
                     Matcher matcher = CLASS_NAME.matcher(text);
@@ -186,7 +189,11 @@ class TestPhasesTest {
 
     private static Path testClassesDirectory() {
         try {
-            return Path.of(TestPhasesTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(TestPhasesTest.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

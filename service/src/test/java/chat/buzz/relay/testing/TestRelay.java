@@ -83,8 +83,10 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         List<ConfigOverride> all = new ArrayList<>(overrides);
         all.add(ConfigOverride.config("database.url", databaseUrl));
         applied = all;
-        support = new DropwizardTestSupport<>(BuzzRelayApplication.class,
-                ResourceHelpers.resourceFilePath(configResource), all.toArray(ConfigOverride[]::new));
+        support = new DropwizardTestSupport<>(
+                BuzzRelayApplication.class,
+                ResourceHelpers.resourceFilePath(configResource),
+                all.toArray(ConfigOverride[]::new));
         support.before();
     }
 

@@ -8,7 +8,6 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RawHttp;
-import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -37,8 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 @IntegrationTest
 class BadInputCatalogueTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
-            ConfigOverride.config("gates.incremental", "true"));
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.sync", "true"), ConfigOverride.config("gates.incremental", "true"));
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final NostrKeys ALICE = BadInputs.CALLER;
@@ -56,7 +55,8 @@ class BadInputCatalogueTest {
     }
 
     static Stream<BadInputs.Row> httpRows() {
-        return Stream.of(BadInputs.events(), BadInputs.currentQueries(), BadInputs.incrementalQueries()).flatMap(List::stream);
+        return Stream.of(BadInputs.events(), BadInputs.currentQueries(), BadInputs.incrementalQueries())
+                .flatMap(List::stream);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -70,7 +70,9 @@ class BadInputCatalogueTest {
         }
         JsonNode body = jsonObject(reply.body(), row);
         // Writes answer in the shape of PROTOCOL 3 ("message"); a body refused before it is read, in the generic one.
-        String error = body.has("message") ? body.path("message").asText() : body.path("error").asText();
+        String error = body.has("message")
+                ? body.path("message").asText()
+                : body.path("error").asText();
         assertThat(error).as("%s: %s", row, reply).isNotBlank();
         assertThat(storedRows()).as("%s stored nothing", row).isEqualTo(before);
         assertStillAnswering();
@@ -81,10 +83,14 @@ class BadInputCatalogueTest {
     void webSocketFrames(String name, String frame) {
         int seen = sync.received().size();
         sync.send(frame);
-        JsonNode answer = await().atMost(Duration.ofSeconds(10)).until(
-                () -> sync.received().stream().skip(seen)
-                        .filter(m -> verb(m).equals("NOTICE") || verb(m).equals("CLOSED")).findFirst(),
-                Optional::isPresent).get();
+        JsonNode answer = await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () -> sync.received().stream()
+                                .skip(seen)
+                                .filter(m -> verb(m).equals("NOTICE") || verb(m).equals("CLOSED"))
+                                .findFirst(),
+                        Optional::isPresent)
+                .get();
         String message = answer.get(answer.size() - 1).asText();
         assertThat(message).as("%s: %s", name, answer).startsWith("invalid:");
         String subscription = "after-" + Math.abs(name.hashCode());
@@ -97,11 +103,12 @@ class BadInputCatalogueTest {
     @MethodSource("chat.buzz.relay.web.BadInputs#adminApiBodies")
     void adminApiBodies(String name, byte[] body, int expectedStatus) {
         long history = flagHistory();
-        AdminClient.Reply reply = RELAY.admin().send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/flags"))
-                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
-                .header("X-Buzz-Operator", "1")
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+        AdminClient.Reply reply = RELAY.admin()
+                .send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/flags"))
+                        .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                        .header("X-Buzz-Operator", "1")
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
         assertThat(reply.status()).as("%s: %s", name, reply.body()).isEqualTo(expectedStatus);
         assertThat(jsonObject(reply.body(), name).path("error").asText()).isNotBlank();
         assertThat(flagHistory()).as("%s changed no flag", name).isEqualTo(history);
@@ -124,10 +131,14 @@ class BadInputCatalogueTest {
     void oversizedHeaders(String name, String path) throws java.io.IOException {
         // Over a plain socket, as JsonErrorsTest does: the relay answers before reading the rest of the
         // header, and java.net.http may report the early close instead of the answer.
-        String reply = RawHttp.exchange(RELAY.baseUrl(), "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: "
-                + "p".repeat(BadInputs.OVERSIZED_HEADER_BYTES) + "\r\nContent-Type: application/json\r\n"
-                + "Content-Length: 2\r\nConnection: close\r\n\r\n[]");
-        assertThat(RawHttp.jsonError(reply, 431).path("error").asText()).as(name).isNotBlank();
+        String reply = RawHttp.exchange(
+                RELAY.baseUrl(),
+                "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: "
+                        + "p".repeat(BadInputs.OVERSIZED_HEADER_BYTES) + "\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: 2\r\nConnection: close\r\n\r\n[]");
+        assertThat(RawHttp.jsonError(reply, 431).path("error").asText())
+                .as(name)
+                .isNotBlank();
         assertStillAnswering();
     }
 
@@ -138,7 +149,9 @@ class BadInputCatalogueTest {
         } catch (java.io.IOException e) {
             throw new AssertionError(row + ": the error is not JSON: " + body, e);
         }
-        assertThat(parsed != null && parsed.isObject()).as("%s: a JSON object: %s", row, body).isTrue();
+        assertThat(parsed != null && parsed.isObject())
+                .as("%s: a JSON object: %s", row, body)
+                .isTrue();
         return parsed;
     }
 
@@ -148,17 +161,27 @@ class BadInputCatalogueTest {
     }
 
     private static Map<String, Long> storedRows() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT (SELECT count(*) FROM events) AS events,"
-                        + " (SELECT count(*) FROM artifact_heads) AS heads, (SELECT count(*) FROM channels) AS channels,"
-                        + " (SELECT count(*) FROM channel_members) AS members")
-                .map((rs, ctx) -> Map.of("events", rs.getLong("events"), "heads", rs.getLong("heads"),
-                        "channels", rs.getLong("channels"), "members", rs.getLong("members")))
-                .one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT (SELECT count(*) FROM events) AS events,"
+                                + " (SELECT count(*) FROM artifact_heads) AS heads, (SELECT count(*) FROM channels) AS channels,"
+                                + " (SELECT count(*) FROM channel_members) AS members")
+                        .map((rs, ctx) -> Map.of(
+                                "events",
+                                rs.getLong("events"),
+                                "heads",
+                                rs.getLong("heads"),
+                                "channels",
+                                rs.getLong("channels"),
+                                "members",
+                                rs.getLong("members")))
+                        .one());
     }
 
     private static long flagHistory() {
-        return RELAY.jdbi().withHandle(h -> h.createQuery("SELECT count(*) FROM feature_flag_history")
-                .mapTo(Long.class).one());
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT count(*) FROM feature_flag_history")
+                        .mapTo(Long.class)
+                        .one());
     }
 
     static byte[] utf8(String text) {

@@ -35,7 +35,11 @@ class ResourceMetricsTest {
     }
 
     private static List<Class<?>> relayClasses() throws IOException, URISyntaxException, ClassNotFoundException {
-        Path root = Path.of(ResourceMetricsTest.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+        Path root = Path.of(ResourceMetricsTest.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI())
                 .resolveSibling("classes");
         List<Class<?>> classes = new ArrayList<>();
         try (Stream<Path> files = Files.walk(root.resolve("chat/buzz/relay"))) {

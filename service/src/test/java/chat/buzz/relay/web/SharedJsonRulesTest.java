@@ -29,11 +29,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class SharedJsonRulesTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(ConfigOverride.config("gates.sync", "true"),
-            ConfigOverride.config("gates.incremental", "true"));
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.sync", "true"), ConfigOverride.config("gates.incremental", "true"));
 
-    private static final String TOO_DEEP = "[".repeat(StrictJson.MAX_NESTING_DEPTH + 1)
-            + "]".repeat(StrictJson.MAX_NESTING_DEPTH + 1);
+    private static final String TOO_DEEP =
+            "[".repeat(StrictJson.MAX_NESTING_DEPTH + 1) + "]".repeat(StrictJson.MAX_NESTING_DEPTH + 1);
 
     private final NostrKeys alice = NostrKeys.generate();
     private final RelayClient client = RELAY.client();
@@ -58,7 +58,9 @@ class SharedJsonRulesTest {
         try (SyncClient sync = SyncClient.connect(RELAY.baseUrl())) {
             sync.authenticateOk(alice);
             assertNotice(sync, "[\"REQ\",\"dup\",{\"artifact\":\"x\",\"artifact\":\"sync\"}]");
-            assertThat(sync.hasEose("dup")).as("the duplicate-key REQ must not subscribe").isFalse();
+            assertThat(sync.hasEose("dup"))
+                    .as("the duplicate-key REQ must not subscribe")
+                    .isFalse();
             assertNotice(sync, "[\"REQ\",\"deep\",{\"artifact\":\"sync\",\"#h\":" + TOO_DEEP + "}]");
             // The connection still serves a well-formed subscription, which proves the refusals were not lost frames.
             sync.subscribe("fine", "{\"artifact\":\"sync\"}");
@@ -71,15 +73,19 @@ class SharedJsonRulesTest {
     @Test
     void adminApiBodiesRefuseDuplicateKeys() {
         AdminClient admin = RELAY.admin();
-        AdminClient.Reply reply = admin.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/flags"))
-                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
-                .header("X-Buzz-Operator", "1")
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"gate\":\"incremental\",\"value\":\"off\",\"value\":\"on\",\"reason\":\"duplicate keys\"}")));
+        AdminClient.Reply reply = admin.send(
+                HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/flags"))
+                        .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                        .header("X-Buzz-Operator", "1")
+                        .header("Content-Type", "application/json")
+                        .POST(
+                                HttpRequest.BodyPublishers.ofString(
+                                        "{\"gate\":\"incremental\",\"value\":\"off\",\"value\":\"on\",\"reason\":\"duplicate keys\"}")));
         assertThat(reply.status()).as(reply.body()).isEqualTo(400);
         assertThat(reply.json().get("error").asText()).isEqualTo("invalid_json");
-        assertThat(admin.get("/api/flags").body()).as("the flag was not flipped").doesNotContain("duplicate keys");
+        assertThat(admin.get("/api/flags").body())
+                .as("the flag was not flipped")
+                .doesNotContain("duplicate keys");
     }
 
     private static void assertRefused(Reply reply) {
@@ -90,9 +96,13 @@ class SharedJsonRulesTest {
     private static void assertNotice(SyncClient sync, String frame) {
         int before = sync.received().size();
         sync.send(frame);
-        Optional<JsonNode> notice = await().atMost(Duration.ofSeconds(10)).until(
-                () -> sync.received().stream().skip(before).filter(m -> verb(m).equals("NOTICE")).findFirst(),
-                Optional::isPresent);
+        Optional<JsonNode> notice = await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () -> sync.received().stream()
+                                .skip(before)
+                                .filter(m -> verb(m).equals("NOTICE"))
+                                .findFirst(),
+                        Optional::isPresent);
         assertThat(notice.get().get(1).asText()).as(frame).isEqualTo("invalid: message is not JSON");
     }
 }
