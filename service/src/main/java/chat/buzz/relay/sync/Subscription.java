@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,11 @@ final class Subscription implements BulkStream.Target {
 
     private boolean snapshotCounted;
     private ScheduledFuture<?> snapshotDeadline;
+    /** When this subscription's steps began to fail for an unreachable database (0: they do not). */
+    private long unreachableSinceNanos;
+
+    /** How long a live subscription waits for an unreachable database before it ends. */
+    static final long OUTAGE_PATIENCE_SECONDS = 30;
 
     Subscription(SyncSession owner, SyncHub hub, String id, SyncFilter filter) {
         this.owner = owner;
@@ -216,8 +222,11 @@ final class Subscription implements BulkStream.Target {
                 return;
             }
             drain();
+            unreachableSinceNanos = 0;
         } catch (RuntimeException e) {
-            if (BudgetedJdbi.overBudget(e)) {
+            if (DatabaseFaults.isUnreachable(e) && waitForTheDatabase()) {
+                hub.outage().turnedAway(e);
+            } else if (BudgetedJdbi.overBudget(e)) {
                 hub.statementTimedOut();
                 close(
                         "error: a sync query ran over the relay's time budget; subscribe again later, or with a narrower #h");
@@ -238,6 +247,29 @@ final class Subscription implements BulkStream.Target {
                 snapshotEnded();
             }
         }
+    }
+
+    /**
+     * A live subscription outlasts a short database outage: the change it could not judge stays first
+     * in line and the same step runs again a second later, for up to {@link #OUTAGE_PATIENCE_SECONDS}.
+     * Ending it instead would leave a client that only knows PROTOCOL 5 (which resubscribes on
+     * sync_reset alone) without live updates; the change feed's reconnect resets every subscription
+     * anyway when the outage cut the feed too. A subscription still in its snapshot fails at once.
+     *
+     * @return true when the step was rescheduled
+     */
+    private boolean waitForTheDatabase() {
+        if (!isSnapshotDone()) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (unreachableSinceNanos == 0) {
+            unreachableSinceNanos = now;
+        } else if (now - unreachableSinceNanos > TimeUnit.SECONDS.toNanos(OUTAGE_PATIENCE_SECONDS)) {
+            return false;
+        }
+        hub.schedule(this::submit, 1);
+        return true;
     }
 
     private synchronized boolean isSnapshotDone() {
@@ -316,7 +348,7 @@ final class Subscription implements BulkStream.Target {
         while (true) {
             Queued change;
             synchronized (this) {
-                change = cancelled ? null : pending.poll();
+                change = cancelled ? null : pending.peek();
                 if (change == null) {
                     scheduled = false;
                     return;
@@ -326,7 +358,13 @@ final class Subscription implements BulkStream.Target {
                 close("sync_unavailable: WebSocket sync was turned off");
                 return;
             }
+            // Taken off the queue only once applied, so a step that fails for a database outage is retried.
             apply(change);
+            synchronized (this) {
+                if (pending.peek() == change) {
+                    pending.poll();
+                }
+            }
             if (bulk != null) {
                 submit();
                 return;
