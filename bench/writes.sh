@@ -43,4 +43,4 @@ awk '/jdk.ExecutionSample/ {delete seen} /chat\.buzz\./ {sub(/^[ \t]+/, ""); sub
 rm -f "$samples"
 
 echo "BIP-340 verification alone (JMH, one thread, same machine, same run):"
-java -cp "$classpath" org.openjdk.jmh.Main VerificationBenchmark -f 1 -wi 3 -w 2s -i 5 -r 2s -t 1 2>&1 | tail -n 3
+java -cp "$classpath" org.openjdk.jmh.Main Bip340Verification -f 1 -wi 3 -w 2s -i 5 -r 2s -t 1 2>&1 | tail -n 3
