@@ -4,6 +4,7 @@ import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
 import java.net.http.WebSocket;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -16,6 +17,7 @@ public abstract class ChannelListener implements WebSocket.Listener {
     private final String url;
     private final UUID channel;
     private long firstPartNanos;
+    private CompletableFuture<WebSocket> sending = CompletableFuture.completedFuture(null);
 
     protected ChannelListener(NostrKeys keys, String url, UUID channel) {
         this.keys = keys;
@@ -27,16 +29,23 @@ public abstract class ChannelListener implements WebSocket.Listener {
     protected abstract void onMessage(WebSocket socket, String text, long receivedNanos);
 
     protected void answerAuth(WebSocket socket, String challenge) {
-        socket.sendText(
+        send(
+                socket,
                 "[\"AUTH\","
                         + Nip42.authEvent(keys, url, challenge, System.currentTimeMillis() / 1000)
-                                .toJson() + "]",
-                true);
+                                .toJson() + "]");
     }
 
     protected void subscribe(WebSocket socket, String subscription) {
-        socket.sendText(
-                "[\"REQ\",\"" + subscription + "\",{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}]", true);
+        send(socket, "[\"REQ\",\"" + subscription + "\",{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}]");
+    }
+
+    /**
+     * The JDK refuses a send while the socket's previous one is still pending (the relay's OK to AUTH can
+     * arrive before that send's future completes), so each send waits for the one before it.
+     */
+    private synchronized void send(WebSocket socket, String text) {
+        sending = sending.thenCompose(previous -> socket.sendText(text, true));
     }
 
     @Override
