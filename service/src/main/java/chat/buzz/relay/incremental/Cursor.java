@@ -17,9 +17,8 @@ import java.util.UUID;
  * @param sessionStart  database time (micros) at which the session began
  * @param floor         database time (micros) since which a delta session tells the reader about every
  *                      artifact it could have held and that left D; unused while bootstrapping
- * @param priorSnapshot the snapshot of the previous session's first page: rows it could see were judged
- *                      by that session, so a delta session does not send them again
- * @param sessionSnapshot the snapshot of this session's first page: the next session's priorSnapshot
+ * @param prior         the rows the previous session judged: a delta session does not send them again
+ * @param judged        the rows this session has judged so far: the next session's {@code prior}
  * @param position      the last position delivered; for a finished session, where the next one starts
  */
 // The digests stay arrays because the codec writes them as they are; equality below compares contents.
@@ -32,8 +31,8 @@ public record Cursor(
         Phase phase,
         long sessionStart,
         long floor,
-        TxSnapshot priorSnapshot,
-        TxSnapshot sessionSnapshot,
+        JudgedRows prior,
+        JudgedRows judged,
         Position position) {
 
     @Override
@@ -46,8 +45,8 @@ public record Cursor(
                 && phase == that.phase
                 && sessionStart == that.sessionStart
                 && floor == that.floor
-                && Objects.equals(priorSnapshot, that.priorSnapshot)
-                && Objects.equals(sessionSnapshot, that.sessionSnapshot)
+                && Objects.equals(prior, that.prior)
+                && Objects.equals(judged, that.judged)
                 && Objects.equals(position, that.position);
     }
 
@@ -61,8 +60,8 @@ public record Cursor(
                 phase,
                 sessionStart,
                 floor,
-                priorSnapshot,
-                sessionSnapshot,
+                prior,
+                judged,
                 position);
     }
 
@@ -71,7 +70,7 @@ public record Cursor(
         HexFormat hex = HexFormat.of();
         return "Cursor[community=" + community + ", reader=" + hex.formatHex(reader) + ", scope=" + hex.formatHex(scope)
                 + ", policy=" + policy + ", phase=" + phase + ", sessionStart=" + sessionStart + ", floor=" + floor
-                + ", priorSnapshot=" + priorSnapshot + ", sessionSnapshot=" + sessionSnapshot
+                + ", prior=" + prior + ", judged=" + judged
                 + ", position=" + position + "]";
     }
 

@@ -16,22 +16,26 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Turns cursors into opaque base64url text protected by HMAC-SHA256, and back. Version 2 layout:
+ * Turns cursors into opaque base64url text protected by HMAC-SHA256, and back. Version 3 layout:
  * version, phase, community, reader digest, scope digest, policy stamp (time and database epoch),
- * session start, floor, position, the prior and the session snapshot (xmin, xmax, count and the
- * in-progress ids), then the MAC over everything before it. The MAC is checked before any field is
- * trusted. Version 1 cursors, issued before an upgrade, are still read: their epoch is the first, their
- * floor is their policy stamp (the earliest moment a cursor of that stamp can speak for), and with no
- * snapshot the next session sends its whole overlap again.
+ * session start, floor, position, the prior and this session's judged rows (a bootstrap flag, a step
+ * count, and per step its position and snapshot: xmin, xmax, count and the in-progress ids), then the
+ * MAC over everything before it. The MAC is checked before any field is trusted. Cursors issued before
+ * an upgrade are still read. Version 2 held one snapshot per session, its first page's: that is a
+ * single step. Version 1 held none: its epoch is the first, its floor is its policy stamp (the earliest
+ * moment a cursor of that stamp can speak for), and the next session sends its whole overlap again.
  */
 public final class CursorCodec {
-    static final byte VERSION = 2;
+    static final byte VERSION = 3;
+    private static final byte VERSION_2 = 2;
     private static final byte VERSION_1 = 1;
     private static final int DIGEST_BYTES = 16;
     private static final int MAC_BYTES = 32;
     private static final int BODY_BYTES_V1 = 1 + 1 + 8 + DIGEST_BYTES + DIGEST_BYTES + 8 + 8 + 8 + 1 + 16;
     private static final int FIXED_BYTES = BODY_BYTES_V1 + 8 + 8;
     private static final int SNAPSHOT_BYTES = 8 + 8 + 1;
+    private static final int POSITION_BYTES = 8 + 1 + 16;
+    private static final int JUDGED_BYTES = 1 + 1;
     private static final String ALGORITHM = "HmacSHA256";
 
     private final SecretKeySpec key;
@@ -59,7 +63,7 @@ public final class CursorCodec {
     }
 
     public String encode(Cursor cursor) {
-        int bodyBytes = FIXED_BYTES + snapshotBytes(cursor.priorSnapshot()) + snapshotBytes(cursor.sessionSnapshot());
+        int bodyBytes = FIXED_BYTES + judgedBytes(cursor.prior()) + judgedBytes(cursor.judged());
         ByteBuffer body = ByteBuffer.allocate(bodyBytes + MAC_BYTES);
         body.put(VERSION)
                 .put((byte) cursor.phase().ordinal())
@@ -69,13 +73,10 @@ public final class CursorCodec {
                 .putLong(cursor.policy().micros())
                 .putLong(cursor.policy().epoch())
                 .putLong(cursor.sessionStart())
-                .putLong(cursor.floor())
-                .putLong(cursor.position().micros())
-                .put((byte) cursor.position().source())
-                .putLong(cursor.position().d().getMostSignificantBits())
-                .putLong(cursor.position().d().getLeastSignificantBits());
-        putSnapshot(body, cursor.priorSnapshot());
-        putSnapshot(body, cursor.sessionSnapshot());
+                .putLong(cursor.floor());
+        putPosition(body, cursor.position());
+        putJudged(body, cursor.prior());
+        putJudged(body, cursor.judged());
         body.put(hmac(key, Arrays.copyOf(body.array(), bodyBytes)));
         return Base64.getUrlEncoder().withoutPadding().encodeToString(body.array());
     }
@@ -88,9 +89,12 @@ public final class CursorCodec {
         } catch (IllegalArgumentException e) {
             throw notIssuedHere();
         }
-        boolean current = bytes.length > 0 && bytes[0] == VERSION;
-        boolean first = bytes.length > 0 && bytes[0] == VERSION_1;
-        if (!(current && bytes.length >= FIXED_BYTES + 2 * SNAPSHOT_BYTES + MAC_BYTES)
+        byte version = bytes.length > 0 ? bytes[0] : 0;
+        boolean current = version == VERSION;
+        boolean second = version == VERSION_2;
+        boolean first = version == VERSION_1;
+        if (!(current && bytes.length >= FIXED_BYTES + 2 * JUDGED_BYTES + MAC_BYTES)
+                && !(second && bytes.length >= FIXED_BYTES + 2 * SNAPSHOT_BYTES + MAC_BYTES)
                 && !(first && bytes.length == BODY_BYTES_V1 + MAC_BYTES)) {
             throw notIssuedHere();
         }
@@ -111,12 +115,12 @@ public final class CursorCodec {
             byte[] scope = new byte[DIGEST_BYTES];
             body.get(scope);
             long policyMicros = body.getLong();
-            PolicyStamp policy = new PolicyStamp(policyMicros, current ? body.getLong() : PolicyStamp.FIRST_EPOCH);
+            PolicyStamp policy = new PolicyStamp(policyMicros, first ? PolicyStamp.FIRST_EPOCH : body.getLong());
             long sessionStart = body.getLong();
-            long floor = current ? body.getLong() : policyMicros;
-            Position position = new Position(body.getLong(), body.get(), new UUID(body.getLong(), body.getLong()));
-            TxSnapshot prior = current ? snapshot(body) : TxSnapshot.NONE;
-            TxSnapshot session = current ? snapshot(body) : TxSnapshot.NONE;
+            long floor = first ? policyMicros : body.getLong();
+            Position position = position(body);
+            JudgedRows prior = current ? judged(body) : second ? firstPageOnly(body) : JudgedRows.NONE;
+            JudgedRows session = current ? judged(body) : second ? firstPageOnly(body) : JudgedRows.NONE;
             if (body.hasRemaining()) {
                 throw notIssuedHere();
             }
@@ -138,6 +142,50 @@ public final class CursorCodec {
 
     private static int snapshotBytes(TxSnapshot snapshot) {
         return SNAPSHOT_BYTES + 8 * snapshot.inProgress().size();
+    }
+
+    private static int judgedBytes(JudgedRows judged) {
+        return JUDGED_BYTES
+                + judged.steps().stream()
+                        .mapToInt(step -> POSITION_BYTES + snapshotBytes(step.snapshot()))
+                        .sum();
+    }
+
+    private static void putPosition(ByteBuffer body, Position position) {
+        body.putLong(position.micros())
+                .put((byte) position.source())
+                .putLong(position.d().getMostSignificantBits())
+                .putLong(position.d().getLeastSignificantBits());
+    }
+
+    private static Position position(ByteBuffer body) {
+        return new Position(body.getLong(), body.get(), new UUID(body.getLong(), body.getLong()));
+    }
+
+    private static void putJudged(ByteBuffer body, JudgedRows judged) {
+        body.put((byte) (judged.bootstrap() ? 1 : 0)).put((byte) judged.steps().size());
+        for (JudgedRows.Step step : judged.steps()) {
+            putPosition(body, step.after());
+            putSnapshot(body, step.snapshot());
+        }
+    }
+
+    private static JudgedRows judged(ByteBuffer body) {
+        byte bootstrap = body.get();
+        int count = Byte.toUnsignedInt(body.get());
+        if ((bootstrap != 0 && bootstrap != 1) || count > JudgedRows.MAX_STEPS) {
+            throw notIssuedHere();
+        }
+        List<JudgedRows.Step> steps = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            steps.add(new JudgedRows.Step(position(body), snapshot(body)));
+        }
+        return new JudgedRows(bootstrap == 1, steps);
+    }
+
+    /** A version 2 snapshot: the first page's, which judged every row it could see at any position. */
+    private static JudgedRows firstPageOnly(ByteBuffer body) {
+        return JudgedRows.firstPage(false, snapshot(body));
     }
 
     private static void putSnapshot(ByteBuffer body, TxSnapshot snapshot) {

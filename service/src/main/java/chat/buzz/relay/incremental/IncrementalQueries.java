@@ -9,6 +9,10 @@ import static chat.buzz.relay.access.AccessSql.removeReason;
 
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.incremental.Cursor.Position;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -26,12 +30,15 @@ public final class IncrementalQueries {
     /** Source 1 was the move records of channels the reader could read; head changes now cover moves. */
     static final int MEMBERSHIP_SOURCE = 2;
 
-    private static final String MICROS = "CAST(extract(epoch FROM %s) * 1000000 AS bigint)";
-    private static final String POSITION_TIME =
-            "(TIMESTAMPTZ 'epoch' + CAST(:pts AS bigint) * INTERVAL '1 microsecond')";
-    private static final String AFTER = "> (" + POSITION_TIME + ", CAST(:psrc AS integer), CAST(:pd AS uuid))";
-    /** The row comparison alone cannot bound an index scan (its middle term is no column); this can. */
-    private static final String NOT_BEFORE = ">= " + POSITION_TIME;
+    /**
+     * The 64-bit id of the transaction that wrote a row version. Row xids are 32 bits; they are widened
+     * against this page's snapshot xmax, which no visible row's xid can be a full wrap behind. Relies on
+     * the relay's writes using no subtransactions: a snapshot's in-progress list names top-level
+     * transactions only.
+     */
+    private static final String WRITER_XID =
+            "CAST(:xmax AS bigint) - ((CAST(:xmax AS bigint) - CAST(CAST(%s.xmin AS text) AS bigint)) %% 4294967296"
+                    + " + 4294967296) %% 4294967296";
 
     private final Handle handle;
     private final long community;
@@ -67,9 +74,14 @@ public final class IncrementalQueries {
     }
 
     /** database_epoch() is migration 0110's: the epoch row digested with the database's identity. */
+    private static final String POLICY_STAMP = """
+            SELECT CAST(extract(epoch FROM artifact_policy_modified_at) * 1000000 AS bigint) AS micros,
+                   database_epoch() AS epoch
+            FROM communities WHERE id = :community
+            """;
+
     public PolicyStamp policyStamp() {
-        return handle.createQuery("SELECT " + MICROS.formatted("artifact_policy_modified_at")
-                        + " AS micros, database_epoch() AS epoch FROM communities WHERE id = :community")
+        return handle.createQuery(POLICY_STAMP)
                 .bind("community", community)
                 .map((rs, ctx) -> new PolicyStamp(rs.getLong("micros"), rs.getLong("epoch")))
                 .one();
@@ -86,40 +98,58 @@ public final class IncrementalQueries {
     }
 
     /**
+     * The row comparison alone cannot bound an index scan (its middle term is no column), hence the
+     * extra bound on the time in every range below.
+     */
+    private static final String BOOTSTRAP_HORIZON = """
+            SELECT CAST(extract(epoch FROM a.modified_at) * 1000000 AS bigint) AS micros, :headSource AS source, a.d
+            FROM artifact_heads a
+            WHERE a.community_id = :community <inScope>
+              AND a.modified_at >= :afterTime
+              AND (a.modified_at, :headSource, a.d) > (:afterTime, :afterSource, :afterD)
+            ORDER BY a.modified_at, a.d
+            OFFSET :examine - 1 LIMIT 1
+            """;
+
+    /**
      * The position of the {@code examine}-th head after {@code after}, if there are that many: a
      * bootstrap page looks no further, so a reader who sees little of a large community still gets
      * a page (perhaps empty, with {@code more}) within the statement budget.
      */
     public Optional<Position> bootstrapHorizon(List<String> scope, Position after, int examine) {
-        boolean scoped = !scope.isEmpty();
-        String sql = "SELECT " + MICROS.formatted("a.modified_at") + " AS micros, " + HEAD_SOURCE + " AS source, a.d"
-                + " FROM artifact_heads a WHERE a.community_id = :community"
-                + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
-                + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
-                + " ORDER BY a.modified_at, a.d OFFSET :examine - 1 LIMIT 1";
-        Query query = positioned(sql, scope, after).bind("examine", examine);
-        return query.map((rs, ctx) ->
+        return positioned(BOOTSTRAP_HORIZON, scope, after)
+                .bind("examine", examine)
+                .map((rs, ctx) ->
                         new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)))
                 .findOne();
     }
+
+    private static final String BOOTSTRAP = """
+            SELECT CAST(extract(epoch FROM a.modified_at) * 1000000 AS bigint) AS micros, :headSource AS source,
+                   a.d, a.xid, a.channel_id, e.json, true AS discoverable, CAST(NULL AS text) AS reason
+            FROM (SELECT a.*, <writerXid> AS xid FROM artifact_heads a
+                  WHERE a.community_id = :community <inScope>
+                    AND a.modified_at >= :afterTime
+                    AND (a.modified_at, :headSource, a.d) > (:afterTime, :afterSource, :afterD)
+                  ORDER BY a.modified_at, a.d
+                  LIMIT :examine) a
+            JOIN events e ON e.id = a.head_event_id
+            JOIN channels c ON c.id = a.channel_id
+            WHERE <discoverable>
+            ORDER BY a.modified_at, a.d
+            LIMIT :fetch
+            """;
 
     /**
      * Bootstrap: D(reader, scope) in change order after {@code after}, among the next {@code examine}
      * heads only. The heads come from one ordered index range, so a dense reader's page stops after
      * {@code fetch} of them; a sparse reader's stops at {@code examine} (see {@link #bootstrapHorizon}).
      */
-    public List<ChangeRow> bootstrap(List<String> scope, Position after, int fetch, int examine) {
-        boolean scoped = !scope.isEmpty();
-        String sql = "SELECT " + MICROS.formatted("a.modified_at") + " AS micros, " + HEAD_SOURCE + " AS source,"
-                + " a.d, a.channel_id, e.json, true AS discoverable, CAST(NULL AS text) AS reason"
-                + " FROM (SELECT * FROM artifact_heads a WHERE a.community_id = :community"
-                + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
-                + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
-                + " ORDER BY a.modified_at, a.d LIMIT :examine) a"
-                + " JOIN events e ON e.id = a.head_event_id JOIN channels c ON c.id = a.channel_id"
-                + " WHERE " + discoverableHead("a", "e", "c", scoped)
-                + " ORDER BY a.modified_at, a.d LIMIT :fetch";
-        return positioned(sql, scope, after)
+    public List<ChangeRow> bootstrap(List<String> scope, Position after, long snapshotXmax, int fetch, int examine) {
+        return positioned(BOOTSTRAP, scope, after)
+                .define("writerXid", WRITER_XID.formatted("a"))
+                .define("discoverable", discoverableHead("a", "e", "c", !scope.isEmpty()))
+                .bind("xmax", snapshotXmax)
                 .bind("fetch", fetch)
                 .bind("examine", examine)
                 .registerRowMapper(ConstructorMapper.factory(ChangeRow.class))
@@ -128,17 +158,144 @@ public final class IncrementalQueries {
     }
 
     /**
-     * The next {@code examine} delta candidates after {@code after}, in change order. Only keys come
-     * back; after no change this is the whole of a delta page's work.
+     * What may have changed for the reader, in change order: every head change of the community (edits,
+     * deletes, restores, redactions, moves, whatever channel they happened in) and the reader's own
+     * membership changes (grants, re-joins, removals, leaves: every artifact of the channel, deleted
+     * ones included). Each source is cut at :examine rows, enough for any page. Rows the previous
+     * session judged (see {@link JudgedRows}) are left out: a session after no change is empty. A head
+     * row that only a later step of a bootstrap judged is kept, marked: that bootstrap sent it if it
+     * was in D, but sends no removes, so it may still have to be removed.
      */
-    List<Position> deltaCandidates(List<String> scope, DeltaWindow window, int examine) {
-        String sql = "SELECT " + MICROS.formatted("k.ts") + " AS micros, k.source, k.d FROM (" + deltaCandidates(scope)
-                + ") k ORDER BY k.ts, k.source, k.d LIMIT :examine";
-        return windowed(sql, scope, window)
+    private static final String DELTA_CANDIDATES = """
+            SELECT CAST(extract(epoch FROM k.ts) * 1000000 AS bigint) AS micros, k.source, k.d, k.xid, k.upsert_sent
+            FROM (
+                (SELECT a.modified_at AS ts, :headSource AS source, a.d, <headXid> AS xid, <headUpsertSent> AS upsert_sent
+                 FROM artifact_heads a
+                 WHERE a.community_id = :community
+                   AND a.modified_at >= :afterTime
+                   AND (a.modified_at, :headSource, a.d) > (:afterTime, :afterSource, :afterD)
+                   AND NOT <headJudged>
+                 ORDER BY a.modified_at, a.d LIMIT :examine)
+                UNION ALL
+                (SELECT m.sync_modified_at, :membershipSource, a.d, <membershipXid>, false
+                 FROM channel_members m
+                 JOIN channels c ON c.id = m.channel_id
+                 JOIN artifact_heads a ON a.channel_id = m.channel_id
+                 WHERE m.pubkey = :reader AND c.community_id = :community <membershipInScope>
+                   AND <membershipDecidesDiscovery>
+                   AND m.sync_modified_at >= :afterTime
+                   AND (m.sync_modified_at, :membershipSource, a.d) > (:afterTime, :afterSource, :afterD)
+                   AND NOT (<membershipJudgedFirst> OR <membershipJudgedLater>)
+                 ORDER BY m.sync_modified_at, a.d LIMIT :examine)
+            ) k
+            ORDER BY k.ts, k.source, k.d
+            LIMIT :examine
+            """;
+
+    /** Whether the previous session's first page could see the row version written by {@code <xid>}. */
+    private static final String JUDGED_BY_FIRST_PAGE = """
+            (CAST(:priorFirst AS text) <> ''
+             AND pg_visible_in_snapshot(CAST(CAST(<xid> AS text) AS xid8), CAST(NULLIF(CAST(:priorFirst AS text), '') AS pg_snapshot)))
+            """;
+
+    /** Whether a later step of the previous session could see it, the row lying after that step's start. */
+    private static final String JUDGED_BY_LATER_STEP = """
+            EXISTS (SELECT 1
+                    FROM unnest(CAST(:laterMicros AS bigint[]), CAST(:laterSources AS integer[]),
+                                CAST(:laterDs AS uuid[]), CAST(:laterSnapshots AS text[]))
+                         AS j(micros, source, d, snapshot)
+                    WHERE <position> > (TIMESTAMPTZ 'epoch' + j.micros * INTERVAL '1 microsecond', j.source, j.d)
+                      AND pg_visible_in_snapshot(CAST(CAST(<xid> AS text) AS xid8), CAST(j.snapshot AS pg_snapshot)))
+            """;
+
+    /**
+     * The next {@code examine} delta candidates after the window's start, in change order. Only keys
+     * come back; after no change this is the whole of a delta page's work.
+     */
+    List<Candidate> deltaCandidates(List<String> scope, DeltaWindow window, int examine) {
+        JudgedRows prior = window.prior();
+        String headXid = WRITER_XID.formatted("a");
+        String membershipXid = WRITER_XID.formatted("m");
+        String headFirst = judgedByFirstPage(headXid);
+        String headLater = judgedByLaterStep(headXid, "(a.modified_at, :headSource, a.d)");
+        // A bootstrap judged heads only, each with the reader's memberships as its snapshot saw them.
+        String membershipLater = judgedByLaterStep(
+                membershipXid,
+                prior.bootstrap()
+                        ? "(a.modified_at, :headSource, a.d)"
+                        : "(m.sync_modified_at, :membershipSource, a.d)");
+        List<JudgedRows.Step> later = prior.later();
+        return positioned(DELTA_CANDIDATES, scope, window.after())
+                .define("headXid", headXid)
+                .define("membershipXid", membershipXid)
+                .define("headJudged", prior.bootstrap() ? headFirst : "(" + headFirst + " OR " + headLater + ")")
+                .define("headUpsertSent", prior.bootstrap() ? headLater : "false")
+                .define("membershipJudgedFirst", judgedByFirstPage(membershipXid))
+                .define("membershipJudgedLater", membershipLater)
+                .define("membershipInScope", scope.isEmpty() ? "" : "AND m.channel_id = ANY (CAST(:scope AS uuid[]))")
+                .define("membershipDecidesDiscovery", membershipDecidesDiscovery("c", !scope.isEmpty()))
+                .bind("membershipSource", MEMBERSHIP_SOURCE)
+                .bind("xmax", window.snapshotXmax())
+                .bind("priorFirst", prior.first().text())
+                .bindArray(
+                        "laterMicros",
+                        Long.class,
+                        later.stream().map(s -> s.after().micros()).toList())
+                .bindArray(
+                        "laterSources",
+                        Integer.class,
+                        later.stream().map(s -> s.after().source()).toList())
+                .bindArray(
+                        "laterDs",
+                        String.class,
+                        later.stream().map(s -> s.after().d().toString()).toList())
+                .bindArray(
+                        "laterSnapshots",
+                        String.class,
+                        later.stream().map(s -> s.snapshot().text()).toList())
                 .bind("examine", examine)
-                .map((rs, ctx) ->
-                        new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)))
+                .map((rs, ctx) -> new Candidate(
+                        new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)),
+                        rs.getLong("xid"),
+                        rs.getBoolean("upsert_sent")))
                 .list();
+    }
+
+    private static String judgedByFirstPage(String xid) {
+        return JUDGED_BY_FIRST_PAGE.replace("<xid>", xid).strip();
+    }
+
+    private static String judgedByLaterStep(String xid, String position) {
+        return JUDGED_BY_LATER_STEP
+                .replace("<xid>", xid)
+                .replace("<position>", position)
+                .strip();
+    }
+
+    /**
+     * Whether a membership of the reader in the community changed (started, ended, restarted) in a
+     * transaction {@code seen} could not see, at or after {@code sinceMicros}.
+     */
+    private static final String MEMBERSHIP_CHANGED_UNSEEN = """
+            SELECT EXISTS (
+                SELECT 1
+                FROM channel_members m
+                JOIN channels c ON c.id = m.channel_id
+                WHERE m.pubkey = :reader AND c.community_id = :community
+                  AND m.sync_modified_at >= TIMESTAMPTZ 'epoch' + CAST(:sinceMicros AS bigint) * INTERVAL '1 microsecond'
+                  AND NOT pg_visible_in_snapshot(CAST(CAST(<membershipXid> AS text) AS xid8), CAST(:seen AS pg_snapshot)))
+            """;
+
+    boolean membershipChangedUnseen(TxSnapshot seen, long snapshotXmax, long sinceMicros) {
+        return handle.createQuery(MEMBERSHIP_CHANGED_UNSEEN)
+                .define("membershipXid", WRITER_XID.formatted("m"))
+                .bind("community", community)
+                .bind("reader", reader)
+                .bind("xmax", snapshotXmax)
+                .bind("seen", seen.text())
+                .bind("sinceMicros", sinceMicros)
+                .mapTo(Boolean.class)
+                .one();
     }
 
     /**
@@ -148,10 +305,11 @@ public final class IncrementalQueries {
      * from flattening the lateral subquery into a join it would plan as a hash join.
      */
     private static final String JUDGE_CANDIDATES = """
-            SELECT k.micros, k.source, k.d, h.channel_id, CASE WHEN h.discoverable THEN h.json END AS json,
-                   h.discoverable, h.reason
-            FROM unnest(CAST(:micros AS bigint[]), CAST(:sources AS integer[]), CAST(:ds AS uuid[]))
-                 WITH ORDINALITY AS k(micros, source, d, ord)
+            SELECT k.micros, k.source, k.d, k.xid, h.channel_id, CASE WHEN h.discoverable THEN h.json END AS json,
+                   h.discoverable AND NOT k.upsert_sent AS discoverable, h.reason
+            FROM unnest(CAST(:micros AS bigint[]), CAST(:sources AS integer[]), CAST(:ds AS uuid[]), CAST(:xids AS bigint[]),
+                        CAST(:upsertsSent AS boolean[]))
+                 WITH ORDINALITY AS k(micros, source, d, xid, upsert_sent, ord)
             CROSS JOIN LATERAL (
                 SELECT a.channel_id, e.json, j.discoverable, r.reason
                 FROM artifact_heads a
@@ -163,7 +321,7 @@ public final class IncrementalQueries {
                                                 THEN <removeReason> END AS reason) r
                 WHERE a.community_id = :community AND a.d = k.d
                 OFFSET 0) h
-            WHERE h.discoverable OR h.reason IS NOT NULL
+            WHERE (h.discoverable AND NOT k.upsert_sent) OR h.reason IS NOT NULL
             ORDER BY k.ord
             LIMIT :fetch
             """;
@@ -175,7 +333,7 @@ public final class IncrementalQueries {
      * have seen it. Candidates are not filtered by access first, so a page examines a bounded number of
      * rows however sparse the reader's view.
      */
-    List<ChangeRow> delta(List<String> scope, List<Position> candidates, long floor, int fetch) {
+    List<ChangeRow> delta(List<String> scope, List<Candidate> candidates, long floor, int fetch) {
         boolean scoped = !scope.isEmpty();
         Query query = handle.createQuery(JUDGE_CANDIDATES)
                 .define("discoverable", discoverableHead("a", "e", "c", scoped))
@@ -189,15 +347,25 @@ public final class IncrementalQueries {
                 .bindArray(
                         "micros",
                         Long.class,
-                        candidates.stream().map(Position::micros).toList())
+                        candidates.stream().map(c -> c.position().micros()).toList())
                 .bindArray(
                         "sources",
                         Integer.class,
-                        candidates.stream().map(Position::source).toList())
+                        candidates.stream().map(c -> c.position().source()).toList())
                 .bindArray(
                         "ds",
                         String.class,
-                        candidates.stream().map(c -> c.d().toString()).toList());
+                        candidates.stream()
+                                .map(c -> c.position().d().toString())
+                                .toList())
+                .bindArray(
+                        "xids",
+                        Long.class,
+                        candidates.stream().map(Candidate::xid).toList())
+                .bindArray(
+                        "upsertsSent",
+                        Boolean.class,
+                        candidates.stream().map(Candidate::upsertSent).toList());
         if (scoped) {
             query.bindArray("scope", String.class, scope);
         }
@@ -207,54 +375,28 @@ public final class IncrementalQueries {
     }
 
     /**
-     * What may have changed for the reader, in change order: every head change of the community (edits,
-     * deletes, restores, redactions, moves, whatever channel they happened in) and the reader's own
-     * membership changes (grants, re-joins, removals, leaves: every artifact of the channel, deleted
-     * ones included). Each source is cut at :examine rows, enough for any page. Rows the previous
-     * session judged (see {@link DeltaWindow}) are left out: a session after no change is empty.
-     */
-    private static String deltaCandidates(List<String> scope) {
-        boolean scoped = !scope.isEmpty();
-        String heads = "(SELECT a.modified_at AS ts, " + HEAD_SOURCE + " AS source, a.d"
-                + " FROM artifact_heads a"
-                + " WHERE a.community_id = :community"
-                + " AND a.modified_at " + NOT_BEFORE + " AND (a.modified_at, " + HEAD_SOURCE + ", a.d) " + AFTER
-                + " AND NOT " + judgedByPriorSession("a")
-                + " ORDER BY a.modified_at, a.d LIMIT :examine)";
-        String memberships = "(SELECT m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d"
-                + " FROM channel_members m JOIN channels c ON c.id = m.channel_id"
-                + " JOIN artifact_heads a ON a.channel_id = m.channel_id"
-                + " WHERE m.pubkey = :reader AND c.community_id = :community"
-                + (scoped ? " AND m.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
-                + " AND " + membershipDecidesDiscovery("c", scoped)
-                + " AND m.sync_modified_at " + NOT_BEFORE
-                + " AND (m.sync_modified_at, " + MEMBERSHIP_SOURCE + ", a.d) " + AFTER
-                + " AND NOT " + judgedByPriorSession("m")
-                + " ORDER BY m.sync_modified_at, a.d LIMIT :examine)";
-        return heads + " UNION ALL " + memberships;
-    }
-
-    /**
      * Count and XOR digest of D(reader, scope) (PROTOCOL 4.4a): each member contributes
      * SHA-256(d as 16 bytes || head id as 32 bytes). The digest comes back as the 256 characters of a
      * bit string, null when D is empty; bit_xor has no bytea variant, hence the detour through bit(256).
      */
+    private static final String DIGEST = """
+            SELECT count(*) AS count,
+                   CAST(bit_xor(CAST(('x' || encode(sha256(uuid_send(a.d) || decode(a.head_event_id, 'hex')), 'hex'))
+                                     AS bit(256))) AS text) AS bits
+            FROM artifact_heads a
+            JOIN events e ON e.id = a.head_event_id
+            JOIN channels c ON c.id = a.channel_id
+            WHERE a.community_id = :community <inScope>
+              AND <discoverable>
+            """;
+
     DigestRow digest(List<String> scope) {
-        boolean scoped = !scope.isEmpty();
-        String sql = "SELECT count(*) AS count, CAST(bit_xor(CAST(('x' || encode(sha256(uuid_send(a.d)"
-                + " || decode(a.head_event_id, 'hex')), 'hex')) AS bit(256))) AS text) AS bits"
-                + " FROM artifact_heads a JOIN events e ON e.id = a.head_event_id JOIN channels c ON c.id = a.channel_id"
-                + " WHERE a.community_id = :community"
-                + (scoped ? " AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "")
-                + " AND " + discoverableHead("a", "e", "c", scoped);
-        Query query = handle.createQuery(sql).bind("community", community).bind("reader", reader);
-        if (scoped) {
-            query.bindArray("scope", String.class, scope);
-        }
-        return query.map((rs, ctx) -> new DigestRow(rs.getLong("count"), rs.getString("bits")))
+        return scoped(handle.createQuery(DIGEST), scope)
+                .define("discoverable", discoverableHead("a", "e", "c", !scope.isEmpty()))
+                .bind("reader", reader)
+                .map((rs, ctx) -> new DigestRow(rs.getLong("count"), rs.getString("bits")))
                 .one();
     }
-
     /**
      * One row per requested id, in request order, repeats included; an unknown id has no head (all
      * columns null) and is a remove. Each id is one primary-key lookup (a lateral join), however many
@@ -285,36 +427,29 @@ public final class IncrementalQueries {
                 .list();
     }
 
-    /**
-     * Whether the row version behind a candidate was written by a transaction the previous session's
-     * first page could see (so every page of that session saw it, and judged it). Row xids are 32 bits;
-     * they are widened against this snapshot's xmax, which no visible row's xid can be a full wrap
-     * behind. Relies on the relay's writes using no subtransactions: a snapshot's in-progress list
-     * names top-level transactions only.
-     */
-    private static String judgedByPriorSession(String row) {
-        return ("(CAST(:prior AS text) <> '' AND pg_visible_in_snapshot(CAST(CAST(CAST(:xmax AS bigint)"
-                        + " - ((CAST(:xmax AS bigint) - CAST(CAST(%s.xmin AS text) AS bigint)) %% 4294967296 + 4294967296)"
-                        + " %% 4294967296 AS text) AS xid8), CAST(NULLIF(CAST(:prior AS text), '') AS pg_snapshot)))")
-                .formatted(row);
-    }
-
-    private Query windowed(String sql, List<String> scope, DeltaWindow window) {
-        return positioned(sql, scope, window.after())
-                .bind("prior", window.prior().text())
-                .bind("xmax", window.snapshotXmax());
-    }
-
     private Query positioned(String sql, List<String> scope, Position after) {
-        Query query = handle.createQuery(sql)
-                .bind("community", community)
+        return scoped(handle.createQuery(sql), scope)
                 .bind("reader", reader)
-                .bind("pts", after.micros())
-                .bind("psrc", after.source())
-                .bind("pd", after.d().toString());
+                .bind("headSource", HEAD_SOURCE)
+                .bind(
+                        "afterTime",
+                        OffsetDateTime.ofInstant(Instant.EPOCH.plus(after.micros(), ChronoUnit.MICROS), ZoneOffset.UTC))
+                .bind("afterSource", after.source())
+                .bind("afterD", after.d());
+    }
+
+    private Query scoped(Query query, List<String> scope) {
+        query.bind("community", community)
+                .define("inScope", scope.isEmpty() ? "" : "AND a.channel_id = ANY (CAST(:scope AS uuid[]))");
         if (!scope.isEmpty()) {
             query.bindArray("scope", String.class, scope);
         }
         return query;
     }
+
+    /**
+     * A delta candidate: where it stands in change order, the transaction that wrote its row, and
+     * whether the previous session (a bootstrap) already sent it if it is in D.
+     */
+    record Candidate(Position position, long xid, boolean upsertSent) {}
 }

@@ -104,8 +104,9 @@ public final class IncrementalReads implements IncrementalMode {
         }
         SessionStep step = SessionStep.plan(since, policy, snapshot, overlapMicros);
         PageWalk walk = step.phase() == Phase.BOOTSTRAP
-                ? bootstrapPage(queries, request, step)
+                ? bootstrapPage(queries, request, step, snapshot)
                 : deltaPage(queries, request, step, snapshot);
+        JudgedRows judged = judgedAfter(queries, step, walk, snapshot);
         // A finished session resumes from the moment it began, never later: whatever committed during
         // it with an earlier stamp is still within the next session's overlap.
         Cursor next = new Cursor(
@@ -116,8 +117,8 @@ public final class IncrementalReads implements IncrementalMode {
                 walk.more() ? step.phase() : Phase.FINISHED,
                 step.sessionStart(),
                 step.floor(),
-                step.priorSnapshot(),
-                step.sessionSnapshot(),
+                step.prior(),
+                judged,
                 walk.more() ? walk.resumeAfter() : Position.before(step.sessionStart()));
         if (step.reset()) {
             statistics.resetServed(caller.community().id());
@@ -126,13 +127,35 @@ public final class IncrementalReads implements IncrementalMode {
     }
 
     /**
+     * What the session has judged once this page is answered. A page whose rows the session's last step
+     * could already see adds nothing; one that delivered a row written since (a write committed while
+     * the session was paused, say) adds a step from where it began, so the next session does not send
+     * that row again. A bootstrap page also adds one when the reader's memberships changed since: it
+     * read its heads with the change in effect.
+     */
+    private JudgedRows judgedAfter(IncrementalQueries queries, SessionStep step, PageWalk walk, ReadSnapshot snapshot) {
+        JudgedRows judged = step.judged();
+        TxSnapshot now = snapshot.snapshot();
+        if (judged.steps().isEmpty() || judged.last().equals(now)) {
+            return judged;
+        }
+        boolean unseen = walk.delivered().stream().anyMatch(row -> !judged.covers(row.position(), row.xid()));
+        if (!unseen && step.phase() == Phase.BOOTSTRAP) {
+            unseen = queries.membershipChangedUnseen(judged.last(), now.xmax(), step.sessionStart() - overlapMicros);
+        }
+        return unseen ? judged.extendedBy(step.after(), now) : judged;
+    }
+
+    /**
      * A page that came back short either reached the end or stopped at its {@code EXAMINE} rows; only
      * then is the horizon worth a query, and the next page continues after it.
      */
-    private static PageWalk bootstrapPage(IncrementalQueries queries, Delta request, SessionStep step) {
+    private static PageWalk bootstrapPage(
+            IncrementalQueries queries, Delta request, SessionStep step, ReadSnapshot snapshot) {
         int fetch = request.limit() + 1;
-        PageWalk walk =
-                PageWalk.of(queries.bootstrap(request.scope(), step.after(), fetch, EXAMINE), request.limit(), fetch);
+        List<ChangeRow> rows = queries.bootstrap(
+                request.scope(), step.after(), snapshot.snapshot().xmax(), fetch, EXAMINE);
+        PageWalk walk = PageWalk.of(rows, request.limit(), fetch);
         return walk.more() ? walk : walk.orUpTo(queries.bootstrapHorizon(request.scope(), step.after(), EXAMINE));
     }
 
@@ -143,20 +166,20 @@ public final class IncrementalReads implements IncrementalMode {
      */
     private static PageWalk deltaPage(
             IncrementalQueries queries, Delta request, SessionStep step, ReadSnapshot snapshot) {
-        DeltaWindow window = new DeltaWindow(
-                step.after(), step.priorSnapshot(), snapshot.snapshot().xmax());
+        DeltaWindow window =
+                new DeltaWindow(step.after(), step.prior(), snapshot.snapshot().xmax());
         // Room for the repeats a page drops: an artifact can be a candidate of both sources.
         int fetch = 2 * request.limit() + 1;
-        List<Position> candidates = queries.deltaCandidates(request.scope(), window, fetch + 1);
+        List<IncrementalQueries.Candidate> candidates = queries.deltaCandidates(request.scope(), window, fetch + 1);
         if (candidates.isEmpty()) {
             return PageWalk.of(List.of(), request.limit(), fetch);
         }
-        List<Position> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
+        List<IncrementalQueries.Candidate> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
         PageWalk walk =
                 PageWalk.of(queries.delta(request.scope(), judged, step.floor(), fetch), request.limit(), fetch);
         return walk.more() || candidates.size() == judged.size()
                 ? walk
-                : walk.orUpTo(Optional.of(judged.get(judged.size() - 1)));
+                : walk.orUpTo(Optional.of(judged.get(judged.size() - 1).position()));
     }
 
     private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {

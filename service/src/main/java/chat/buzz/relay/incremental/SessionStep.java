@@ -12,9 +12,8 @@ import java.util.Optional;
  * @param sessionStart the database time the session began: a finished session resumes from here
  * @param floor        a delta session removes every artifact that left D and that the reader could have
  *                     held at some moment after this one
- * @param priorSnapshot   candidates this snapshot could see were judged by the previous session: they
- *                        are not sent again
- * @param sessionSnapshot the snapshot of this session's first page, for the session after it
+ * @param prior        the rows the previous session judged: they are not sent again
+ * @param judged       the rows this session judged before this page, for the session after it
  * @param after        the page holds only positions after this one
  * @param reset        the cursor's policy stamp is stale: this is a fresh bootstrap
  */
@@ -23,8 +22,8 @@ record SessionStep(
         PolicyStamp policy,
         long sessionStart,
         long floor,
-        TxSnapshot priorSnapshot,
-        TxSnapshot sessionSnapshot,
+        JudgedRows prior,
+        JudgedRows judged,
         Position after,
         boolean reset) {
 
@@ -47,16 +46,16 @@ record SessionStep(
         if (cursor.phase() == Phase.FINISHED) {
             // The overlap is applied once, at the start of a session, so that a change whose commit
             // became visible late is read again. Channel settings have been as they are now since the
-            // policy stamp, so the reader's past access is judged no further back than that. Whatever
-            // the previous session's pages all saw, they judged: only later writes are sent (PROTOCOL 4.2).
+            // policy stamp, so the reader's past access is judged no further back than that. What the
+            // previous session judged is not sent again (PROTOCOL 4.2).
             long start = cursor.position().micros() - overlapMicros;
             return new SessionStep(
                     Phase.DELTA,
                     policy,
                     now,
                     Math.max(start, policy.micros()),
-                    cursor.sessionSnapshot(),
-                    snapshot.snapshot(),
+                    cursor.judged(),
+                    JudgedRows.firstPage(false, snapshot.snapshot()),
                     Position.before(start),
                     false);
         }
@@ -70,8 +69,8 @@ record SessionStep(
                 policy,
                 cursor.sessionStart(),
                 cursor.floor(),
-                cursor.priorSnapshot(),
-                cursor.sessionSnapshot(),
+                cursor.prior(),
+                cursor.judged(),
                 cursor.position(),
                 false);
     }
@@ -82,8 +81,8 @@ record SessionStep(
                 policy,
                 snapshot.nowMicros(),
                 snapshot.nowMicros(),
-                TxSnapshot.NONE,
-                snapshot.snapshot(),
+                JudgedRows.NONE,
+                JudgedRows.firstPage(true, snapshot.snapshot()),
                 Position.before(0),
                 reset);
     }

@@ -47,6 +47,14 @@ record TxSnapshot(long xmin, long xmax, List<Long> inProgress) {
         return xmax > 0;
     }
 
+    /**
+     * Whether a row written by the 64-bit transaction id {@code xid} was visible in this snapshot, as
+     * {@code pg_visible_in_snapshot} answers for a committed transaction; unknown sees nothing.
+     */
+    boolean sees(long xid) {
+        return known() && (xid < xmin || (xid < xmax && !inProgress.contains(xid)));
+    }
+
     /** The text form PostgreSQL casts to {@code pg_snapshot}; empty when unknown. */
     String text() {
         if (!known()) {

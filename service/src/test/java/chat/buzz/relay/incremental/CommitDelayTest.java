@@ -82,6 +82,46 @@ class CommitDelayTest {
         assertThat(sync.heads()).containsEntry(first.toString(), edit.id());
     }
 
+    /**
+     * A session that pauses while others write adds a step to what it judged, so the next session sends
+     * none of those writes again; a change stamped before that step's start but committed after it is
+     * still delivered, because no page of the session could see it where it stands.
+     */
+    @Test
+    void aResumedSessionSendsNothingTwiceAndStillMissesNoLateCommit() {
+        UUID channel = writer.channel(owner, "open");
+        UUID early = writer.create(owner, channel);
+        SyncingClient sync = new SyncingClient(relay, reader, List.of(channel.toString()));
+        sync.session();
+
+        Event late = Nostr.revision(owner, early, channel, "update", writer.heads.get(early), "late edit");
+        List<UUID> written;
+        try (Handle slowWriter =
+                RELAY.jdbi().installPlugin(new SqlObjectPlugin()).open()) {
+            slowWriter.begin();
+            stampEdit(slowWriter, early, channel, late);
+            written = writer.createMany(owner, channel, 3);
+            assertThat(sync.page(1)).hasSize(1);
+            UUID whilePaused = writer.create(owner, channel);
+            slowWriter.commit();
+            List<JsonNode> rest = new java.util.ArrayList<>();
+            while (sync.midSession) {
+                rest.addAll(sync.page(1));
+            }
+            assertThat(rest).extracting(entry -> entry.path("d").asText()).contains(whilePaused.toString());
+        }
+        assertThat(sync.heads()).containsEntry(early.toString(), writer.heads.get(early));
+        assertThat(sync.heads())
+                .containsKeys(written.stream().map(UUID::toString).toArray(String[]::new));
+
+        List<JsonNode> next = sync.session();
+        assertThat(next)
+                .extracting(entry -> entry.path("d").asText() + " "
+                        + entry.path("event").path("id").asText())
+                .containsExactly(early + " " + late.id());
+        assertThat(sync.session()).isEmpty();
+    }
+
     /** The same SQL as the relay's accepted update, in a transaction the test controls. */
     private static void stampEdit(Handle handle, UUID d, UUID channel, Event edit) {
         long community = handle.createQuery("SELECT id FROM communities WHERE name = 'test'")

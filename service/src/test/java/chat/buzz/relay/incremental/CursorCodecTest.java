@@ -22,8 +22,16 @@ class CursorCodecTest {
             Phase.DELTA,
             1_795_000_001_000_000L,
             1_794_999_881_000_000L,
-            new TxSnapshot(5_000_000_123L, 5_000_000_130L, List.of(5_000_000_124L, 5_000_000_127L)),
-            TxSnapshot.below(5_000_000_456L),
+            JudgedRows.firstPage(
+                            true,
+                            new TxSnapshot(5_000_000_123L, 5_000_000_130L, List.of(5_000_000_124L, 5_000_000_127L)))
+                    .extendedBy(
+                            new Position(1_794_999_900_000_000L, 0, UUID.randomUUID()),
+                            TxSnapshot.below(5_000_000_140L)),
+            JudgedRows.firstPage(false, TxSnapshot.below(5_000_000_456L))
+                    .extendedBy(
+                            new Position(1_795_000_000_500_000L, 2, UUID.randomUUID()),
+                            new TxSnapshot(5_000_000_460L, 5_000_000_470L, List.of(5_000_000_465L))),
             new Position(1_795_000_000_999_999L, 2, UUID.randomUUID()));
 
     @Test
@@ -36,9 +44,69 @@ class CursorCodecTest {
         assertThat(decoded.phase()).isEqualTo(Phase.DELTA);
         assertThat(decoded.sessionStart()).isEqualTo(cursor.sessionStart());
         assertThat(decoded.floor()).isEqualTo(cursor.floor());
-        assertThat(decoded.priorSnapshot()).isEqualTo(cursor.priorSnapshot());
-        assertThat(decoded.sessionSnapshot()).isEqualTo(cursor.sessionSnapshot());
+        assertThat(decoded.prior()).isEqualTo(cursor.prior());
+        assertThat(decoded.judged()).isEqualTo(cursor.judged());
         assertThat(decoded.position()).isEqualTo(cursor.position());
+        assertThat(decoded).isEqualTo(cursor);
+    }
+
+    /** Version 2 kept one snapshot per session, its first page's: it reads as a single step. */
+    @Test
+    void readsVersionTwoCursors() throws Exception {
+        TxSnapshot prior = new TxSnapshot(100, 105, List.of(101L, 103L));
+        TxSnapshot session = TxSnapshot.below(200);
+        ByteBuffer v2 = ByteBuffer.allocate(1 + 1 + 8 + 16 + 16 + 8 + 8 + 8 + 8 + 8 + 1 + 16 + (17 + 16) + 17);
+        v2.put((byte) 2)
+                .put((byte) Phase.FINISHED.ordinal())
+                .putLong(7)
+                .put(cursor.reader())
+                .put(cursor.scope())
+                .putLong(cursor.policy().micros())
+                .putLong(cursor.policy().epoch())
+                .putLong(cursor.sessionStart())
+                .putLong(cursor.floor())
+                .putLong(cursor.position().micros())
+                .put((byte) cursor.position().source())
+                .putLong(cursor.position().d().getMostSignificantBits())
+                .putLong(cursor.position().d().getLeastSignificantBits())
+                .putLong(100)
+                .putLong(105)
+                .put((byte) 2)
+                .putLong(101)
+                .putLong(103)
+                .putLong(200)
+                .putLong(200)
+                .put((byte) 0);
+
+        Cursor decoded = codec.decode(signed(v2.array()));
+        assertThat(decoded.prior()).isEqualTo(JudgedRows.firstPage(false, prior));
+        assertThat(decoded.judged()).isEqualTo(JudgedRows.firstPage(false, session));
+        assertThat(decoded.policy()).isEqualTo(cursor.policy());
+        assertThat(decoded.floor()).isEqualTo(cursor.floor());
+        assertThat(decoded.position()).isEqualTo(cursor.position());
+    }
+
+    @Test
+    void moreStepsThanACursorHoldsAreRefused() throws Exception {
+        ByteBuffer body = ByteBuffer.allocate(1 + 1 + 8 + 16 + 16 + 8 + 8 + 8 + 8 + 8 + 1 + 16 + 2 + 2);
+        body.put(CursorCodec.VERSION)
+                .put((byte) Phase.FINISHED.ordinal())
+                .putLong(7)
+                .put(cursor.reader())
+                .put(cursor.scope())
+                .putLong(cursor.policy().micros())
+                .putLong(cursor.policy().epoch())
+                .putLong(cursor.sessionStart())
+                .putLong(cursor.floor())
+                .putLong(cursor.position().micros())
+                .put((byte) cursor.position().source())
+                .putLong(cursor.position().d().getMostSignificantBits())
+                .putLong(cursor.position().d().getLeastSignificantBits())
+                .put((byte) 0)
+                .put((byte) (JudgedRows.MAX_STEPS + 1))
+                .put((byte) 0)
+                .put((byte) 0);
+        assertInvalid(signed(body.array()));
     }
 
     /**
@@ -65,8 +133,8 @@ class CursorCodecTest {
         assertThat(decoded.phase()).isEqualTo(Phase.FINISHED);
         assertThat(decoded.policy()).isEqualTo(new PolicyStamp(cursor.policy().micros(), PolicyStamp.FIRST_EPOCH));
         assertThat(decoded.floor()).isEqualTo(cursor.policy().micros());
-        assertThat(decoded.priorSnapshot()).isEqualTo(TxSnapshot.NONE);
-        assertThat(decoded.sessionSnapshot()).isEqualTo(TxSnapshot.NONE);
+        assertThat(decoded.prior()).isEqualTo(JudgedRows.NONE);
+        assertThat(decoded.judged()).isEqualTo(JudgedRows.NONE);
         assertThat(decoded.position()).isEqualTo(cursor.position());
         assertThat(decoded.sessionStart()).isEqualTo(cursor.sessionStart());
     }
@@ -136,12 +204,12 @@ class CursorCodecTest {
         assertInvalid(codec.encode(cursor).replace('-', '+').replace('_', '/') + "==*");
     }
 
-    /** A version byte the codec does not know is refused even with a valid MAC, and so is a version 2 mark on a version 1 body. */
+    /** A version byte the codec does not know is refused even with a valid MAC, and so is a version 3 mark on a version 1 body. */
     @Test
     void unknownVersionsAndMismatchedLayoutsAreRefused() throws Exception {
         byte[] issued = Base64.getUrlDecoder().decode(codec.encode(cursor));
         byte[] body = java.util.Arrays.copyOf(issued, issued.length - 32);
-        body[0] = 3;
+        body[0] = 4;
         assertInvalid(signed(body));
         byte[] v1Sized = new byte[1 + 1 + 8 + 16 + 16 + 8 + 8 + 8 + 1 + 16];
         v1Sized[0] = CursorCodec.VERSION;

@@ -30,8 +30,10 @@ class CursorDecoderFuzzTest {
             Phase.FINISHED,
             1_795_000_001_000_000L,
             1_794_999_881_000_000L,
-            TxSnapshot.below(5_000_000_123L),
-            new TxSnapshot(5_000_000_456L, 5_000_000_460L, List.of(5_000_000_457L)),
+            JudgedRows.firstPage(false, TxSnapshot.below(5_000_000_123L)),
+            JudgedRows.firstPage(true, new TxSnapshot(5_000_000_456L, 5_000_000_460L, List.of(5_000_000_457L)))
+                    .extendedBy(
+                            new Position(1_795_000_000_000_001L, 0, new UUID(1, 2)), TxSnapshot.below(5_000_000_470L)),
             new Position(1_795_000_000_999_999L, 0, UUID.randomUUID())));
 
     @Property(tries = 4000, seed = "20261213")

@@ -21,8 +21,8 @@ class CursorTest {
                 Phase.DELTA,
                 1_795_000_001_000_000L,
                 1_794_999_881_000_000L,
-                TxSnapshot.below(5_000_000_123L),
-                TxSnapshot.below(5_000_000_456L),
+                JudgedRows.firstPage(false, TxSnapshot.below(5_000_000_123L)),
+                JudgedRows.firstPage(false, TxSnapshot.below(5_000_000_456L)),
                 new Position(1_795_000_000_999_999L, 2, ARTIFACT));
     }
 

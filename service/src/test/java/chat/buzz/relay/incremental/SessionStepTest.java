@@ -14,8 +14,10 @@ class SessionStepTest {
     private static final long OVERLAP = 120_000_000L;
     private static final PolicyStamp POLICY = new PolicyStamp(1_000_000_000L, 0);
     private static final PolicyStamp NEWER_POLICY = new PolicyStamp(2_000_000_000L, 0);
-    private static final TxSnapshot PRIOR = new TxSnapshot(10, 12, List.of(11L));
-    private static final TxSnapshot PREVIOUS_SESSION = new TxSnapshot(20, 25, List.of(21L, 23L));
+    private static final JudgedRows PRIOR = JudgedRows.firstPage(false, new TxSnapshot(10, 12, List.of(11L)));
+    private static final JudgedRows PREVIOUS_SESSION = JudgedRows.firstPage(
+                    false, new TxSnapshot(20, 25, List.of(21L, 23L)))
+            .extendedBy(new Position(3_500_000_000L, 0, UUID.randomUUID()), new TxSnapshot(24, 28, List.of()));
     private static final ReadSnapshot NOW = new ReadSnapshot(5_000_000_000L, new TxSnapshot(30, 31, List.of()), POLICY);
     private static final Position SAVED = new Position(4_000_000_000L, 1, UUID.randomUUID());
 
@@ -46,8 +48,8 @@ class SessionStepTest {
                         POLICY,
                         NOW.nowMicros(),
                         NOW.nowMicros(),
-                        TxSnapshot.NONE,
-                        NOW.snapshot(),
+                        JudgedRows.NONE,
+                        JudgedRows.firstPage(true, NOW.snapshot()),
                         Position.before(0),
                         false));
     }
@@ -63,8 +65,8 @@ class SessionStepTest {
                             NEWER_POLICY,
                             NOW.nowMicros(),
                             NOW.nowMicros(),
-                            TxSnapshot.NONE,
-                            NOW.snapshot(),
+                            JudgedRows.NONE,
+                            JudgedRows.firstPage(true, NOW.snapshot()),
                             Position.before(0),
                             true));
         }
@@ -94,7 +96,7 @@ class SessionStepTest {
     }
 
     @Test
-    void aFinishedSessionStartsTheNextOneAnOverlapEarlierAndSkipsWhatItsFirstPageSaw() {
+    void aFinishedSessionStartsTheNextOneAnOverlapEarlierAndSkipsWhatItJudged() {
         SessionStep step = plan(cursor(Phase.FINISHED, POLICY), POLICY);
         long start = SAVED.micros() - OVERLAP;
         assertThat(step)
@@ -104,7 +106,7 @@ class SessionStepTest {
                         NOW.nowMicros(),
                         start,
                         PREVIOUS_SESSION,
-                        NOW.snapshot(),
+                        JudgedRows.firstPage(false, NOW.snapshot()),
                         Position.before(start),
                         false));
     }

@@ -33,13 +33,17 @@ final class SteadyClient {
     final List<String> namedTwiceInAPage = new ArrayList<>();
 
     int removalsOfWhatWasNotHeld;
-    int resent;
+    /** Heads a later session sent again while the client still held them: "d, first session, session". */
+    final List<String> resent = new ArrayList<>();
     /** Entries of the current (or last) session. */
     int sessionEntries;
     /** Writes happened while the current (or last) session was open: its end need not be exact. */
     boolean interrupted;
 
-    private final Map<String, Integer> firstDelivered = new HashMap<>();
+    private final Map<String, Delivery> lastDelivered = new HashMap<>();
+
+    /** When a head was last delivered: the client's session and the model's change count. */
+    private record Delivery(int session, int change) {}
 
     SteadyClient(RelayClient relay, NostrKeys keys, Set<UUID> scope, String label, Model model, LeakOracle oracle) {
         this.sync = new SyncingClient(
@@ -83,12 +87,14 @@ final class SteadyClient {
             }
             String key = d + " " + entry.path("event").path("id").asText();
             JsonNode held = sync.store.get(d);
-            Integer first = firstDelivered.putIfAbsent(key, sessions);
+            Delivery before = lastDelivered.put(key, new Delivery(sessions, model.changes()));
+            // An artifact that left D and came back (a re-join, say) is rightly sent again (PROTOCOL 4.2).
             if (held != null
                     && held.path("id").equals(entry.path("event").path("id"))
-                    && first != null
-                    && first < sessions) {
-                resent++;
+                    && before != null
+                    && before.session() < sessions
+                    && !model.leftSince(view, d, before.change())) {
+                resent.add(d + " (delivered in session " + before.session() + ", again in session " + sessions + ")");
             }
         }
     }

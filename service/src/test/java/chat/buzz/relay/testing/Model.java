@@ -87,6 +87,11 @@ public final class Model {
     private final Map<String, Artifact> byRevision = new HashMap<>();
     private final Map<View, Set<String>> everDiscoverable = new HashMap<>();
     private final Map<View, Window> windows = new HashMap<>();
+    /** Per watched view, D as of the last change, and for each artifact the change at which it last left D. */
+    private final Map<View, Set<String>> lastDiscoverable = new HashMap<>();
+
+    private final Map<View, Map<String, Integer>> lastLeft = new HashMap<>();
+    private int changes;
 
     public Channel addChannel(UUID id, String owner, boolean open, boolean unlisted, boolean ttl) {
         Channel channel = new Channel(id, open, unlisted, ttl);
@@ -147,6 +152,7 @@ public final class Model {
         everDiscoverable
                 .computeIfAbsent(view, v -> new HashSet<>())
                 .addAll(discoverable(view).keySet());
+        lastDiscoverable.put(view, new HashSet<>(discoverable(view).keySet()));
     }
 
     /** Whether d was ever in the view's D since it was watched: the artifacts the view could have held. */
@@ -188,8 +194,29 @@ public final class Model {
     }
 
     private void changed() {
-        everDiscoverable.forEach((view, ever) -> ever.addAll(discoverable(view).keySet()));
+        changes++;
+        everDiscoverable.forEach((view, ever) -> {
+            Set<String> now = discoverable(view).keySet();
+            ever.addAll(now);
+            Set<String> before = lastDiscoverable.put(view, new HashSet<>(now));
+            if (before != null) {
+                before.stream()
+                        .filter(d -> !now.contains(d))
+                        .forEach(d -> lastLeft.computeIfAbsent(view, v -> new HashMap<>())
+                                .put(d, changes));
+            }
+        });
         windows.forEach(this::widen);
+    }
+
+    /** How many changes the model has seen: a clock for {@link #leftSince}. */
+    public int changes() {
+        return changes;
+    }
+
+    /** Whether d left the view's D after change number {@code change} (and so may rightly be sent again). */
+    public boolean leftSince(View view, String d, int change) {
+        return lastLeft.getOrDefault(view, Map.of()).getOrDefault(d, -1) > change;
     }
 
     private void widen(View view, Window window) {

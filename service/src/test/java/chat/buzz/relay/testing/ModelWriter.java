@@ -53,10 +53,15 @@ public final class ModelWriter {
 
     /** Every line of the story since the start that names the artifact (by its short id), numbered. */
     public String historyOf(String d) {
-        String id = shortId(d);
+        return historyMentioning(shortId(d));
+    }
+
+    /** Every line of the story since the start that contains any of the words, numbered. */
+    public String historyMentioning(String... words) {
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < history.size(); i++) {
-            if (history.get(i).contains(id)) {
+            String line = history.get(i);
+            if (java.util.Arrays.stream(words).anyMatch(line::contains)) {
                 text.append("\n    #").append(i).append(' ').append(history.get(i));
             }
         }

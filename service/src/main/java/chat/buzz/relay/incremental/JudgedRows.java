@@ -1,0 +1,92 @@
+package chat.buzz.relay.incremental;
+
+import chat.buzz.relay.incremental.Cursor.Position;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The change rows a session judged, as the session after it needs to know them so that it sends
+ * nothing twice (PROTOCOL 4.2). Each step says: every row after {@code after} that {@code snapshot}
+ * could see was judged, because every page from the one that began at {@code after} read its range
+ * with that snapshot or a later one. The first step begins before everything and holds the snapshot
+ * of the session's first page; a later page adds a step only when it delivered a row the last step
+ * could not see, such as a write that committed while the session was paused.
+ *
+ * <p>For a bootstrap the steps speak of heads only: a bootstrap page judges heads, not the reader's
+ * membership rows. A membership change a bootstrap step could see is judged for the heads after that
+ * step's start, which were read with the change in effect.
+ *
+ * <p>Leaving a step out only makes the next session send more, never less, so a full list drops its
+ * oldest step after the first.
+ */
+record JudgedRows(boolean bootstrap, List<Step> steps) {
+    /** Nothing judged: the next session sends its whole overlap. */
+    static final JudgedRows NONE = new JudgedRows(false, List.of());
+    /** A cursor carries at most this many steps. */
+    static final int MAX_STEPS = 8;
+
+    record Step(Position after, TxSnapshot snapshot) {}
+
+    JudgedRows {
+        steps = List.copyOf(steps);
+    }
+
+    /** What a session judged once its first page, read in {@code snapshot}, was answered. */
+    static JudgedRows firstPage(boolean bootstrap, TxSnapshot snapshot) {
+        return snapshot.known() ? new JudgedRows(bootstrap, List.of(new Step(Position.before(0), snapshot))) : NONE;
+    }
+
+    /** Whether a row at {@code position} written by transaction {@code xid} is already judged. */
+    boolean covers(Position position, long xid) {
+        for (Step step : steps) {
+            if (compare(position, step.after()) > 0 && step.snapshot().sees(xid)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The same, plus every row after {@code after} that {@code snapshot} could see. */
+    JudgedRows extendedBy(Position after, TxSnapshot snapshot) {
+        if (!snapshot.known() || steps.isEmpty()) {
+            return this;
+        }
+        List<Step> longer = new ArrayList<>(steps);
+        longer.add(new Step(after, snapshot));
+        if (longer.size() > MAX_STEPS) {
+            longer.remove(1);
+        }
+        return new JudgedRows(bootstrap, longer);
+    }
+
+    /** The first step's snapshot; {@link TxSnapshot#NONE} when nothing is judged. */
+    TxSnapshot first() {
+        return steps.isEmpty() ? TxSnapshot.NONE : steps.get(0).snapshot();
+    }
+
+    /** The last step's snapshot; {@link TxSnapshot#NONE} when nothing is judged. */
+    TxSnapshot last() {
+        return steps.isEmpty() ? TxSnapshot.NONE : steps.get(steps.size() - 1).snapshot();
+    }
+
+    /** The steps after the first, which only rows written during the session need. */
+    List<Step> later() {
+        return steps.isEmpty() ? List.of() : steps.subList(1, steps.size());
+    }
+
+    private static int compare(Position a, Position b) {
+        int byTime = Long.compare(a.micros(), b.micros());
+        if (byTime != 0) {
+            return byTime;
+        }
+        int bySource = Integer.compare(a.source(), b.source());
+        if (bySource != 0) {
+            return bySource;
+        }
+        // PostgreSQL orders uuids as unsigned bytes; UUID.compareTo compares signed halves.
+        int byHigh = Long.compareUnsigned(a.d().getMostSignificantBits(), b.d().getMostSignificantBits());
+        return byHigh != 0
+                ? byHigh
+                : Long.compareUnsigned(a.d().getLeastSignificantBits(), b.d().getLeastSignificantBits());
+    }
+}
