@@ -8,7 +8,7 @@ import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.changes.ChangeNotifications;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventStore;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.TagReader;
 import chat.buzz.relay.events.WriteRejection;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
@@ -22,7 +22,7 @@ public final class Redactions implements EventHandler {
 
     @Override
     public void apply(Handle handle, Caller caller, Event event) {
-        Tags tags = new Tags(event);
+        TagReader tags = new TagReader(event);
         UUID channel = tags.requiredUuid("h");
         String target = tags.eventId("e").orElseThrow(() -> WriteRejection.invalid("missing e tag"));
         long community = caller.community().id();

@@ -3,7 +3,7 @@ package chat.buzz.relay.artifact;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Limits;
 import chat.buzz.relay.events.EventLimits;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.TagReader;
 import chat.buzz.relay.events.WriteRejection;
 import java.util.Optional;
 import java.util.Set;
@@ -27,7 +27,7 @@ record RevisionTags(UUID d, UUID channel, String type, Optional<String> title, O
     private static final Set<String> OPS = Set.of("create", "update", "move", "delete", "restore");
 
     static RevisionTags parse(Event event) {
-        Tags tags = new Tags(event);
+        TagReader tags = new TagReader(event);
         if (!tags.required("ar").equals("1")) {
             throw WriteRejection.invalid("tag ar must be 1");
         }

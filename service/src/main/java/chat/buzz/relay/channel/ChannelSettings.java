@@ -1,7 +1,7 @@
 package chat.buzz.relay.channel;
 
 import chat.buzz.relay.events.EventLimits;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.TagReader;
 import chat.buzz.relay.events.WriteRejection;
 import java.util.Optional;
 
@@ -14,7 +14,7 @@ record ChannelSettings(
     static final int MAX_NAME_BYTES = 256;
     static final long MAX_TTL_SECONDS = 10L * 366 * 24 * 3600;
 
-    static ChannelSettings from(Tags tags) {
+    static ChannelSettings from(TagReader tags) {
         Optional<String> name = tags.single("name");
         if (name.isPresent() && (name.get().isBlank() || EventLimits.utf8Length(name.get()) > MAX_NAME_BYTES)) {
             throw WriteRejection.invalid("name must be 1.." + MAX_NAME_BYTES + " bytes and not blank");

@@ -9,7 +9,7 @@ import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.changes.ChangeNotifications;
 import chat.buzz.relay.changes.PolicyChangeRecorder;
 import chat.buzz.relay.events.EventHandler;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.TagReader;
 import chat.buzz.relay.events.WriteRejection;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +43,7 @@ public final class ChannelWrites {
     }
 
     private void create(Handle handle, Caller caller, Event event) {
-        Tags tags = new Tags(event);
+        TagReader tags = new TagReader(event);
         UUID channel = tags.requiredUuid("h");
         ChannelSettings settings = ChannelSettings.from(tags);
         String name = settings.name().orElseThrow(() -> WriteRejection.invalid("missing name tag"));
@@ -64,7 +64,7 @@ public final class ChannelWrites {
     }
 
     private void edit(Handle handle, Caller caller, Event event) {
-        Tags tags = new Tags(event);
+        TagReader tags = new TagReader(event);
         UUID channel = tags.requiredUuid("h");
         ChannelSettings settings = ChannelSettings.from(tags);
         if (settings.isEmpty()) {
@@ -115,7 +115,7 @@ public final class ChannelWrites {
     }
 
     private void delete(Handle handle, Caller caller, Event event) {
-        UUID channel = new Tags(event).requiredUuid("h");
+        UUID channel = new TagReader(event).requiredUuid("h");
         ChannelAccess access = lockForChange(handle, caller, channel);
         if (!access.canDelete()) {
             throw WriteRejection.blocked("only the owner may delete the channel");
@@ -128,7 +128,7 @@ public final class ChannelWrites {
     }
 
     private void addMember(Handle handle, Caller caller, Event event) {
-        Tags tags = new Tags(event);
+        TagReader tags = new TagReader(event);
         UUID channel = tags.requiredUuid("h");
         String member = tags.requiredPubkey("p");
         Role role = tags.single("role")
@@ -149,7 +149,7 @@ public final class ChannelWrites {
     }
 
     private void removeMember(Handle handle, Caller caller, Event event) {
-        Tags tags = new Tags(event);
+        TagReader tags = new TagReader(event);
         UUID channel = tags.requiredUuid("h");
         String member = tags.requiredPubkey("p");
         ChannelAccess access = lockForChange(handle, caller, channel);
@@ -168,7 +168,7 @@ public final class ChannelWrites {
     }
 
     private void join(Handle handle, Caller caller, Event event) {
-        UUID channel = new Tags(event).requiredUuid("h");
+        UUID channel = new TagReader(event).requiredUuid("h");
         ChannelAccess access = lockForChange(handle, caller, channel);
         if (!access.canJoin()) {
             throw WriteRejection.blocked("private channels are joined by invitation");
@@ -180,7 +180,7 @@ public final class ChannelWrites {
     }
 
     private void leave(Handle handle, Caller caller, Event event) {
-        UUID channel = new Tags(event).requiredUuid("h");
+        UUID channel = new TagReader(event).requiredUuid("h");
         ChannelAccess access = lockForChange(handle, caller, channel);
         if (access.role().isEmpty()) {
             throw WriteRejection.invalid("not an active member");

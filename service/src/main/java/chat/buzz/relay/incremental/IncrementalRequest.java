@@ -1,7 +1,7 @@
 package chat.buzz.relay.incremental;
 
 import chat.buzz.protocol.Limits;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.TagReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
@@ -104,7 +104,7 @@ public sealed interface IncrementalRequest {
         }
         List<String> values = new ArrayList<>(value.size());
         for (JsonNode item : value) {
-            if (!item.isTextual() || !Tags.isCanonicalUuid(item.textValue())) {
+            if (!item.isTextual() || !TagReader.isCanonicalUuid(item.textValue())) {
                 throw IncrementalError.invalidRequest(key + " values must be lowercase hyphenated UUIDs");
             }
             values.add(item.textValue());

@@ -2,7 +2,7 @@ package chat.buzz.relay.query;
 
 import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.StrictJson;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.TagReader;
 import chat.buzz.relay.web.StorableText;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -101,7 +101,7 @@ public record CurrentFilter(
     private static List<String> uuids(String key, JsonNode value) {
         List<String> values = strings(key, value);
         for (String id : values) {
-            if (!Tags.isCanonicalUuid(id)) {
+            if (!TagReader.isCanonicalUuid(id)) {
                 throw new QueryRejection(key + " values must be lowercase hyphenated UUIDs");
             }
         }
