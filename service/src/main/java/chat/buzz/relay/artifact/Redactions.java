@@ -2,6 +2,7 @@ package chat.buzz.relay.artifact;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.access.AccessLookup;
 import chat.buzz.relay.access.ChannelAccess;
 import chat.buzz.relay.auth.Caller;
@@ -23,8 +24,8 @@ public final class Redactions implements EventHandler {
     @Override
     public void apply(Handle handle, Caller caller, Event event) {
         TagReader tags = new TagReader(event);
-        UUID channel = tags.requiredUuid("h");
-        String target = tags.eventId("e").orElseThrow(() -> WriteRejection.invalid("missing e tag"));
+        UUID channel = tags.requiredUuid(Tags.CHANNEL);
+        String target = tags.eventId(Tags.REDACTED_EVENT).orElseThrow(() -> WriteRejection.invalid("missing e tag"));
         long community = caller.community().id();
         UUID revisionChannel = handle.attach(ArtifactDao.class)
                 .revisionChannel(target, community, Kinds.ARTIFACT_REVISION)

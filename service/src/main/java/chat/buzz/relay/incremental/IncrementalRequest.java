@@ -1,6 +1,7 @@
 package chat.buzz.relay.incremental;
 
 import chat.buzz.protocol.Limits;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.events.TagReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -67,17 +68,17 @@ public sealed interface IncrementalRequest {
                     }
                     limit = value.intValue();
                 }
-                case "#h" -> {
+                case Tags.FILTER_CHANNEL -> {
                     if (value.isArray() && value.size() > Limits.MAX_SCOPE) {
                         throw IncrementalError.scopeTooLarge(Limits.MAX_SCOPE);
                     }
-                    scope = uuids("#h", value);
+                    scope = uuids(Tags.FILTER_CHANNEL, value);
                 }
-                case "#d" -> {
+                case Tags.FILTER_ARTIFACT_ID -> {
                     if (value.isArray() && value.size() > Limits.MAX_IDS) {
                         throw IncrementalError.tooManyIds(Limits.MAX_IDS);
                     }
-                    ids = uuids("#d", value);
+                    ids = uuids(Tags.FILTER_ARTIFACT_ID, value);
                 }
                 default -> throw IncrementalError.invalidRequest("unknown key " + field.getKey());
             }
