@@ -2,6 +2,7 @@ package chat.buzz.bench;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Nip98;
+import chat.buzz.protocol.Tags;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -174,12 +175,12 @@ public final class FanoutBenchmark {
                             45010,
                             now,
                             List.of(
-                                    List.of("ar", "1"),
-                                    List.of("d", UUID.randomUUID().toString()),
-                                    List.of("h", seed.channel().toString()),
-                                    List.of("type", "task.v1"),
-                                    List.of("op", "create"),
-                                    List.of("title", "fan-out task")),
+                                    List.of(Tags.ARTIFACT_FLAG, "1"),
+                                    List.of(Tags.ARTIFACT_ID, UUID.randomUUID().toString()),
+                                    List.of(Tags.CHANNEL, seed.channel().toString()),
+                                    List.of(Tags.ARTIFACT_TYPE, "task.v1"),
+                                    List.of(Tags.OPERATION, "create"),
+                                    List.of(Tags.TITLE, "fan-out task")),
                             "fan-out body");
             byte[] body = event.toJson().getBytes(StandardCharsets.UTF_8);
             HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/events"))

@@ -3,6 +3,7 @@ package chat.buzz.bench;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip98;
+import chat.buzz.protocol.Tags;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -58,14 +59,14 @@ final class Scenarios {
             public HttpRequest next() {
                 String op = head == null ? "create" : "update";
                 List<List<String>> tags = new java.util.ArrayList<>(List.of(
-                        List.of("ar", "1"),
-                        List.of("d", d.toString()),
-                        List.of("h", seed.channel().toString()),
-                        List.of("type", "task.v1"),
-                        List.of("op", op),
-                        List.of("title", "benchmark task")));
+                        List.of(Tags.ARTIFACT_FLAG, "1"),
+                        List.of(Tags.ARTIFACT_ID, d.toString()),
+                        List.of(Tags.CHANNEL, seed.channel().toString()),
+                        List.of(Tags.ARTIFACT_TYPE, "task.v1"),
+                        List.of(Tags.OPERATION, op),
+                        List.of(Tags.TITLE, "benchmark task")));
                 if (head != null) {
-                    tags.add(List.of("prev", head));
+                    tags.add(List.of(Tags.PREVIOUS_REVISION, head));
                 }
                 pending = seed.keys()
                         .sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, "benchmark body");

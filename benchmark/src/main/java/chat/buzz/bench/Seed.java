@@ -4,6 +4,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,9 +28,9 @@ record Seed(NostrKeys keys, UUID channel) {
                         Kinds.CREATE_CHANNEL,
                         now(),
                         List.of(
-                                List.of("h", channel.toString()),
-                                List.of("name", "benchmark"),
-                                List.of("visibility", "open")),
+                                List.of(Tags.CHANNEL, channel.toString()),
+                                List.of(Tags.CHANNEL_NAME, "benchmark"),
+                                List.of(Tags.VISIBILITY, "open")),
                         ""));
         for (int i = 0; i < artifacts; i++) {
             publish(
@@ -40,12 +41,12 @@ record Seed(NostrKeys keys, UUID channel) {
                             Kinds.ARTIFACT_REVISION,
                             now(),
                             List.of(
-                                    List.of("ar", "1"),
-                                    List.of("d", UUID.randomUUID().toString()),
-                                    List.of("h", channel.toString()),
-                                    List.of("type", "task.v1"),
-                                    List.of("op", "create"),
-                                    List.of("title", "seeded task " + i)),
+                                    List.of(Tags.ARTIFACT_FLAG, "1"),
+                                    List.of(Tags.ARTIFACT_ID, UUID.randomUUID().toString()),
+                                    List.of(Tags.CHANNEL, channel.toString()),
+                                    List.of(Tags.ARTIFACT_TYPE, "task.v1"),
+                                    List.of(Tags.OPERATION, "create"),
+                                    List.of(Tags.TITLE, "seeded task " + i)),
                             "seeded body " + i));
         }
         return new Seed(keys, channel);

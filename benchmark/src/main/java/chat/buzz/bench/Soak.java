@@ -4,6 +4,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
@@ -163,14 +164,14 @@ public final class Soak {
                 head = null;
             }
             List<List<String>> tags = new ArrayList<>(List.of(
-                    List.of("ar", "1"),
-                    List.of("d", d.toString()),
-                    List.of("h", seed.channel().toString()),
-                    List.of("type", "task.v1"),
-                    List.of("op", head == null ? "create" : "update"),
-                    List.of("title", "soak task " + edits)));
+                    List.of(Tags.ARTIFACT_FLAG, "1"),
+                    List.of(Tags.ARTIFACT_ID, d.toString()),
+                    List.of(Tags.CHANNEL, seed.channel().toString()),
+                    List.of(Tags.ARTIFACT_TYPE, "task.v1"),
+                    List.of(Tags.OPERATION, head == null ? "create" : "update"),
+                    List.of(Tags.TITLE, "soak task " + edits)));
             if (head != null) {
-                tags.add(List.of("prev", head));
+                tags.add(List.of(Tags.PREVIOUS_REVISION, head));
             }
             Event event = caller.get()
                     .sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, "soak body " + edits);

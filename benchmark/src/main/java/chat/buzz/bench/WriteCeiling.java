@@ -3,6 +3,7 @@ package chat.buzz.bench;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -71,14 +72,14 @@ public final class WriteCeiling {
         String head = null;
         while (System.nanoTime() < ends) {
             List<List<String>> tags = new ArrayList<>(List.of(
-                    List.of("ar", "1"),
-                    List.of("d", d.toString()),
-                    List.of("h", channel.toString()),
-                    List.of("type", "task.v1"),
-                    List.of("op", head == null ? "create" : "update"),
-                    List.of("title", "ceiling task")));
+                    List.of(Tags.ARTIFACT_FLAG, "1"),
+                    List.of(Tags.ARTIFACT_ID, d.toString()),
+                    List.of(Tags.CHANNEL, channel.toString()),
+                    List.of(Tags.ARTIFACT_TYPE, "task.v1"),
+                    List.of(Tags.OPERATION, head == null ? "create" : "update"),
+                    List.of(Tags.TITLE, "ceiling task")));
             if (head != null) {
-                tags.add(List.of("prev", head));
+                tags.add(List.of(Tags.PREVIOUS_REVISION, head));
             }
             long now = System.currentTimeMillis() / 1000;
             Event event = keys.sign(45010, now, tags, "ceiling body");

@@ -1,6 +1,7 @@
 package chat.buzz.client;
 
 import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -35,12 +36,19 @@ public record Entry(boolean upsert, String d, String h, String headId, String ev
      */
     public static Entry fromSyncEvent(JsonNode event) {
         chat.buzz.protocol.Event parsed = chat.buzz.protocol.Event.fromJson(event);
-        String d = parsed.tag("d").orElseThrow(() -> new ProtocolViolation("a sync EVENT without d: " + event));
+        String d = parsed.tag(Tags.ARTIFACT_ID)
+                .orElseThrow(() -> new ProtocolViolation("a sync EVENT without d: " + event));
         return switch (parsed.kind()) {
             case Kinds.ARTIFACT_REVISION ->
-                new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null);
+                new Entry(true, d, parsed.tag(Tags.CHANNEL).orElse(null), parsed.id(), event.toString(), null);
             case Kinds.REMOVAL_MARKER ->
-                new Entry(false, d, null, null, null, parsed.tag("reason").orElse("unavailable"));
+                new Entry(
+                        false,
+                        d,
+                        null,
+                        null,
+                        null,
+                        parsed.tag(Tags.REMOVAL_REASON).orElse("unavailable"));
             default -> throw new ProtocolViolation("a sync EVENT of kind " + parsed.kind());
         };
     }
@@ -52,7 +60,8 @@ public record Entry(boolean upsert, String d, String h, String headId, String ev
         }
         try {
             for (JsonNode tag : SignedHttp.JSON.readTree(eventJson).path("tags")) {
-                if ("prev".equals(tag.path(0).asText()) && tag.path(1).isTextual()) {
+                if (Tags.PREVIOUS_REVISION.equals(tag.path(0).asText())
+                        && tag.path(1).isTextual()) {
                     return tag.path(1).asText();
                 }
             }

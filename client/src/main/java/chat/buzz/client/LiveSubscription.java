@@ -3,6 +3,7 @@ package chat.buzz.client;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -87,7 +88,7 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
     void subscribe(String id, List<String> scope) {
         ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", "sync");
         if (!scope.isEmpty()) {
-            ArrayNode h = filter.putArray("#h");
+            ArrayNode h = filter.putArray(Tags.FILTER_CHANNEL);
             scope.forEach(h::add);
         }
         ArrayNode request = SignedHttp.JSON.createArrayNode().add("REQ").add(id).add(filter);

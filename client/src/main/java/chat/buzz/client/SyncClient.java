@@ -2,6 +2,7 @@ package chat.buzz.client;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -267,7 +268,7 @@ public final class SyncClient implements AutoCloseable {
             throw new IllegalArgumentException("a known-ID read takes 1.." + MAX_IDS + " ids");
         }
         ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", "incremental");
-        ArrayNode d = filter.putArray("#d");
+        ArrayNode d = filter.putArray(Tags.FILTER_ARTIFACT_ID);
         ids.forEach(d::add);
         JsonNode answer = backoff.run("a known-ID read", () -> http.query(filter));
         List<Entry> entries = entries(answer.path("entries"));
@@ -393,7 +394,7 @@ public final class SyncClient implements AutoCloseable {
         if (!reply.accepted()) {
             return new WriteOutcome(reply, Optional.empty());
         }
-        Optional<String> d = event.tag("d");
+        Optional<String> d = event.tag(Tags.ARTIFACT_ID);
         if (d.isEmpty() || !capabilities().incremental()) {
             return new WriteOutcome(reply, Optional.empty());
         }
@@ -416,16 +417,16 @@ public final class SyncClient implements AutoCloseable {
                     .put("limit", CURRENT_PAGE)
                     .put("offset", offset);
             if (!scope.isEmpty()) {
-                ArrayNode h = filter.putArray("#h");
+                ArrayNode h = filter.putArray(Tags.FILTER_CHANNEL);
                 scope.forEach(h::add);
             }
             JsonNode answer = backoff.run("a current read", () -> http.query(filter));
             pages++;
             for (JsonNode event : answer) {
                 Event parsed = Event.fromJson(event);
-                parsed.tag("d")
-                        .ifPresent(d -> heads.add(
-                                new Entry(true, d, parsed.tag("h").orElse(null), parsed.id(), event.toString(), null)));
+                parsed.tag(Tags.ARTIFACT_ID)
+                        .ifPresent(d -> heads.add(new Entry(
+                                true, d, parsed.tag(Tags.CHANNEL).orElse(null), parsed.id(), event.toString(), null)));
             }
             listener.page(answer.size(), heads.size(), answer.size() == CURRENT_PAGE);
             if (answer.size() < CURRENT_PAGE) {
@@ -439,7 +440,7 @@ public final class SyncClient implements AutoCloseable {
     private ObjectNode filter() {
         ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", "incremental");
         if (!scope.isEmpty()) {
-            ArrayNode h = filter.putArray("#h");
+            ArrayNode h = filter.putArray(Tags.FILTER_CHANNEL);
             scope.forEach(h::add);
         }
         return filter;

@@ -11,7 +11,10 @@ public final class Nip42 {
 
     public static Event authEvent(NostrKeys keys, String relayUrl, String challenge, long now) {
         return keys.sign(
-                Kinds.RELAY_AUTH, now, List.of(List.of("relay", relayUrl), List.of("challenge", challenge)), "");
+                Kinds.RELAY_AUTH,
+                now,
+                List.of(List.of(Tags.RELAY_URL, relayUrl), List.of(Tags.CHALLENGE, challenge)),
+                "");
     }
 
     /** Returns the authenticated pubkey. */
@@ -29,11 +32,11 @@ public final class Nip42 {
         if (skew != null) {
             throw new Nip42Exception(skew);
         }
-        String relay = e.tag("relay").orElseThrow(() -> new Nip42Exception("missing relay tag"));
+        String relay = e.tag(Tags.RELAY_URL).orElseThrow(() -> new Nip42Exception("missing relay tag"));
         if (!UrlMatch.sameResource(relay, relayUrl)) {
             throw new Nip42Exception("relay url mismatch");
         }
-        String signedChallenge = e.tag("challenge").orElseThrow(() -> new Nip42Exception("missing challenge tag"));
+        String signedChallenge = e.tag(Tags.CHALLENGE).orElseThrow(() -> new Nip42Exception("missing challenge tag"));
         if (!signedChallenge.equals(challenge)) {
             throw new Nip42Exception("challenge mismatch");
         }

@@ -39,16 +39,16 @@ public final class Nip98Verifier {
         if (skew != null) {
             throw new Nip98Exception(skew);
         }
-        String u = event.tag("u").orElseThrow(() -> new Nip98Exception("missing u tag"));
+        String u = event.tag(Tags.URL).orElseThrow(() -> new Nip98Exception("missing u tag"));
         if (!UrlMatch.sameResource(u, absoluteUrl)) {
             throw new Nip98Exception("url mismatch");
         }
-        String signedMethod = event.tag("method").orElseThrow(() -> new Nip98Exception("missing method tag"));
+        String signedMethod = event.tag(Tags.METHOD).orElseThrow(() -> new Nip98Exception("missing method tag"));
         if (method == null || !signedMethod.toUpperCase(Locale.ROOT).equals(method.toUpperCase(Locale.ROOT))) {
             throw new Nip98Exception("method mismatch");
         }
         if (bodyOrNull != null && bodyOrNull.length > 0) {
-            String payload = event.tag("payload").orElseThrow(() -> new Nip98Exception("missing payload tag"));
+            String payload = event.tag(Tags.PAYLOAD_HASH).orElseThrow(() -> new Nip98Exception("missing payload tag"));
             byte[] expected = Sha256.hex(bodyOrNull).getBytes(StandardCharsets.US_ASCII);
             if (!MessageDigest.isEqual(expected, payload.getBytes(StandardCharsets.UTF_8))) {
                 throw new Nip98Exception("payload mismatch");

@@ -26,9 +26,10 @@ class EventParserFuzzTest {
                     Kinds.ARTIFACT_REVISION,
                     1_795_000_000L,
                     List.of(
-                            List.of("ar", "1"), List.of("d", "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00"),
-                            List.of("h", "4f0c7c3e-2b0a-4c1e-9d53-6a1f0e2b7c11"),
-                                    List.of("title", "caf\u00e9 \ud83d\udc1d")),
+                            List.of(Tags.ARTIFACT_FLAG, "1"),
+                                    List.of(Tags.ARTIFACT_ID, "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00"),
+                            List.of(Tags.CHANNEL, "4f0c7c3e-2b0a-4c1e-9d53-6a1f0e2b7c11"),
+                                    List.of(Tags.TITLE, "caf\u00e9 \ud83d\udc1d")),
                     "content with \"quotes\" and \\ and \n")
             .toJson();
 

@@ -26,8 +26,8 @@ class Nip42Test {
     void acceptsAuthEventAndReturnsPubkey() {
         Event e = Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW);
         assertThat(e.kind()).isEqualTo(Kinds.RELAY_AUTH);
-        assertThat(e.tag("relay")).contains(RELAY);
-        assertThat(e.tag("challenge")).contains(CHALLENGE);
+        assertThat(e.tag(Tags.RELAY_URL)).contains(RELAY);
+        assertThat(e.tag(Tags.CHALLENGE)).contains(CHALLENGE);
         assertThat(Nip42.verify(e, RELAY, CHALLENGE, CLOCK)).isEqualTo(KEYS.publicKeyHex());
     }
 
@@ -42,7 +42,8 @@ class Nip42Test {
     @Test
     void rejectsEachFailureWithItsReason() {
         assertReason(
-                KEYS.sign(1, NOW, List.of(List.of("relay", RELAY), List.of("challenge", CHALLENGE)), ""), "wrong kind");
+                KEYS.sign(1, NOW, List.of(List.of(Tags.RELAY_URL, RELAY), List.of(Tags.CHALLENGE, CHALLENGE)), ""),
+                "wrong kind");
         Event good = Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW);
         assertReason(
                 new Event(good.id(), good.pubkey(), good.createdAt(), good.kind(), good.tags(), "x", good.sig()),
@@ -60,8 +61,9 @@ class Nip42Test {
         assertReason(Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW - 601), "auth event too old");
         assertReason(Nip42.authEvent(KEYS, RELAY, CHALLENGE, NOW + 601), "auth event from the future");
         assertReason(
-                KEYS.sign(Kinds.RELAY_AUTH, NOW, List.of(List.of("challenge", CHALLENGE)), ""), "missing relay tag");
-        assertReason(KEYS.sign(Kinds.RELAY_AUTH, NOW, List.of(List.of("relay", RELAY)), ""), "missing challenge tag");
+                KEYS.sign(Kinds.RELAY_AUTH, NOW, List.of(List.of(Tags.CHALLENGE, CHALLENGE)), ""), "missing relay tag");
+        assertReason(
+                KEYS.sign(Kinds.RELAY_AUTH, NOW, List.of(List.of(Tags.RELAY_URL, RELAY)), ""), "missing challenge tag");
         assertReason(Nip42.authEvent(KEYS, RELAY, "c-124", NOW), "challenge mismatch");
         assertReason(Nip42.authEvent(KEYS, RELAY, "C-123", NOW), "challenge mismatch");
     }

@@ -29,13 +29,13 @@ class Nip98VerifierTest {
     private static List<List<String>> tags(String u, String method, String payload) {
         List<List<String>> tags = new ArrayList<>();
         if (u != null) {
-            tags.add(List.of("u", u));
+            tags.add(List.of(Tags.URL, u));
         }
         if (method != null) {
-            tags.add(List.of("method", method));
+            tags.add(List.of(Tags.METHOD, method));
         }
         if (payload != null) {
-            tags.add(List.of("payload", payload));
+            tags.add(List.of(Tags.PAYLOAD_HASH, payload));
         }
         return tags;
     }
@@ -59,10 +59,10 @@ class Nip98VerifierTest {
         Event event = Event.parse(new String(Base64.getDecoder().decode(header.substring(6)), StandardCharsets.UTF_8));
         assertThat(result.eventId()).isEqualTo(event.id());
         assertThat(event.kind()).isEqualTo(Kinds.HTTP_AUTH);
-        assertThat(event.tag("u")).contains(URL);
-        assertThat(event.tag("method")).contains("POST");
-        assertThat(event.tag("payload")).contains(Sha256.hex(BODY));
-        assertThat(event.tag("nonce"))
+        assertThat(event.tag(Tags.URL)).contains(URL);
+        assertThat(event.tag(Tags.METHOD)).contains("POST");
+        assertThat(event.tag(Tags.PAYLOAD_HASH)).contains(Sha256.hex(BODY));
+        assertThat(event.tag(Tags.NONCE))
                 .hasValueSatisfying(n -> assertThat(Hex.isLowerHex(n, 16)).isTrue());
     }
 
@@ -73,7 +73,7 @@ class Nip98VerifierTest {
         assertThat(a).isNotEqualTo(b);
         for (String h : List.of(a, b)) {
             Event e = Event.parse(new String(Base64.getDecoder().decode(h.substring(6)), StandardCharsets.UTF_8));
-            assertThat(e.tagCount("payload")).isZero();
+            assertThat(e.tagCount(Tags.PAYLOAD_HASH)).isZero();
             assertThat(verifier.verify(h, "GET", URL, null).pubkey()).isEqualTo(KEYS.publicKeyHex());
         }
     }
@@ -144,7 +144,12 @@ class Nip98VerifierTest {
     @Test
     void missingAndMismatchedUrl() {
         assertReason(signed(NOW, tags(null, "GET", null)), "GET", URL, null, "missing u tag");
-        assertReason(signed(NOW, List.of(List.of("u"), List.of("method", "GET"))), "GET", URL, null, "missing u tag");
+        assertReason(
+                signed(NOW, List.of(List.of(Tags.URL), List.of(Tags.METHOD, "GET"))),
+                "GET",
+                URL,
+                null,
+                "missing u tag");
         for (String other : List.of(
                 "https://relay.example.com:8443/Events?x=1",
                 "https://relay.example.com/events?x=1",

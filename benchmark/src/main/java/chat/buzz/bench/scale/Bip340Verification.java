@@ -5,6 +5,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Sha256;
+import chat.buzz.protocol.Tags;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
@@ -40,12 +41,12 @@ public class Bip340Verification {
                 Kinds.ARTIFACT_REVISION,
                 System.currentTimeMillis() / 1000,
                 List.of(
-                        List.of("ar", "1"),
-                        List.of("d", UUID.randomUUID().toString()),
-                        List.of("h", UUID.randomUUID().toString()),
-                        List.of("type", "task.v1"),
-                        List.of("op", "create"),
-                        List.of("title", "benchmark")),
+                        List.of(Tags.ARTIFACT_FLAG, "1"),
+                        List.of(Tags.ARTIFACT_ID, UUID.randomUUID().toString()),
+                        List.of(Tags.CHANNEL, UUID.randomUUID().toString()),
+                        List.of(Tags.ARTIFACT_TYPE, "task.v1"),
+                        List.of(Tags.OPERATION, "create"),
+                        List.of(Tags.TITLE, "benchmark")),
                 "x".repeat(4_400));
     }
 

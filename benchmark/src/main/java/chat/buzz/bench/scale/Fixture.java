@@ -3,6 +3,7 @@ package chat.buzz.bench.scale;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
 import java.io.StringReader;
@@ -112,9 +113,9 @@ final class Fixture {
                             9007,
                             base.getEpochSecond(),
                             List.of(
-                                    List.of("h", id.toString()),
-                                    List.of("name", "channel " + i),
-                                    List.of("visibility", visibility)),
+                                    List.of(Tags.CHANNEL, id.toString()),
+                                    List.of(Tags.CHANNEL_NAME, "channel " + i),
+                                    List.of(Tags.VISIBILITY, visibility)),
                             "");
                 })
                 .toList();
@@ -177,12 +178,12 @@ final class Fixture {
                                         Kinds.ARTIFACT_REVISION,
                                         base.getEpochSecond(),
                                         List.of(
-                                                List.of("ar", "1"),
-                                                List.of("d", d.toString()),
-                                                List.of("h", channel.toString()),
-                                                List.of("type", "task.v1"),
-                                                List.of("op", "create"),
-                                                List.of("title", "seeded task " + c + "." + k)),
+                                                List.of(Tags.ARTIFACT_FLAG, "1"),
+                                                List.of(Tags.ARTIFACT_ID, d.toString()),
+                                                List.of(Tags.CHANNEL, channel.toString()),
+                                                List.of(Tags.ARTIFACT_TYPE, "task.v1"),
+                                                List.of(Tags.OPERATION, "create"),
+                                                List.of(Tags.TITLE, "seeded task " + c + "." + k)),
                                         content));
                     });
                 })
@@ -248,12 +249,12 @@ final class Fixture {
                         Kinds.ARTIFACT_REVISION,
                         Instant.now().getEpochSecond(),
                         List.of(
-                                List.of("ar", "1"),
-                                List.of("d", UUID.randomUUID().toString()),
-                                List.of("h", UUID.randomUUID().toString()),
-                                List.of("type", "task.v1"),
-                                List.of("op", "create"),
-                                List.of("title", "seeded task 1000.0")),
+                                List.of(Tags.ARTIFACT_FLAG, "1"),
+                                List.of(Tags.ARTIFACT_ID, UUID.randomUUID().toString()),
+                                List.of(Tags.CHANNEL, UUID.randomUUID().toString()),
+                                List.of(Tags.ARTIFACT_TYPE, "task.v1"),
+                                List.of(Tags.OPERATION, "create"),
+                                List.of(Tags.TITLE, "seeded task 1000.0")),
                         "")
                 .toJson()
                 .length();

@@ -5,6 +5,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -347,8 +348,8 @@ public final class ScaleBenchmark {
                                             Kinds.ADD_MEMBER,
                                             System.currentTimeMillis() / 1000,
                                             List.of(
-                                                    List.of("h", channel.toString()),
-                                                    List.of("p", fixture.reader.publicKeyHex())),
+                                                    List.of(Tags.CHANNEL, channel.toString()),
+                                                    List.of(Tags.MEMBER, fixture.reader.publicKeyHex())),
                                             "")
                                     .toJson())
                     .expectOk("adding the reader");

@@ -3,6 +3,7 @@ package chat.buzz.bench.scale;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -18,14 +19,14 @@ final class Writers {
 
     static Event revision(NostrKeys author, UUID d, UUID channel, String prevHead, String title, String content) {
         List<List<String>> tags = new ArrayList<>(List.of(
-                List.of("ar", "1"),
-                List.of("d", d.toString()),
-                List.of("h", channel.toString()),
-                List.of("type", "task.v1"),
-                List.of("op", prevHead == null ? "create" : "update"),
-                List.of("title", title)));
+                List.of(Tags.ARTIFACT_FLAG, "1"),
+                List.of(Tags.ARTIFACT_ID, d.toString()),
+                List.of(Tags.CHANNEL, channel.toString()),
+                List.of(Tags.ARTIFACT_TYPE, "task.v1"),
+                List.of(Tags.OPERATION, prevHead == null ? "create" : "update"),
+                List.of(Tags.TITLE, title)));
         if (prevHead != null) {
-            tags.add(List.of("prev", prevHead));
+            tags.add(List.of(Tags.PREVIOUS_REVISION, prevHead));
         }
         return author.sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, content);
     }
@@ -40,9 +41,9 @@ final class Writers {
                                         9007,
                                         System.currentTimeMillis() / 1000,
                                         List.of(
-                                                List.of("h", channel.toString()),
-                                                List.of("name", "writer"),
-                                                List.of("visibility", "private")),
+                                                List.of(Tags.CHANNEL, channel.toString()),
+                                                List.of(Tags.CHANNEL_NAME, "writer"),
+                                                List.of(Tags.VISIBILITY, "private")),
                                         "")
                                 .toJson())
                 .expectOk("creating a writer's channel");

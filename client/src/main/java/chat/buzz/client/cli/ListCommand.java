@@ -4,6 +4,7 @@ import chat.buzz.client.SqliteStore;
 import chat.buzz.client.Store;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Tags;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
@@ -45,9 +46,9 @@ final class ListCommand implements Callable<Integer> {
         }
         for (StoredArtifact artifact : artifacts) {
             Event head = Event.parse(artifact.eventJson());
-            out.println(
-                    artifact.d() + "  " + artifact.h() + "  " + head.tag("type").orElse("-") + "  "
-                            + head.tag("title").orElse("") + (artifact.knownIdOnly() ? "  (known by id only)" : ""));
+            out.println(artifact.d() + "  " + artifact.h() + "  "
+                    + head.tag(Tags.ARTIFACT_TYPE).orElse("-") + "  "
+                    + head.tag(Tags.TITLE).orElse("") + (artifact.knownIdOnly() ? "  (known by id only)" : ""));
         }
         out.println(artifacts.size() + " artifacts");
         return ExitCode.OK;

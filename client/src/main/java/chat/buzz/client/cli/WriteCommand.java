@@ -5,6 +5,7 @@ import chat.buzz.client.SyncClient;
 import chat.buzz.client.SyncClient.WriteOutcome;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -34,7 +35,14 @@ import picocli.CommandLine.Spec;
         })
 final class WriteCommand implements Callable<Integer> {
     private static final Set<String> OPS = Set.of("create", "update", "move", "delete", "restore");
-    private static final Set<String> STRUCTURAL = Set.of("ar", "d", "h", "type", "title", "op", "prev");
+    private static final Set<String> STRUCTURAL = Set.of(
+            Tags.ARTIFACT_FLAG,
+            Tags.ARTIFACT_ID,
+            Tags.CHANNEL,
+            Tags.ARTIFACT_TYPE,
+            Tags.TITLE,
+            Tags.OPERATION,
+            Tags.PREVIOUS_REVISION);
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -94,8 +102,9 @@ final class WriteCommand implements Callable<Integer> {
                         .println("buzz-sync: the relay did not accept the " + op + ": " + message + advice);
                 return ExitCode.NOT_ACCEPTED;
             }
-            out.println(op + " accepted: artifact " + event.tag("d").orElseThrow() + ", head " + event.id()
-                    + (outcome.reply().message().startsWith("duplicate") ? " (already there)" : ""));
+            out.println(
+                    op + " accepted: artifact " + event.tag(Tags.ARTIFACT_ID).orElseThrow() + ", head " + event.id()
+                            + (outcome.reply().message().startsWith("duplicate") ? " (already there)" : ""));
             outcome.confirmed()
                     .ifPresent(entry -> out.println(
                             entry.upsert()
@@ -121,30 +130,34 @@ final class WriteCommand implements Callable<Integer> {
         }
         String home = op.equals("create") || op.equals("move")
                 ? channel
-                : head.flatMap(e -> e.tag("h")).orElse(channel);
+                : head.flatMap(e -> e.tag(Tags.CHANNEL)).orElse(channel);
         if (home == null) {
             throw new UsageProblem("--channel is needed for " + op);
         }
-        String kind = type != null ? type : head.flatMap(e -> e.tag("type")).orElse(null);
+        String kind = type != null
+                ? type
+                : head.flatMap(e -> e.tag(Tags.ARTIFACT_TYPE)).orElse(null);
         if (kind == null) {
             throw new UsageProblem("--type is needed (it contains a dot, e.g. task.basic)");
         }
         List<List<String>> tags = new ArrayList<>();
-        tags.add(List.of("ar", "1"));
-        tags.add(List.of("d", d));
-        tags.add(List.of("h", home));
-        tags.add(List.of("type", kind));
+        tags.add(List.of(Tags.ARTIFACT_FLAG, "1"));
+        tags.add(List.of(Tags.ARTIFACT_ID, d));
+        tags.add(List.of(Tags.CHANNEL, home));
+        tags.add(List.of(Tags.ARTIFACT_TYPE, kind));
         if (!op.equals("delete")) {
             String heading =
-                    title != null ? title : head.flatMap(e -> e.tag("title")).orElse(null);
+                    title != null ? title : head.flatMap(e -> e.tag(Tags.TITLE)).orElse(null);
             if (heading == null) {
                 throw new UsageProblem("--title is needed for " + op);
             }
-            tags.add(List.of("title", heading));
+            tags.add(List.of(Tags.TITLE, heading));
         }
-        tags.add(List.of("op", op));
+        tags.add(List.of(Tags.OPERATION, op));
         if (!op.equals("create")) {
-            tags.add(List.of("prev", prev != null ? prev : head.orElseThrow().id()));
+            tags.add(List.of(
+                    Tags.PREVIOUS_REVISION,
+                    prev != null ? prev : head.orElseThrow().id()));
         }
         head.ifPresent(e -> e.tags().stream()
                 .filter(t -> !t.isEmpty() && !STRUCTURAL.contains(t.get(0)))

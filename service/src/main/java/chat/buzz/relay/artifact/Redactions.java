@@ -2,13 +2,14 @@ package chat.buzz.relay.artifact;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.access.AccessLookup;
 import chat.buzz.relay.access.ChannelAccess;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.changes.ChangeNotifications;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.EventStore;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.TagReader;
 import chat.buzz.relay.events.WriteRejection;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
@@ -22,9 +23,9 @@ public final class Redactions implements EventHandler {
 
     @Override
     public void apply(Handle handle, Caller caller, Event event) {
-        Tags tags = new Tags(event);
-        UUID channel = tags.requiredUuid("h");
-        String target = tags.eventId("e").orElseThrow(() -> WriteRejection.invalid("missing e tag"));
+        TagReader tags = new TagReader(event);
+        UUID channel = tags.requiredUuid(Tags.CHANNEL);
+        String target = tags.eventId(Tags.REDACTED_EVENT).orElseThrow(() -> WriteRejection.invalid("missing e tag"));
         long community = caller.community().id();
         UUID revisionChannel = handle.attach(ArtifactDao.class)
                 .revisionChannel(target, community, Kinds.ARTIFACT_REVISION)

@@ -2,6 +2,7 @@ package chat.buzz.relay.artifact;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.events.EventStore;
 import chat.buzz.relay.identity.RelayIdentity;
 import java.time.Clock;
@@ -28,11 +29,11 @@ public final class RemovalMarkers {
                         Kinds.REMOVAL_MARKER,
                         clock.instant().getEpochSecond(),
                         List.of(
-                                List.of("ar", "1"),
-                                List.of("d", d.toString()),
-                                List.of("h", oldChannel.toString()),
-                                List.of("reason", "moved"),
-                                List.of("prev", replacedRevision)),
+                                List.of(Tags.ARTIFACT_FLAG, "1"),
+                                List.of(Tags.ARTIFACT_ID, d.toString()),
+                                List.of(Tags.CHANNEL, oldChannel.toString()),
+                                List.of(Tags.REMOVAL_REASON, "moved"),
+                                List.of(Tags.PREVIOUS_REVISION, replacedRevision)),
                         "");
         handle.attach(EventStore.class).store(communityId, marker);
         handle.attach(ArtifactDao.class)

@@ -2,8 +2,9 @@ package chat.buzz.relay.artifact;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Limits;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.events.EventLimits;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.TagReader;
 import chat.buzz.relay.events.WriteRejection;
 import java.util.Optional;
 import java.util.Set;
@@ -27,22 +28,22 @@ record RevisionTags(UUID d, UUID channel, String type, Optional<String> title, O
     private static final Set<String> OPS = Set.of("create", "update", "move", "delete", "restore");
 
     static RevisionTags parse(Event event) {
-        Tags tags = new Tags(event);
-        if (!tags.required("ar").equals("1")) {
+        TagReader tags = new TagReader(event);
+        if (!tags.required(Tags.ARTIFACT_FLAG).equals("1")) {
             throw WriteRejection.invalid("tag ar must be 1");
         }
-        UUID d = tags.requiredUuid("d");
-        UUID channel = tags.requiredUuid("h");
-        String type = tags.required("type");
+        UUID d = tags.requiredUuid(Tags.ARTIFACT_ID);
+        UUID channel = tags.requiredUuid(Tags.CHANNEL);
+        String type = tags.required(Tags.ARTIFACT_TYPE);
         if (type.isEmpty() || EventLimits.utf8Length(type) > Limits.MAX_TYPE_BYTES || !type.contains(".")) {
             throw WriteRejection.invalid("type must be at most " + Limits.MAX_TYPE_BYTES + " bytes and contain a dot");
         }
-        String opName = tags.required("op");
+        String opName = tags.required(Tags.OPERATION);
         if (!OPS.contains(opName)) {
             throw WriteRejection.invalid("op must be create, update, move, delete or restore");
         }
         Op op = Op.valueOf(opName.toUpperCase(java.util.Locale.ROOT));
-        Optional<String> title = tags.single("title");
+        Optional<String> title = tags.single(Tags.TITLE);
         if (op == Op.DELETE && title.isPresent()) {
             throw WriteRejection.invalid("a delete carries no title");
         }
@@ -53,7 +54,7 @@ record RevisionTags(UUID d, UUID channel, String type, Optional<String> title, O
                 throw WriteRejection.invalid("title must be 1.." + Limits.MAX_TITLE_BYTES + " bytes");
             }
         }
-        Optional<String> prev = tags.eventId("prev");
+        Optional<String> prev = tags.eventId(Tags.PREVIOUS_REVISION);
         if (op == Op.CREATE && prev.isPresent()) {
             throw WriteRejection.invalid("a create has no prev");
         }

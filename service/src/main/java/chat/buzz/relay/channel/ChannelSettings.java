@@ -1,7 +1,8 @@
 package chat.buzz.relay.channel;
 
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.events.EventLimits;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.TagReader;
 import chat.buzz.relay.events.WriteRejection;
 import java.util.Optional;
 
@@ -14,19 +15,22 @@ record ChannelSettings(
     static final int MAX_NAME_BYTES = 256;
     static final long MAX_TTL_SECONDS = 10L * 366 * 24 * 3600;
 
-    static ChannelSettings from(Tags tags) {
-        Optional<String> name = tags.single("name");
+    static ChannelSettings from(TagReader tags) {
+        Optional<String> name = tags.single(Tags.CHANNEL_NAME);
         if (name.isPresent() && (name.get().isBlank() || EventLimits.utf8Length(name.get()) > MAX_NAME_BYTES)) {
             throw WriteRejection.invalid("name must be 1.." + MAX_NAME_BYTES + " bytes and not blank");
         }
-        Optional<String> visibility = tags.single("visibility");
+        Optional<String> visibility = tags.single(Tags.VISIBILITY);
         if (visibility.isPresent()
                 && !visibility.get().equals("open")
                 && !visibility.get().equals("private")) {
             throw WriteRejection.invalid("visibility must be open or private");
         }
         return new ChannelSettings(
-                name, visibility, tags.flag("unlisted"), tags.single("ttl").map(ChannelSettings::ttl));
+                name,
+                visibility,
+                tags.flag(Tags.UNLISTED),
+                tags.single(Tags.TTL).map(ChannelSettings::ttl));
     }
 
     boolean isEmpty() {

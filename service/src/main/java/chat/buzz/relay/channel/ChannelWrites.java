@@ -2,6 +2,7 @@ package chat.buzz.relay.channel;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.access.AccessLookup;
 import chat.buzz.relay.access.ChannelAccess;
 import chat.buzz.relay.access.Role;
@@ -9,7 +10,7 @@ import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.changes.ChangeNotifications;
 import chat.buzz.relay.changes.PolicyChangeRecorder;
 import chat.buzz.relay.events.EventHandler;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.relay.events.TagReader;
 import chat.buzz.relay.events.WriteRejection;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,8 +44,8 @@ public final class ChannelWrites {
     }
 
     private void create(Handle handle, Caller caller, Event event) {
-        Tags tags = new Tags(event);
-        UUID channel = tags.requiredUuid("h");
+        TagReader tags = new TagReader(event);
+        UUID channel = tags.requiredUuid(Tags.CHANNEL);
         ChannelSettings settings = ChannelSettings.from(tags);
         String name = settings.name().orElseThrow(() -> WriteRejection.invalid("missing name tag"));
         String visibility = settings.visibility().orElseThrow(() -> WriteRejection.invalid("missing visibility tag"));
@@ -64,8 +65,8 @@ public final class ChannelWrites {
     }
 
     private void edit(Handle handle, Caller caller, Event event) {
-        Tags tags = new Tags(event);
-        UUID channel = tags.requiredUuid("h");
+        TagReader tags = new TagReader(event);
+        UUID channel = tags.requiredUuid(Tags.CHANNEL);
         ChannelSettings settings = ChannelSettings.from(tags);
         if (settings.isEmpty()) {
             throw WriteRejection.invalid("nothing to edit: give name, visibility, unlisted or ttl");
@@ -115,7 +116,7 @@ public final class ChannelWrites {
     }
 
     private void delete(Handle handle, Caller caller, Event event) {
-        UUID channel = new Tags(event).requiredUuid("h");
+        UUID channel = new TagReader(event).requiredUuid(Tags.CHANNEL);
         ChannelAccess access = lockForChange(handle, caller, channel);
         if (!access.canDelete()) {
             throw WriteRejection.blocked("only the owner may delete the channel");
@@ -128,10 +129,10 @@ public final class ChannelWrites {
     }
 
     private void addMember(Handle handle, Caller caller, Event event) {
-        Tags tags = new Tags(event);
-        UUID channel = tags.requiredUuid("h");
-        String member = tags.requiredPubkey("p");
-        Role role = tags.single("role")
+        TagReader tags = new TagReader(event);
+        UUID channel = tags.requiredUuid(Tags.CHANNEL);
+        String member = tags.requiredPubkey(Tags.MEMBER);
+        Role role = tags.single(Tags.ROLE)
                 .map(value -> Role.fromWire(value)
                         .filter(r -> r != Role.OWNER)
                         .orElseThrow(() -> WriteRejection.invalid("role must be admin or member")))
@@ -149,9 +150,9 @@ public final class ChannelWrites {
     }
 
     private void removeMember(Handle handle, Caller caller, Event event) {
-        Tags tags = new Tags(event);
-        UUID channel = tags.requiredUuid("h");
-        String member = tags.requiredPubkey("p");
+        TagReader tags = new TagReader(event);
+        UUID channel = tags.requiredUuid(Tags.CHANNEL);
+        String member = tags.requiredPubkey(Tags.MEMBER);
         ChannelAccess access = lockForChange(handle, caller, channel);
         if (!access.canManageMembers()) {
             throw WriteRejection.blocked("only owners and admins may remove members");
@@ -168,7 +169,7 @@ public final class ChannelWrites {
     }
 
     private void join(Handle handle, Caller caller, Event event) {
-        UUID channel = new Tags(event).requiredUuid("h");
+        UUID channel = new TagReader(event).requiredUuid(Tags.CHANNEL);
         ChannelAccess access = lockForChange(handle, caller, channel);
         if (!access.canJoin()) {
             throw WriteRejection.blocked("private channels are joined by invitation");
@@ -180,7 +181,7 @@ public final class ChannelWrites {
     }
 
     private void leave(Handle handle, Caller caller, Event event) {
-        UUID channel = new Tags(event).requiredUuid("h");
+        UUID channel = new TagReader(event).requiredUuid(Tags.CHANNEL);
         ChannelAccess access = lockForChange(handle, caller, channel);
         if (access.role().isEmpty()) {
             throw WriteRejection.invalid("not an active member");

@@ -1,7 +1,8 @@
 package chat.buzz.relay.incremental;
 
 import chat.buzz.protocol.Limits;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.protocol.Tags;
+import chat.buzz.relay.events.TagReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
@@ -67,17 +68,17 @@ public sealed interface IncrementalRequest {
                     }
                     limit = value.intValue();
                 }
-                case "#h" -> {
+                case Tags.FILTER_CHANNEL -> {
                     if (value.isArray() && value.size() > Limits.MAX_SCOPE) {
                         throw IncrementalError.scopeTooLarge(Limits.MAX_SCOPE);
                     }
-                    scope = uuids("#h", value);
+                    scope = uuids(Tags.FILTER_CHANNEL, value);
                 }
-                case "#d" -> {
+                case Tags.FILTER_ARTIFACT_ID -> {
                     if (value.isArray() && value.size() > Limits.MAX_IDS) {
                         throw IncrementalError.tooManyIds(Limits.MAX_IDS);
                     }
-                    ids = uuids("#d", value);
+                    ids = uuids(Tags.FILTER_ARTIFACT_ID, value);
                 }
                 default -> throw IncrementalError.invalidRequest("unknown key " + field.getKey());
             }
@@ -104,7 +105,7 @@ public sealed interface IncrementalRequest {
         }
         List<String> values = new ArrayList<>(value.size());
         for (JsonNode item : value) {
-            if (!item.isTextual() || !Tags.isCanonicalUuid(item.textValue())) {
+            if (!item.isTextual() || !TagReader.isCanonicalUuid(item.textValue())) {
                 throw IncrementalError.invalidRequest(key + " values must be lowercase hyphenated UUIDs");
             }
             values.add(item.textValue());

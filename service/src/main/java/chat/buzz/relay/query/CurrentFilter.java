@@ -2,7 +2,8 @@ package chat.buzz.relay.query;
 
 import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.StrictJson;
-import chat.buzz.relay.events.Tags;
+import chat.buzz.protocol.Tags;
+import chat.buzz.relay.events.TagReader;
 import chat.buzz.relay.web.StorableText;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -34,10 +35,10 @@ public record CurrentFilter(
                 case "artifact" -> {}
                 case "limit" -> limit = integer(key, value, 1, Limits.CURRENT_MAX_LIMIT);
                 case "offset" -> offset = integer(key, value, 0, Limits.CURRENT_MAX_OFFSET);
-                case "#h" -> channels = uuids(key, value);
-                case "#d" -> artifacts = uuids(key, value);
+                case Tags.FILTER_CHANNEL -> channels = uuids(key, value);
+                case Tags.FILTER_ARTIFACT_ID -> artifacts = uuids(key, value);
                 default -> {
-                    if (!key.startsWith("#") || key.length() < 2 || key.length() > 65) {
+                    if (!key.startsWith(Tags.FILTER_PREFIX) || key.length() < 2 || key.length() > 65) {
                         throw new QueryRejection("unknown filter key " + key);
                     }
                     if (StorableText.hasNul(key)) {
@@ -46,7 +47,7 @@ public record CurrentFilter(
                     if (StrictJson.hasUnpairedSurrogate(key)) {
                         throw new QueryRejection("tag names must not contain an unpaired UTF-16 surrogate");
                     }
-                    tags.put(key.substring(1), strings(key, value));
+                    tags.put(key.substring(Tags.FILTER_PREFIX.length()), strings(key, value));
                 }
             }
         }
@@ -62,7 +63,7 @@ public record CurrentFilter(
     private static void checkTagKeyCount(JsonNode filter) {
         int keys = 0;
         for (Iterator<String> names = filter.fieldNames(); names.hasNext(); ) {
-            if (names.next().startsWith("#")) {
+            if (names.next().startsWith(Tags.FILTER_PREFIX)) {
                 keys++;
             }
         }
@@ -101,7 +102,7 @@ public record CurrentFilter(
     private static List<String> uuids(String key, JsonNode value) {
         List<String> values = strings(key, value);
         for (String id : values) {
-            if (!Tags.isCanonicalUuid(id)) {
+            if (!TagReader.isCanonicalUuid(id)) {
                 throw new QueryRejection(key + " values must be lowercase hyphenated UUIDs");
             }
         }

@@ -2,6 +2,7 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.identity.RelayIdentity;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -25,12 +26,12 @@ final class RemovalEvents {
     /** @param channel the channel to name, or null when the reader may not learn it */
     String removal(UUID d, UUID channel, String reason) {
         List<List<String>> tags = new ArrayList<>();
-        tags.add(List.of("ar", "1"));
-        tags.add(List.of("d", d.toString()));
+        tags.add(List.of(Tags.ARTIFACT_FLAG, "1"));
+        tags.add(List.of(Tags.ARTIFACT_ID, d.toString()));
         if (channel != null) {
-            tags.add(List.of("h", channel.toString()));
+            tags.add(List.of(Tags.CHANNEL, channel.toString()));
         }
-        tags.add(List.of("reason", reason));
+        tags.add(List.of(Tags.REMOVAL_REASON, reason));
         Event event = relay.keys().sign(Kinds.REMOVAL_MARKER, clock.instant().getEpochSecond(), tags, "");
         return event.toJson();
     }

@@ -1,6 +1,7 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.protocol.Limits;
+import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -46,7 +47,7 @@ record SyncFilter(List<UUID> scope) {
             Map.Entry<String, JsonNode> field = it.next();
             switch (field.getKey()) {
                 case "artifact" -> {}
-                case "#h" -> scope = channels(field.getValue());
+                case Tags.FILTER_CHANNEL -> scope = channels(field.getValue());
                 default ->
                     throw new Invalid(
                             "unknown filter key " + field.getKey() + " (a sync filter has only artifact and #h)");

@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.Concurrently;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
@@ -140,11 +141,11 @@ class ArtifactWritesTest {
         assertThat(marker.content()).isEmpty();
         assertThat(marker.tags())
                 .containsExactly(
-                        List.of("ar", "1"),
-                        List.of("d", d.toString()),
-                        List.of("h", from.toString()),
-                        List.of("reason", "moved"),
-                        List.of("prev", created.id()));
+                        List.of(Tags.ARTIFACT_FLAG, "1"),
+                        List.of(Tags.ARTIFACT_ID, d.toString()),
+                        List.of(Tags.CHANNEL, from.toString()),
+                        List.of(Tags.REMOVAL_REASON, "moved"),
+                        List.of(Tags.PREVIOUS_REVISION, created.id()));
         assertThat(current(alice, "\"#h\":[\"" + from + "\"]")).isEmpty();
         assertThat(current(alice, "\"#h\":[\"" + to + "\"]").get(0).get("id").asText())
                 .isEqualTo(moved.id());
@@ -238,105 +239,105 @@ class ArtifactWritesTest {
         String h = channel.toString();
         rejected(
                 publish(
-                        tag("ar", "2"),
-                        tag("d", d),
-                        tag("h", h),
-                        tag("type", "task.v1"),
-                        tag("op", "create"),
-                        tag("title", "t")),
+                        tag(Tags.ARTIFACT_FLAG, "2"),
+                        tag(Tags.ARTIFACT_ID, d),
+                        tag(Tags.CHANNEL, h),
+                        tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                        tag(Tags.OPERATION, "create"),
+                        tag(Tags.TITLE, "t")),
                 400,
                 "invalid: tag ar must be 1");
         rejected(
                 publish(
-                        tag("ar", "1"),
-                        tag("d", d.toUpperCase()),
-                        tag("h", h),
-                        tag("type", "task.v1"),
-                        tag("op", "create"),
-                        tag("title", "t")),
+                        tag(Tags.ARTIFACT_FLAG, "1"),
+                        tag(Tags.ARTIFACT_ID, d.toUpperCase()),
+                        tag(Tags.CHANNEL, h),
+                        tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                        tag(Tags.OPERATION, "create"),
+                        tag(Tags.TITLE, "t")),
                 400,
                 "invalid: tag d must be a lowercase hyphenated UUID");
         rejected(
                 publish(
-                        tag("ar", "1"),
-                        tag("d", d),
-                        tag("h", h),
-                        tag("type", "task"),
-                        tag("op", "create"),
-                        tag("title", "t")),
+                        tag(Tags.ARTIFACT_FLAG, "1"),
+                        tag(Tags.ARTIFACT_ID, d),
+                        tag(Tags.CHANNEL, h),
+                        tag(Tags.ARTIFACT_TYPE, "task"),
+                        tag(Tags.OPERATION, "create"),
+                        tag(Tags.TITLE, "t")),
                 400,
                 "invalid: type must be");
         rejected(
                 publish(
-                        tag("ar", "1"),
-                        tag("d", d),
-                        tag("h", h),
-                        tag("type", "t." + "x".repeat(127)),
-                        tag("op", "create"),
-                        tag("title", "t")),
+                        tag(Tags.ARTIFACT_FLAG, "1"),
+                        tag(Tags.ARTIFACT_ID, d),
+                        tag(Tags.CHANNEL, h),
+                        tag(Tags.ARTIFACT_TYPE, "t." + "x".repeat(127)),
+                        tag(Tags.OPERATION, "create"),
+                        tag(Tags.TITLE, "t")),
                 400,
                 "invalid: type must be");
         rejected(
                 publish(
-                        tag("ar", "1"),
-                        tag("d", d),
-                        tag("h", h),
-                        tag("type", "task.v1"),
-                        tag("op", "create"),
-                        tag("title", "")),
+                        tag(Tags.ARTIFACT_FLAG, "1"),
+                        tag(Tags.ARTIFACT_ID, d),
+                        tag(Tags.CHANNEL, h),
+                        tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                        tag(Tags.OPERATION, "create"),
+                        tag(Tags.TITLE, "")),
                 400,
                 "invalid: title must be 1..512 bytes");
         rejected(
                 publish(
-                        tag("ar", "1"),
-                        tag("d", d),
-                        tag("h", h),
-                        tag("type", "task.v1"),
-                        tag("op", "create"),
-                        tag("title", "é".repeat(257))),
+                        tag(Tags.ARTIFACT_FLAG, "1"),
+                        tag(Tags.ARTIFACT_ID, d),
+                        tag(Tags.CHANNEL, h),
+                        tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                        tag(Tags.OPERATION, "create"),
+                        tag(Tags.TITLE, "é".repeat(257))),
                 400,
                 "invalid: title must be 1..512 bytes");
         rejected(
                 publish(
-                        tag("ar", "1"),
-                        tag("d", d),
-                        tag("h", h),
-                        tag("type", "task.v1"),
-                        tag("op", "archive"),
-                        tag("title", "t")),
+                        tag(Tags.ARTIFACT_FLAG, "1"),
+                        tag(Tags.ARTIFACT_ID, d),
+                        tag(Tags.CHANNEL, h),
+                        tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                        tag(Tags.OPERATION, "archive"),
+                        tag(Tags.TITLE, "t")),
                 400,
                 "invalid: op must be");
         rejected(
                 publish(
-                        tag("ar", "1"),
-                        tag("d", d),
-                        tag("h", h),
-                        tag("type", "task.v1"),
-                        tag("op", "create"),
-                        tag("title", "t"),
-                        tag("prev", "a".repeat(64))),
+                        tag(Tags.ARTIFACT_FLAG, "1"),
+                        tag(Tags.ARTIFACT_ID, d),
+                        tag(Tags.CHANNEL, h),
+                        tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                        tag(Tags.OPERATION, "create"),
+                        tag(Tags.TITLE, "t"),
+                        tag(Tags.PREVIOUS_REVISION, "a".repeat(64))),
                 400,
                 "invalid: a create has no prev");
         rejected(
                 publish(
-                        tag("ar", "1"),
-                        tag("d", d),
-                        tag("h", h),
-                        tag("type", "task.v1"),
-                        tag("op", "update"),
-                        tag("title", "t"),
-                        tag("prev", "XYZ")),
+                        tag(Tags.ARTIFACT_FLAG, "1"),
+                        tag(Tags.ARTIFACT_ID, d),
+                        tag(Tags.CHANNEL, h),
+                        tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                        tag(Tags.OPERATION, "update"),
+                        tag(Tags.TITLE, "t"),
+                        tag(Tags.PREVIOUS_REVISION, "XYZ")),
                 400,
                 "invalid: tag prev must be");
         rejected(
                 publish(
-                        tag("ar", "1"),
-                        tag("d", d),
-                        tag("h", h),
-                        tag("type", "task.v1"),
-                        tag("type", "task.v2"),
-                        tag("op", "create"),
-                        tag("title", "t")),
+                        tag(Tags.ARTIFACT_FLAG, "1"),
+                        tag(Tags.ARTIFACT_ID, d),
+                        tag(Tags.CHANNEL, h),
+                        tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                        tag(Tags.ARTIFACT_TYPE, "task.v2"),
+                        tag(Tags.OPERATION, "create"),
+                        tag(Tags.TITLE, "t")),
                 400,
                 "invalid: tag type appears more than once");
         assertThat(count("SELECT count(*) FROM artifact_heads WHERE d = CAST(:value AS uuid)", d))
@@ -353,13 +354,13 @@ class ArtifactWritesTest {
                 alice,
                 Kinds.ARTIFACT_REVISION,
                 List.of(
-                        tag("ar", "1"),
-                        tag("d", d.toString()),
-                        tag("h", channel.toString()),
-                        tag("type", "note.v1"),
-                        tag("op", "update"),
-                        tag("title", "t"),
-                        tag("prev", created.id())),
+                        tag(Tags.ARTIFACT_FLAG, "1"),
+                        tag(Tags.ARTIFACT_ID, d.toString()),
+                        tag(Tags.CHANNEL, channel.toString()),
+                        tag(Tags.ARTIFACT_TYPE, "note.v1"),
+                        tag(Tags.OPERATION, "update"),
+                        tag(Tags.TITLE, "t"),
+                        tag(Tags.PREVIOUS_REVISION, created.id())),
                 "");
         rejected(client.publish(alice, retyped), 400, "invalid: type never changes");
     }

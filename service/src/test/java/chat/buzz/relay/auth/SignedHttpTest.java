@@ -8,6 +8,7 @@ import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Sha256;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.RelayClient;
@@ -145,7 +146,7 @@ class SignedHttpTest {
         Event noPayload = alice.sign(
                 Kinds.HTTP_AUTH,
                 now(),
-                List.of(List.of("u", url("/query")), List.of("method", "POST"), List.of("nonce", "1")),
+                List.of(List.of(Tags.URL, url("/query")), List.of(Tags.METHOD, "POST"), List.of(Tags.NONCE, "1")),
                 "");
         assertRejected(header(noPayload), "NIP-98: missing payload tag");
         assertThat(post(sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), "[{}]", 0, List.of()), QUERY)
@@ -272,10 +273,10 @@ class SignedHttpTest {
     private static Event authEvent(
             NostrKeys keys, int kind, String method, String url, String body, long skew, List<List<String>> extra) {
         List<List<String>> tags = new ArrayList<>(List.of(
-                List.of("u", url),
-                List.of("method", method),
-                List.of("payload", Sha256.hex(body.getBytes(StandardCharsets.UTF_8))),
-                List.of("nonce", Long.toHexString(System.nanoTime()))));
+                List.of(Tags.URL, url),
+                List.of(Tags.METHOD, method),
+                List.of(Tags.PAYLOAD_HASH, Sha256.hex(body.getBytes(StandardCharsets.UTF_8))),
+                List.of(Tags.NONCE, Long.toHexString(System.nanoTime()))));
         tags.addAll(extra);
         return keys.sign(kind, now() + skew, tags, "");
     }

@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -82,7 +83,11 @@ class ChannelWritesTest {
         rejected(
                 client.publish(
                         owner,
-                        event(owner, Kinds.CREATE_CHANNEL, tag("h", newId().toString()), tag("visibility", "open"))),
+                        event(
+                                owner,
+                                Kinds.CREATE_CHANNEL,
+                                tag(Tags.CHANNEL, newId().toString()),
+                                tag(Tags.VISIBILITY, "open"))),
                 400,
                 "invalid: missing name tag");
         rejected(
@@ -91,25 +96,25 @@ class ChannelWritesTest {
                         event(
                                 owner,
                                 Kinds.CREATE_CHANNEL,
-                                tag("h", "NOT-A-UUID"),
-                                tag("name", "x"),
-                                tag("visibility", "open"))),
+                                tag(Tags.CHANNEL, "NOT-A-UUID"),
+                                tag(Tags.CHANNEL_NAME, "x"),
+                                tag(Tags.VISIBILITY, "open"))),
                 400,
                 "invalid: tag h must be a lowercase hyphenated UUID");
         rejected(
-                client.publish(owner, createChannel(owner, newId(), "private", tag("unlisted", "true"))),
+                client.publish(owner, createChannel(owner, newId(), "private", tag(Tags.UNLISTED, "true"))),
                 400,
                 "invalid: only open channels can be unlisted");
         rejected(
-                client.publish(owner, createChannel(owner, newId(), "open", tag("ttl", "soon"))),
+                client.publish(owner, createChannel(owner, newId(), "open", tag(Tags.TTL, "soon"))),
                 400,
                 "invalid: ttl must be a whole number of seconds");
         rejected(
-                client.publish(owner, createChannel(owner, newId(), "open", tag("ttl", "0"))),
+                client.publish(owner, createChannel(owner, newId(), "open", tag(Tags.TTL, "0"))),
                 400,
                 "invalid: ttl must be positive");
         rejected(
-                client.publish(owner, createChannel(owner, newId(), "open", tag("unlisted", "yes"))),
+                client.publish(owner, createChannel(owner, newId(), "open", tag(Tags.UNLISTED, "yes"))),
                 400,
                 "invalid: tag unlisted must be true or false");
         UUID twice = newId();
@@ -119,10 +124,10 @@ class ChannelWritesTest {
                         event(
                                 owner,
                                 Kinds.CREATE_CHANNEL,
-                                tag("h", twice.toString()),
-                                tag("h", twice.toString()),
-                                tag("name", "x"),
-                                tag("visibility", "open"))),
+                                tag(Tags.CHANNEL, twice.toString()),
+                                tag(Tags.CHANNEL, twice.toString()),
+                                tag(Tags.CHANNEL_NAME, "x"),
+                                tag(Tags.VISIBILITY, "open"))),
                 400,
                 "invalid: tag h appears more than once");
     }
@@ -131,17 +136,18 @@ class ChannelWritesTest {
     void onlyOwnersAndAdminsEdit() {
         UUID channel = openChannelWithAdminAndMember();
         rejected(
-                client.publish(member, editChannel(member, channel, tag("name", "mine"))),
+                client.publish(member, editChannel(member, channel, tag(Tags.CHANNEL_NAME, "mine"))),
                 403,
                 "blocked: only owners and admins");
         rejected(
-                client.publish(stranger, editChannel(stranger, channel, tag("name", "mine"))),
+                client.publish(stranger, editChannel(stranger, channel, tag(Tags.CHANNEL_NAME, "mine"))),
                 403,
                 "blocked: only owners and admins");
-        accepted(client.publish(admin, editChannel(admin, channel, tag("name", "renamed"), tag("ttl", "3600"))));
+        accepted(client.publish(
+                admin, editChannel(admin, channel, tag(Tags.CHANNEL_NAME, "renamed"), tag(Tags.TTL, "3600"))));
         Map<String, Object> row = channelRow(channel);
         assertThat(row).containsEntry("name", "renamed").containsEntry("ttl_seconds", 3600L);
-        accepted(client.publish(owner, editChannel(owner, channel, tag("ttl", "0"))));
+        accepted(client.publish(owner, editChannel(owner, channel, tag(Tags.TTL, "0"))));
         assertThat(channelRow(channel).get("ttl_seconds")).isNull();
         rejected(client.publish(owner, editChannel(owner, channel)), 400, "invalid: nothing to edit");
     }
@@ -151,11 +157,11 @@ class ChannelWritesTest {
         UUID channel = newId();
         accepted(client.publish(owner, createChannel(owner, channel, "private")));
         rejected(
-                client.publish(stranger, editChannel(stranger, channel, tag("name", "x"))),
+                client.publish(stranger, editChannel(stranger, channel, tag(Tags.CHANNEL_NAME, "x"))),
                 403,
                 "blocked: channel not found or not accessible");
         rejected(
-                client.publish(stranger, editChannel(stranger, newId(), tag("name", "x"))),
+                client.publish(stranger, editChannel(stranger, newId(), tag(Tags.CHANNEL_NAME, "x"))),
                 403,
                 "blocked: channel not found or not accessible");
         rejected(
@@ -168,17 +174,17 @@ class ChannelWritesTest {
     void onlyTheOwnerDeletesAndADeletedChannelIsGone() {
         UUID channel = openChannelWithAdminAndMember();
         rejected(
-                client.publish(admin, event(admin, Kinds.DELETE_CHANNEL, tag("h", channel.toString()))),
+                client.publish(admin, event(admin, Kinds.DELETE_CHANNEL, tag(Tags.CHANNEL, channel.toString()))),
                 403,
                 "blocked: only the owner");
-        accepted(client.publish(owner, event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString()))));
+        accepted(client.publish(owner, event(owner, Kinds.DELETE_CHANNEL, tag(Tags.CHANNEL, channel.toString()))));
         assertThat(channelRow(channel).get("deleted_at")).isNotNull();
         rejected(
                 client.publish(member, revision(member, newId(), channel, "create", null, "t")),
                 403,
                 "blocked: channel not found or not writable");
         rejected(
-                client.publish(owner, event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString()))),
+                client.publish(owner, event(owner, Kinds.DELETE_CHANNEL, tag(Tags.CHANNEL, channel.toString()))),
                 403,
                 "blocked: channel not found");
     }

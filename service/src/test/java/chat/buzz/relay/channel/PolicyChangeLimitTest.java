@@ -13,6 +13,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.Concurrently;
 import chat.buzz.relay.testing.IntegrationTest;
@@ -96,9 +97,11 @@ class PolicyChangeLimitTest {
     void nameOnlyAndNoOpEditsAreNeitherCountedNorLimited() {
         UUID channel = openChannel(onA, alice);
         for (int i = 0; i < PER_PUBKEY + 2; i++) {
-            accepted(onA.publish(alice, editChannel(alice, channel, tag("name", "rename " + i))));
+            accepted(onA.publish(alice, editChannel(alice, channel, tag(Tags.CHANNEL_NAME, "rename " + i))));
             accepted(onA.publish(
-                    alice, editChannel(alice, channel, tag("name", "same flag " + i), tag("unlisted", "false"))));
+                    alice,
+                    editChannel(
+                            alice, channel, tag(Tags.CHANNEL_NAME, "same flag " + i), tag(Tags.UNLISTED, "false"))));
         }
         assertThat(advances()).isZero();
         for (int i = 0; i < PER_PUBKEY; i++) {
@@ -106,14 +109,14 @@ class PolicyChangeLimitTest {
         }
         rejected(onA.publish(alice, flipUnlisted(alice, channel, !unlisted(channel))), 429, "rate-limited:");
 
-        accepted(onA.publish(alice, editChannel(alice, channel, tag("name", "renamed while limited"))));
+        accepted(onA.publish(alice, editChannel(alice, channel, tag(Tags.CHANNEL_NAME, "renamed while limited"))));
         accepted(onA.publish(
                 alice,
                 editChannel(
                         alice,
                         channel,
-                        tag("name", "no-op while limited"),
-                        tag("unlisted", String.valueOf(unlisted(channel))))));
+                        tag(Tags.CHANNEL_NAME, "no-op while limited"),
+                        tag(Tags.UNLISTED, String.valueOf(unlisted(channel))))));
         assertThat(channelName(channel)).isEqualTo("no-op while limited");
         assertThat(advances()).isEqualTo(PER_PUBKEY);
     }
@@ -125,7 +128,7 @@ class PolicyChangeLimitTest {
             accepted(onA.publish(alice, flipUnlisted(alice, channel, i % 2 == 0)));
         }
         OffsetDateTime stampBefore = policyStamp();
-        Reply refused = onA.publish(alice, event(alice, Kinds.DELETE_CHANNEL, tag("h", channel.toString())));
+        Reply refused = onA.publish(alice, event(alice, Kinds.DELETE_CHANNEL, tag(Tags.CHANNEL, channel.toString())));
         rejected(refused, 429, "rate-limited:");
         assertThat(retryAfter(refused)).isBetween(1L, WINDOW_SECONDS);
         boolean deleted = A.jdbi()
@@ -255,8 +258,8 @@ class PolicyChangeLimitTest {
         return editChannel(
                 keys,
                 channel,
-                tag("name", "flip " + edits.getAndIncrement()),
-                tag("unlisted", String.valueOf(unlisted)));
+                tag(Tags.CHANNEL_NAME, "flip " + edits.getAndIncrement()),
+                tag(Tags.UNLISTED, String.valueOf(unlisted)));
     }
 
     private static long retryAfter(Reply reply) {

@@ -14,6 +14,7 @@ import chat.buzz.client.SqliteStore;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.SyncClient;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.Replies;
@@ -101,8 +102,8 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
             sync.sync();
             assertThat(sync.store().ids()).containsExactlyInAnyOrder(keep.toString(), hidden.toString());
             // Unlisting advances the policy stamp; the artifact stays readable by id, not discoverable.
-            Replies.accepted(
-                    relay().client().publish(owner, Nostr.editChannel(owner, toHide, tag("unlisted", "true"))));
+            Replies.accepted(relay().client()
+                    .publish(owner, Nostr.editChannel(owner, toHide, tag(Tags.UNLISTED, "true"))));
             model.channels.get(toHide).unlisted = true;
             SessionReport report = sync.sync();
             assertThat(report.reset()).isTrue();

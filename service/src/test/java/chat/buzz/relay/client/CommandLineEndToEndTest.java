@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.client.cli.BuzzSync;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Hex;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -91,8 +92,8 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
         Outcome get = run(relay().baseUrl(), "get", d);
         assertThat(get.exit()).isZero();
         Event head = Event.parse(get.out().trim());
-        assertThat(head.tag("title")).contains("second");
-        assertThat(head.tag("h")).contains(other.toString());
+        assertThat(head.tag(Tags.TITLE)).contains("second");
+        assertThat(head.tag(Tags.CHANNEL)).contains(other.toString());
         assertThat(head.hasValidSignature()).isTrue();
 
         Outcome list = run(relay().baseUrl(), "list", "--channel", open.toString());

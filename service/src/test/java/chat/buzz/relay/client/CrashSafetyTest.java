@@ -8,6 +8,7 @@ import chat.buzz.client.Store;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
@@ -102,7 +103,8 @@ class CrashSafetyTest {
                 boolean unlisted = !model.channels.get(toggled).unlisted;
                 Replies.accepted(RELAY.client()
                         .publish(
-                                owner, Nostr.editChannel(owner, toggled, tag("unlisted", Boolean.toString(unlisted)))));
+                                owner,
+                                Nostr.editChannel(owner, toggled, tag(Tags.UNLISTED, Boolean.toString(unlisted)))));
                 model.channels.get(toggled).unlisted = unlisted;
             }
         }

@@ -10,6 +10,7 @@ import chat.buzz.client.SqliteStore;
 import chat.buzz.client.SyncClient;
 import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
@@ -110,8 +111,8 @@ class FollowEndToEndTest {
             writer.remove(owner, secret, reader);
             awaitStoreIsD(client);
 
-            Replies.accepted(
-                    RELAY.client().publish(owner, Nostr.editChannel(owner, open, tag("visibility", "private"))));
+            Replies.accepted(RELAY.client()
+                    .publish(owner, Nostr.editChannel(owner, open, tag(Tags.VISIBILITY, "private"))));
             model.channels.get(open).open = false;
             awaitStoreIsD(client);
             await().atMost(Duration.ofSeconds(30)).until(() -> follower.resubscriptions() >= 1);

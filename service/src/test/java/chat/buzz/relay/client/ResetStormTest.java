@@ -10,6 +10,7 @@ import chat.buzz.client.SqliteStore;
 import chat.buzz.client.SyncClient;
 import chat.buzz.client.SyncListener;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
@@ -78,7 +79,8 @@ class ResetStormTest {
             assertThat(first).allSatisfy(report -> assertThat(report.held()).isEqualTo(ARTIFACTS));
             waits.clear();
 
-            Replies.accepted(RELAY.client().publish(owner, Nostr.editChannel(owner, toggled, tag("unlisted", "true"))));
+            Replies.accepted(RELAY.client()
+                    .publish(owner, Nostr.editChannel(owner, toggled, tag(Tags.UNLISTED, "true"))));
             long stormStart = System.nanoTime();
             List<SessionReport> storm = all(pool, clients, new CountDownLatch(1));
             assertThat(storm).allSatisfy(report -> {

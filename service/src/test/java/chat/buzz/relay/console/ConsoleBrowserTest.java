@@ -7,6 +7,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.incremental.IncrementalSchema;
 import chat.buzz.relay.ops.FlagsTest;
 import chat.buzz.relay.testing.AdminClient;
@@ -103,7 +104,7 @@ class ConsoleBrowserTest {
         UUID channel = newId();
         RELAY.client().publish(alice, createChannel(alice, channel, "open"));
         assertThat(RELAY.client()
-                        .publish(alice, editChannel(alice, channel, tag("visibility", "private")))
+                        .publish(alice, editChannel(alice, channel, tag(Tags.VISIBILITY, "private")))
                         .status())
                 .isEqualTo(200);
         long community = RELAY.jdbi()

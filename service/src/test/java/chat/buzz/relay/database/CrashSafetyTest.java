@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
@@ -168,7 +169,7 @@ class CrashSafetyTest {
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         for (JsonNode event : reply.json()) {
             for (JsonNode tag : event.get("tags")) {
-                if (tag.path(0).asText().equals("d")) {
+                if (tag.path(0).asText().equals(Tags.ARTIFACT_ID)) {
                     heads.put(tag.path(1).asText(), event.get("id").asText());
                 }
             }

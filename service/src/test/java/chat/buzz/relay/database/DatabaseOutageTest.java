@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.DedicatedPostgres;
 import chat.buzz.relay.testing.IntegrationTest;
@@ -152,7 +153,7 @@ class DatabaseOutageTest {
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         Set<String> ids = new java.util.HashSet<>();
         for (JsonNode event : reply.json()) {
-            ids.add(SyncClient.tag(event, "d"));
+            ids.add(SyncClient.tag(event, Tags.ARTIFACT_ID));
         }
         return ids;
     }

@@ -15,6 +15,7 @@ import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
@@ -123,7 +124,10 @@ class EventInputTest {
         Event future = alice.sign(
                 Kinds.CREATE_CHANNEL,
                 now() + 3600,
-                List.of(tag("h", newId().toString()), tag("name", "x"), tag("visibility", "open")),
+                List.of(
+                        tag(Tags.CHANNEL, newId().toString()),
+                        tag(Tags.CHANNEL_NAME, "x"),
+                        tag(Tags.VISIBILITY, "open")),
                 "");
         rejected(client.publish(alice, future), 400, "invalid: created_at is more than");
     }
@@ -131,8 +135,8 @@ class EventInputTest {
     @Test
     void tagAndContentLimits() {
         UUID channel = newId();
-        List<List<String>> many =
-                new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "x"), tag("visibility", "open")));
+        List<List<String>> many = new ArrayList<>(List.of(
+                tag(Tags.CHANNEL, channel.toString()), tag(Tags.CHANNEL_NAME, "x"), tag(Tags.VISIBILITY, "open")));
         for (int i = 0; i < Limits.MAX_TAGS; i++) {
             many.add(tag("x", Integer.toString(i)));
         }
@@ -145,15 +149,15 @@ class EventInputTest {
                                 alice,
                                 Kinds.CREATE_CHANNEL,
                                 List.of(
-                                        tag("h", channel.toString()),
-                                        tag("name", "x"),
-                                        tag("visibility", "open"),
+                                        tag(Tags.CHANNEL, channel.toString()),
+                                        tag(Tags.CHANNEL_NAME, "x"),
+                                        tag(Tags.VISIBILITY, "open"),
                                         tag("x", "v".repeat(4097))),
                                 "")),
                 400,
                 "invalid: tag value longer than 4096 bytes");
-        List<List<String>> heavy =
-                new ArrayList<>(List.of(tag("h", channel.toString()), tag("name", "x"), tag("visibility", "open")));
+        List<List<String>> heavy = new ArrayList<>(List.of(
+                tag(Tags.CHANNEL, channel.toString()), tag(Tags.CHANNEL_NAME, "x"), tag(Tags.VISIBILITY, "open")));
         for (int i = 0; i < 20; i++) {
             heavy.add(tag("x", "v".repeat(4000)));
         }
@@ -167,7 +171,10 @@ class EventInputTest {
                         sign(
                                 alice,
                                 Kinds.CREATE_CHANNEL,
-                                List.of(tag("h", channel.toString()), tag("name", "x"), tag("visibility", "open")),
+                                List.of(
+                                        tag(Tags.CHANNEL, channel.toString()),
+                                        tag(Tags.CHANNEL_NAME, "x"),
+                                        tag(Tags.VISIBILITY, "open")),
                                 "c".repeat(65537))),
                 400,
                 "invalid: content larger than 65536 bytes");
@@ -176,20 +183,26 @@ class EventInputTest {
     @Test
     void nulCharactersAreRefusedWhereverTheyWouldBeStored() {
         UUID channel = newId();
-        List<List<String>> base = List.of(tag("h", channel.toString()), tag("visibility", "open"));
+        List<List<String>> base = List.of(tag(Tags.CHANNEL, channel.toString()), tag(Tags.VISIBILITY, "open"));
         rejected(
-                client.publish(alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "a\u0000b")), "")),
+                client.publish(
+                        alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag(Tags.CHANNEL_NAME, "a\u0000b")), "")),
                 400,
                 "invalid: ");
         rejected(
                 client.publish(
                         alice,
-                        sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x"), tag("x\u0000", "v")), "")),
+                        sign(
+                                alice,
+                                Kinds.CREATE_CHANNEL,
+                                with(base, tag(Tags.CHANNEL_NAME, "x"), tag("x\u0000", "v")),
+                                "")),
                 400,
                 "invalid: ");
         rejected(
                 client.publish(
-                        alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x")), "nul \u0000 here")),
+                        alice,
+                        sign(alice, Kinds.CREATE_CHANNEL, with(base, tag(Tags.CHANNEL_NAME, "x")), "nul \u0000 here")),
                 400,
                 "invalid: ");
         rejected(
@@ -197,7 +210,12 @@ class EventInputTest {
                 400,
                 "invalid: ");
         Reply reply = client.publish(
-                alice, sign(alice, Kinds.CREATE_CHANNEL, with(base, tag("name", "x"), tag("opaque", "\u0000")), ""));
+                alice,
+                sign(
+                        alice,
+                        Kinds.CREATE_CHANNEL,
+                        with(base, tag(Tags.CHANNEL_NAME, "x"), tag("opaque", "\u0000")),
+                        ""));
         rejected(reply, 400, "invalid: ");
         assertThat(reply.message()).contains("NUL");
         assertThat(channelsNamed(channel)).as("no channel row either").isZero();

@@ -4,6 +4,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
@@ -44,7 +45,7 @@ class BootstrapUnderPolicyFloodTest {
             sync.page(10);
             pages++;
             closed = !closed;
-            writer.editChannel(flipper, flipped, tag("visibility", closed ? "private" : "open"));
+            writer.editChannel(flipper, flipped, tag(Tags.VISIBILITY, closed ? "private" : "open"));
         } while (sync.midSession && pages < 20);
         assertThat(sync.midSession).as("the bootstrap ended").isFalse();
         assertThat(pages).isEqualTo(6);

@@ -4,6 +4,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
@@ -258,20 +259,20 @@ class ConvergencePropertyTest {
             } else if (choice < 86) {
                 ChannelModel channel = channels.get(pick(liveChannels));
                 channel.open = !channel.open;
-                writer.editChannel(owner, channel.id, tag("visibility", channel.open ? "open" : "private"));
+                writer.editChannel(owner, channel.id, tag(Tags.VISIBILITY, channel.open ? "open" : "private"));
                 note("visibility " + name(channel.id) + " open=" + channel.open);
             } else if (choice < 92) {
                 ChannelModel channel = channels.get(pick(liveChannels));
                 if (channel.open) {
                     channel.unlisted = !channel.unlisted;
-                    writer.editChannel(owner, channel.id, tag("unlisted", Boolean.toString(channel.unlisted)));
+                    writer.editChannel(owner, channel.id, tag(Tags.UNLISTED, Boolean.toString(channel.unlisted)));
                     note("unlisted " + name(channel.id) + " " + channel.unlisted);
                 }
             } else if (choice < 97) {
                 ChannelModel channel = channels.get(pick(liveChannels));
                 if (!scopedChannels.contains(channel.id)) {
                     channel.ttl = !channel.ttl;
-                    writer.editChannel(owner, channel.id, tag("ttl", channel.ttl ? "300" : "0"));
+                    writer.editChannel(owner, channel.id, tag(Tags.TTL, channel.ttl ? "300" : "0"));
                     note("ttl " + name(channel.id) + " " + channel.ttl);
                 }
             } else {
@@ -287,10 +288,10 @@ class ConvergencePropertyTest {
             boolean ttl = mayHaveTtl && random.nextInt(6) == 0;
             List<List<String>> extra = new ArrayList<>();
             if (!listed) {
-                extra.add(tag("unlisted", "true"));
+                extra.add(tag(Tags.UNLISTED, "true"));
             }
             if (ttl) {
-                extra.add(tag("ttl", "300"));
+                extra.add(tag(Tags.TTL, "300"));
             }
             @SuppressWarnings("unchecked")
             UUID id = writer.channel(owner, isPrivate ? "private" : "open", extra.toArray(List[]::new));

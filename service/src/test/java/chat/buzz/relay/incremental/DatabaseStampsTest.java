@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
@@ -35,29 +36,30 @@ class DatabaseStampsTest {
         accept(Nostr.createChannel(owner, channel, "open"));
         OffsetDateTime created = policyStamp();
 
-        accept(Nostr.editChannel(owner, channel, tag("visibility", "open")));
+        accept(Nostr.editChannel(owner, channel, tag(Tags.VISIBILITY, "open")));
         assertThat(policyStamp()).as("no-op edit").isEqualTo(created);
-        accept(Nostr.editChannel(owner, channel, tag("name", "another name")));
+        accept(Nostr.editChannel(owner, channel, tag(Tags.CHANNEL_NAME, "another name")));
         assertThat(policyStamp()).as("name-only edit").isEqualTo(created);
         assertThat(policyAdvances(channel)).isZero();
 
-        accept(Nostr.editChannel(owner, channel, tag("visibility", "private")));
+        accept(Nostr.editChannel(owner, channel, tag(Tags.VISIBILITY, "private")));
         OffsetDateTime madePrivate = policyStamp();
         assertThat(madePrivate).as("visibility change").isAfter(created);
-        accept(Nostr.editChannel(owner, channel, tag("visibility", "private"), tag("name", "third name")));
+        accept(Nostr.editChannel(
+                owner, channel, tag(Tags.VISIBILITY, "private"), tag(Tags.CHANNEL_NAME, "third name")));
         assertThat(policyStamp()).as("same visibility and a new name").isEqualTo(madePrivate);
 
-        accept(Nostr.editChannel(owner, channel, tag("ttl", "3600")));
+        accept(Nostr.editChannel(owner, channel, tag(Tags.TTL, "3600")));
         OffsetDateTime ttlSet = policyStamp();
         assertThat(ttlSet).as("ttl change").isAfter(madePrivate);
-        accept(Nostr.editChannel(owner, channel, tag("ttl", "3600")));
+        accept(Nostr.editChannel(owner, channel, tag(Tags.TTL, "3600")));
         assertThat(policyStamp()).as("same ttl").isEqualTo(ttlSet);
 
-        accept(Nostr.editChannel(owner, channel, tag("visibility", "open"), tag("unlisted", "true")));
+        accept(Nostr.editChannel(owner, channel, tag(Tags.VISIBILITY, "open"), tag(Tags.UNLISTED, "true")));
         OffsetDateTime unlisted = policyStamp();
         assertThat(unlisted).as("visibility and unlisted change").isAfter(ttlSet);
 
-        accept(Nostr.event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString())));
+        accept(Nostr.event(owner, Kinds.DELETE_CHANNEL, tag(Tags.CHANNEL, channel.toString())));
         assertThat(policyStamp()).as("deletion").isAfter(unlisted);
         // The operations record agrees: one cause per advance, none for the no-op and name-only edits.
         assertThat(policyAdvances(channel)).isEqualTo(4);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Sha256;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
@@ -46,7 +47,7 @@ class DigestReadTest {
         UUID open = writer.channel(owner, "open");
         UUID member = writer.channel(owner, "private");
         UUID notMember = writer.channel(owner, "private");
-        UUID unlisted = writer.channel(owner, "open", tag("unlisted", "true"));
+        UUID unlisted = writer.channel(owner, "open", tag(Tags.UNLISTED, "true"));
         writer.addMember(owner, member, reader);
         writer.createMany(owner, open, 3);
         UUID edited = writer.create(owner, open);
@@ -118,7 +119,7 @@ class DigestReadTest {
 
     @Test
     void aTtlChannelInTheScopeIsRefusedAsInADeltaRead() {
-        UUID ttl = writer.channel(owner, "open", tag("ttl", "3600"));
+        UUID ttl = writer.channel(owner, "open", tag(Tags.TTL, "3600"));
         Reply reply = relay.query(reader, "[{\"artifact\":\"incremental\",\"digest\":true,\"#h\":[\"" + ttl + "\"]}]");
         assertThat(reply.status()).as("%s", reply).isEqualTo(422);
         assertThat(reply.error()).isEqualTo("incremental_ttl_channel");

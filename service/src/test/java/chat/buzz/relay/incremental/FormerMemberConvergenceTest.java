@@ -4,6 +4,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -94,7 +95,7 @@ class FormerMemberConvergenceTest {
     @Test
     void leftUnlistedChannelThenMovedToAPrivateChannelDropsTheArtifact() {
         SyncingClient sync = client();
-        UUID unlisted = writer.channel(owner, "open", tag("unlisted", "true"));
+        UUID unlisted = writer.channel(owner, "open", tag(Tags.UNLISTED, "true"));
         UUID secret = writer.channel(owner, "private");
         writer.join(reader, unlisted);
         UUID d = writer.create(owner, unlisted);
@@ -114,7 +115,7 @@ class FormerMemberConvergenceTest {
     @Test
     void leftUnlistedChannelThenDeletedDropsTheArtifact() {
         SyncingClient sync = client();
-        UUID unlisted = writer.channel(owner, "open", tag("unlisted", "true"));
+        UUID unlisted = writer.channel(owner, "open", tag(Tags.UNLISTED, "true"));
         writer.join(reader, unlisted);
         UUID d = writer.create(owner, unlisted);
         sync.session();

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
@@ -208,7 +209,7 @@ class IncrementalErrorsTest {
     void aTtlChannelInTheScopeIsNamed() {
         Writer writer = new Writer(relay);
         NostrKeys owner = NostrKeys.generate();
-        UUID ttl = writer.channel(owner, "open", tag("ttl", "120"));
+        UUID ttl = writer.channel(owner, "open", tag(Tags.TTL, "120"));
         UUID plain = writer.channel(owner, "open");
         Reply reply = relay.query(
                 reader,

@@ -2,6 +2,7 @@ package chat.buzz.relay.incremental;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.RandomJson;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
@@ -13,8 +14,8 @@ import net.jqwik.api.Provide;
 
 /** Seeded fuzzing of the incremental request parser: a request parses or is a 4xx of PROTOCOL 4.5, nothing else. */
 class IncrementalRequestFuzzTest {
-    private static final List<String> KEYS =
-            List.of("artifact", "since", "limit", "#h", "#d", "digest", "offset", "#t");
+    private static final List<String> KEYS = List.of(
+            "artifact", "since", "limit", Tags.FILTER_CHANNEL, Tags.FILTER_ARTIFACT_ID, "digest", "offset", "#t");
 
     @Property(tries = 4000, seed = "20261212")
     void aRequestParsesOrIsRefusedWithAnIncrementalCode(@ForAll("requests") ObjectNode request) {

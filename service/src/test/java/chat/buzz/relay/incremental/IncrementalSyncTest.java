@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -118,7 +119,7 @@ class IncrementalSyncTest {
     void knownIdReadRecoversOwnWritesAndExplainsRemovals() {
         UUID open = writer.channel(owner, "open");
         UUID secret = writer.channel(owner, "private");
-        UUID ttl = writer.channel(owner, "open", tag("ttl", "3600"));
+        UUID ttl = writer.channel(owner, "open", tag(Tags.TTL, "3600"));
         UUID live = writer.create(owner, open);
         UUID deleted = writer.create(owner, open);
         writer.delete(owner, deleted);
@@ -222,7 +223,7 @@ class IncrementalSyncTest {
 
     @Test
     void reJoiningAnUnlistedChannelDeliversEverythingAgain() {
-        UUID unlisted = writer.channel(owner, "open", tag("unlisted", "true"));
+        UUID unlisted = writer.channel(owner, "open", tag(Tags.UNLISTED, "true"));
         List<UUID> tasks = writer.createMany(owner, unlisted, 2);
         SyncingClient sync = client(reader);
         sync.session();
@@ -242,7 +243,7 @@ class IncrementalSyncTest {
 
     @Test
     void unlistedChannelsAreHiddenFromBroadDiscoveryButNamedScopesAndKnownIdsSeeThem() {
-        UUID unlisted = writer.channel(owner, "open", tag("unlisted", "true"));
+        UUID unlisted = writer.channel(owner, "open", tag(Tags.UNLISTED, "true"));
         UUID d = writer.create(owner, unlisted);
         assertThat(client(reader).session()).noneMatch(e -> e.get("d").asText().equals(d.toString()));
         assertThat(ops(client(reader, unlisted).session())).containsEntry(d.toString(), "upsert");
@@ -257,12 +258,12 @@ class IncrementalSyncTest {
 
     @Test
     void listingAChannelResetsAndDeliversItsArtifacts() {
-        UUID unlisted = writer.channel(owner, "open", tag("unlisted", "true"));
+        UUID unlisted = writer.channel(owner, "open", tag(Tags.UNLISTED, "true"));
         UUID d = writer.create(owner, unlisted);
         SyncingClient sync = client(reader);
         sync.session();
         assertThat(sync.store).doesNotContainKey(d.toString());
-        writer.editChannel(owner, unlisted, tag("unlisted", "false"));
+        writer.editChannel(owner, unlisted, tag(Tags.UNLISTED, "false"));
         sync.page(null);
         assertThat(sync.resets).isEqualTo(1);
         while (sync.midSession) {
@@ -278,7 +279,7 @@ class IncrementalSyncTest {
         SyncingClient sync = client(reader);
         sync.session();
         assertThat(sync.store).containsKey(d.toString());
-        writer.editChannel(owner, channel, tag("visibility", "private"));
+        writer.editChannel(owner, channel, tag(Tags.VISIBILITY, "private"));
         sync.session();
         assertThat(sync.resets).isEqualTo(1);
         assertThat(sync.store).doesNotContainKey(d.toString());
@@ -308,7 +309,7 @@ class IncrementalSyncTest {
         UUID channel = writer.channel(owner, "open");
         SyncingClient sync = client(reader);
         sync.session();
-        writer.editChannel(owner, channel, tag("name", "renamed"));
+        writer.editChannel(owner, channel, tag(Tags.CHANNEL_NAME, "renamed"));
         sync.session();
         assertThat(sync.resets).isZero();
     }
@@ -329,7 +330,7 @@ class IncrementalSyncTest {
     @Test
     void movesIntoTtlChannelsRemoveAndTtlArtifactsAreNeverSynced() {
         UUID channel = writer.channel(owner, "open");
-        UUID ttl = writer.channel(owner, "open", tag("ttl", "60"));
+        UUID ttl = writer.channel(owner, "open", tag(Tags.TTL, "60"));
         UUID d = writer.create(owner, channel);
         UUID ephemeral = writer.create(owner, ttl);
         SyncingClient sync = client(reader);
@@ -342,12 +343,12 @@ class IncrementalSyncTest {
 
     @Test
     void clearingATtlResetsAndDeliversTheChannelsArtifacts() {
-        UUID ttl = writer.channel(owner, "open", tag("ttl", "60"));
+        UUID ttl = writer.channel(owner, "open", tag(Tags.TTL, "60"));
         UUID d = writer.create(owner, ttl);
         SyncingClient sync = client(reader);
         sync.session();
         assertThat(sync.store).doesNotContainKey(d.toString());
-        writer.editChannel(owner, ttl, tag("ttl", "0"));
+        writer.editChannel(owner, ttl, tag(Tags.TTL, "0"));
         sync.session();
         assertThat(sync.resets).isEqualTo(1);
         assertThat(sync.heads()).containsEntry(d.toString(), writer.heads.get(d));

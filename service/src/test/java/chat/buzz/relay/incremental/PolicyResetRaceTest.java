@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.access.AccessLookup;
 import chat.buzz.relay.artifact.ArtifactDao;
 import chat.buzz.relay.events.EventStore;
@@ -76,7 +77,8 @@ class PolicyResetRaceTest {
                             null,
                             owner.publicKeyHex());
 
-            opening = CompletableFuture.runAsync(() -> writer.editChannel(owner, channel, tag("visibility", "open")));
+            opening =
+                    CompletableFuture.runAsync(() -> writer.editChannel(owner, channel, tag(Tags.VISIBILITY, "open")));
             await().atMost(Duration.ofSeconds(20))
                     .until(() -> RELAY.jdbi()
                                     .withHandle(handle -> handle.createQuery("""

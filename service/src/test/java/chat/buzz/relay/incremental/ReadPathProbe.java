@@ -1,6 +1,7 @@
 package chat.buzz.relay.incremental;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
@@ -28,6 +29,17 @@ import org.jdbi.v3.core.Jdbi;
 public final class ReadPathProbe {
     private static final int REPEATS = 40;
 
+    /** The tags of a seeded revision, a format() template: the artifact id, then the channel, fill the %s. */
+    private static final String SEED_TAGS = "["
+            + String.join(
+                    ",",
+                    tag(Tags.ARTIFACT_FLAG, "1"),
+                    tag(Tags.ARTIFACT_ID, "%s"),
+                    tag(Tags.CHANNEL, "%s"),
+                    tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                    tag(Tags.OPERATION, "create"))
+            + "]";
+
     private static final String SEED_CHANNELS = """
             INSERT INTO channels (id, community_id, name, visibility, created_by)
             SELECT CAST(lpad(to_hex(g), 32, '0') AS uuid), :community, 'channel ' || g,
@@ -48,10 +60,9 @@ public final class ReadPathProbe {
     private static final String SEED_EVENTS = """
             INSERT INTO events (id, community_id, pubkey, kind, created_at, tags, json)
             SELECT encode(sha256(CAST('artifact ' || g AS bytea)), 'hex'), :community, :reader, 45010, 1764547200,
-                   CAST(format('[["ar","1"],["d","%s"],["h","%s"],["type","task.v1"],["op","create"]]',
-                               lpad(to_hex(g), 32, '0'), lpad(to_hex(1 + (g - 1) / 5), 32, '0')) AS jsonb),
-                   format('{"id":"%s","pubkey":"%s","created_at":1764547200,"kind":45010,"tags":[["ar","1"],["d","%s"],'
-                          '["h","%s"],["type","task.v1"],["op","create"]],"content":"%s","sig":"%s"}',
+                   CAST(format(:seedTags, lpad(to_hex(g), 32, '0'), lpad(to_hex(1 + (g - 1) / 5), 32, '0')) AS jsonb),
+                   format('{"id":"%s","pubkey":"%s","created_at":1764547200,"kind":45010,"tags":' || :seedTags
+                          || ',"content":"%s","sig":"%s"}',
                           encode(sha256(CAST('artifact ' || g AS bytea)), 'hex'), :reader,
                           CAST(CAST(lpad(to_hex(g), 32, '0') AS uuid) AS text),
                           CAST(CAST(lpad(to_hex(1 + (g - 1) / 5), 32, '0') AS uuid) AS text),
@@ -178,7 +189,12 @@ public final class ReadPathProbe {
                 .bind("artifacts", artifacts)
                 .bind("channels", channels)
                 .bind("members", members)
+                .bind("seedTags", SEED_TAGS)
                 .execute();
+    }
+
+    private static String tag(String name, String value) {
+        return "[\"" + name + "\",\"" + value + "\"]";
     }
 
     private record Run(RelayClient client, NostrKeys reader, Jdbi jdbi, long community) {

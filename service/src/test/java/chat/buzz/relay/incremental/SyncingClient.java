@@ -3,6 +3,7 @@ package chat.buzz.relay.incremental;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -50,7 +51,7 @@ final class SyncingClient {
             filter.put("since", cursor);
         }
         if (!scope.isEmpty()) {
-            ArrayNode h = filter.putArray("#h");
+            ArrayNode h = filter.putArray(Tags.FILTER_CHANNEL);
             scope.forEach(h::add);
         }
         if (limit != null) {
@@ -111,7 +112,7 @@ final class SyncingClient {
 
     JsonNode knownIdsReply(List<String> ids) {
         ObjectNode filter = RelayClient.JSON.createObjectNode().put("artifact", "incremental");
-        ArrayNode d = filter.putArray("#d");
+        ArrayNode d = filter.putArray(Tags.FILTER_ARTIFACT_ID);
         ids.forEach(d::add);
         Reply reply = relay.query(keys, "[" + filter + "]");
         assertThat(reply.status()).as("known-ID read %s", reply).isEqualTo(200);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
@@ -44,15 +45,15 @@ final class Writer {
     }
 
     void deleteChannel(NostrKeys owner, UUID channel) {
-        accept(owner, Nostr.event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString())));
+        accept(owner, Nostr.event(owner, Kinds.DELETE_CHANNEL, tag(Tags.CHANNEL, channel.toString())));
     }
 
     void addMember(NostrKeys admin, UUID channel, NostrKeys member) {
-        accept(admin, unique(admin, Kinds.ADD_MEMBER, channel, tag("p", member.publicKeyHex())));
+        accept(admin, unique(admin, Kinds.ADD_MEMBER, channel, tag(Tags.MEMBER, member.publicKeyHex())));
     }
 
     void removeMember(NostrKeys admin, UUID channel, NostrKeys member) {
-        accept(admin, unique(admin, Kinds.REMOVE_MEMBER, channel, tag("p", member.publicKeyHex())));
+        accept(admin, unique(admin, Kinds.REMOVE_MEMBER, channel, tag(Tags.MEMBER, member.publicKeyHex())));
     }
 
     void join(NostrKeys member, UUID channel) {
@@ -67,7 +68,8 @@ final class Writer {
     @SafeVarargs
     private static Event unique(NostrKeys keys, int kind, UUID channel, List<String>... extra) {
         List<List<String>> tags = new ArrayList<>(List.of(
-                tag("h", channel.toString()), tag("nonce", UUID.randomUUID().toString())));
+                tag(Tags.CHANNEL, channel.toString()),
+                tag(Tags.NONCE, UUID.randomUUID().toString())));
         tags.addAll(List.of(extra));
         return keys.sign(kind, Nostr.now(), tags, "");
     }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
@@ -39,7 +40,7 @@ class BurstStatisticsTest {
         UUID channel = newId();
         assertThat(client.publish(alice, createChannel(alice, channel, "open")).status())
                 .isEqualTo(200);
-        assertThat(client.publish(alice, editChannel(alice, channel, tag("visibility", "private")))
+        assertThat(client.publish(alice, editChannel(alice, channel, tag(Tags.VISIBILITY, "private")))
                         .status())
                 .isEqualTo(200);
 
@@ -129,7 +130,7 @@ class BurstStatisticsTest {
         long community = communityId();
         UUID channel = newId();
         client.publish(alice, createChannel(alice, channel, "open"));
-        client.publish(alice, editChannel(alice, channel, tag("visibility", "private")));
+        client.publish(alice, editChannel(alice, channel, tag(Tags.VISIBILITY, "private")));
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> olivia.get("/metrics")
                         .json()

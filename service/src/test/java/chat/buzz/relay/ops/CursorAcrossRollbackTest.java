@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.AdminClient.Reply;
@@ -96,7 +97,7 @@ class CursorAcrossRollbackTest {
         }
         if (!unconfirmed.isEmpty()) {
             ObjectNode known = RelayClient.JSON.createObjectNode().put("artifact", "incremental");
-            unconfirmed.forEach(known.putArray("#d")::add);
+            unconfirmed.forEach(known.putArray(Tags.FILTER_ARTIFACT_ID)::add);
             ok(relay.query(reader, "[" + known + "]"))
                     .get("entries")
                     .forEach(entry -> apply(entry, store, unconfirmed));

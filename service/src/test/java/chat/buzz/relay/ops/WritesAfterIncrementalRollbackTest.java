@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.AdminClient.Reply;
@@ -76,10 +77,10 @@ class WritesAfterIncrementalRollbackTest {
         accept(Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), "admin"));
         accept(Nostr.membership(owner, Kinds.REMOVE_MEMBER, channel, member.publicKeyHex(), null));
         accept(Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null));
-        accept(Nostr.editChannel(owner, channel, tag("visibility", "private")));
-        accept(Nostr.editChannel(owner, channel, tag("name", "renamed"), tag("ttl", "3600")));
+        accept(Nostr.editChannel(owner, channel, tag(Tags.VISIBILITY, "private")));
+        accept(Nostr.editChannel(owner, channel, tag(Tags.CHANNEL_NAME, "renamed"), tag(Tags.TTL, "3600")));
         accept(Nostr.redact(owner, before, moved.id()));
-        accept(Nostr.event(owner, Kinds.DELETE_CHANNEL, tag("h", channel.toString())));
+        accept(Nostr.event(owner, Kinds.DELETE_CHANNEL, tag(Tags.CHANNEL, channel.toString())));
         String movedHead = RELAY.jdbi()
                 .withHandle(h -> h.createQuery("SELECT head_event_id FROM artifact_heads WHERE d = :d")
                         .bind("d", d2)

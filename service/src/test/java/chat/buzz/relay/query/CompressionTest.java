@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -46,12 +47,12 @@ class CompressionTest {
                         owner,
                         45010,
                         List.of(
-                                tag("ar", "1"),
-                                tag("d", d.toString()),
-                                tag("h", channel.toString()),
-                                tag("type", "task.v1"),
-                                tag("op", "create"),
-                                tag("title", "large")),
+                                tag(Tags.ARTIFACT_FLAG, "1"),
+                                tag(Tags.ARTIFACT_ID, d.toString()),
+                                tag(Tags.CHANNEL, channel.toString()),
+                                tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                                tag(Tags.OPERATION, "create"),
+                                tag(Tags.TITLE, "large")),
                         "x".repeat(20_000))));
         String query = "[{\"artifact\":\"current\",\"#h\":[\"" + channel + "\"]}]";
 

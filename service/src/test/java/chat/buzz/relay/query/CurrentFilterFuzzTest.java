@@ -2,6 +2,7 @@ package chat.buzz.relay.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.RandomJson;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
@@ -17,8 +18,8 @@ class CurrentFilterFuzzTest {
             "artifact",
             "limit",
             "offset",
-            "#h",
-            "#d",
+            Tags.FILTER_CHANNEL,
+            Tags.FILTER_ARTIFACT_ID,
             "#t",
             "#title",
             "#",

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
@@ -49,7 +50,8 @@ class CurrentReadsTest {
     void deletedChannelsAreNotRead() {
         UUID channel = channel("open");
         write(channel, "t", 100, List.of());
-        accepted(client.publish(owner, sign(owner, Kinds.DELETE_CHANNEL, List.of(tag("h", channel.toString())), "")));
+        accepted(client.publish(
+                owner, sign(owner, Kinds.DELETE_CHANNEL, List.of(tag(Tags.CHANNEL, channel.toString())), "")));
         assertThat(ids(query(owner, "\"#h\":[\"" + channel + "\"]"))).isEmpty();
     }
 
@@ -64,16 +66,18 @@ class CurrentReadsTest {
         assertThat(ids(query(reader, scope + ",\"#t\":[\"red\"]"))).containsExactly(fresh.id(), old.id());
         assertThat(ids(query(reader, scope + ",\"#t\":[\"green\"]"))).isEmpty();
         assertThat(ids(query(reader, scope + ",\"limit\":1,\"offset\":1"))).containsExactly(mid.id());
-        assertThat(ids(query(reader, scope + ",\"#d\":[\"" + old.tag("d").orElseThrow() + "\"]")))
+        assertThat(ids(query(
+                        reader,
+                        scope + ",\"#d\":[\"" + old.tag(Tags.ARTIFACT_ID).orElseThrow() + "\"]")))
                 .containsExactly(old.id());
     }
 
     @Test
     void unscopedReadsFollowDiscoverySoUnlistedChannelsStayUnnamed() {
         UUID unlisted = newId();
-        accepted(client.publish(owner, createChannel(owner, unlisted, "open", tag("unlisted", "true"))));
+        accepted(client.publish(owner, createChannel(owner, unlisted, "open", tag(Tags.UNLISTED, "true"))));
         UUID ttl = newId();
-        accepted(client.publish(owner, createChannel(owner, ttl, "open", tag("ttl", "3600"))));
+        accepted(client.publish(owner, createChannel(owner, ttl, "open", tag(Tags.TTL, "3600"))));
         UUID listed = channel("open");
         Event hidden = write(unlisted, "unlisted", Nostr.now(), List.of());
         Event ephemeral = write(ttl, "ttl", Nostr.now(), List.of());
@@ -86,7 +90,7 @@ class CurrentReadsTest {
         assertThat(query(reader, everything).toString()).doesNotContain(unlisted.toString());
         assertThat(ids(query(reader, "\"#t\":[\"nothing-matches\"]"))).isEmpty();
         assertThat(ids(query(reader, "\"#h\":[\"" + unlisted + "\"]"))).containsExactly(hidden.id());
-        assertThat(ids(query(reader, "\"#d\":[\"" + hidden.tag("d").orElseThrow() + "\"]")))
+        assertThat(ids(query(reader, "\"#d\":[\"" + hidden.tag(Tags.ARTIFACT_ID).orElseThrow() + "\"]")))
                 .containsExactly(hidden.id());
         assertThat(ids(query(owner, everything)))
                 .as("the owner is an active member")
@@ -199,12 +203,12 @@ class CurrentReadsTest {
 
     private Event write(UUID channel, String title, long createdAt, List<List<String>> extra) {
         List<List<String>> tags = new ArrayList<>(List.of(
-                tag("ar", "1"),
-                tag("d", newId().toString()),
-                tag("h", channel.toString()),
-                tag("type", "task.v1"),
-                tag("op", "create"),
-                tag("title", title)));
+                tag(Tags.ARTIFACT_FLAG, "1"),
+                tag(Tags.ARTIFACT_ID, newId().toString()),
+                tag(Tags.CHANNEL, channel.toString()),
+                tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                tag(Tags.OPERATION, "create"),
+                tag(Tags.TITLE, title)));
         tags.addAll(extra);
         Event event = owner.sign(Kinds.ARTIFACT_REVISION, createdAt, tags, "");
         accepted(client.publish(owner, event));

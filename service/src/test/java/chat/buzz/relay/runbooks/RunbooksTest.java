@@ -7,6 +7,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.incremental.IncrementalSchema;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.NginxProxy;
@@ -127,7 +128,7 @@ class RunbooksTest {
             NostrKeys owner = NostrKeys.generate();
             UUID channel = newId();
             RELAY.client().publish(owner, createChannel(owner, channel, "open"));
-            RELAY.client().publish(owner, editChannel(owner, channel, tag("visibility", "private")));
+            RELAY.client().publish(owner, editChannel(owner, channel, tag(Tags.VISIBILITY, "private")));
             RELAY.jdbi()
                     .useHandle(h -> h.execute(
                             "INSERT INTO sync_statistics "

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -89,8 +90,8 @@ class FanoutAccessQueriesTest {
                         .isEqualTo(4);
             }
             JsonNode bobsFirst = removals(bobAll, d).get(0);
-            assertThat(tag(bobsFirst, "reason")).isEqualTo("moved");
-            assertThat(tag(bobsFirst, "h")).isEqualTo(listed.toString());
+            assertThat(tag(bobsFirst, Tags.REMOVAL_REASON)).isEqualTo("moved");
+            assertThat(tag(bobsFirst, Tags.CHANNEL)).isEqualTo(listed.toString());
             // Alice held it in both channels and can read both: one removal, at the delete.
             assertThat(removals(aliceAll, d))
                     .as("alice saw it until the delete")
@@ -98,7 +99,8 @@ class FanoutAccessQueriesTest {
             // Carol held it only in the secret channel; h names the channel it last left, which she can read.
             assertThat(removals(carolSecret, d))
                     .hasSize(1)
-                    .allSatisfy(removal -> assertThat(tag(removal, "h")).isEqualTo(listed.toString()));
+                    .allSatisfy(
+                            removal -> assertThat(tag(removal, Tags.CHANNEL)).isEqualTo(listed.toString()));
             for (Follower outsider : List.of(eveSecretOnA, eveSecretOnB)) {
                 assertThat(events(outsider, d))
                         .as("eve never held it: she must not learn its id")
@@ -141,7 +143,7 @@ class FanoutAccessQueriesTest {
         for (JsonNode message : follower.client().received()) {
             if (verb(message).equals("EVENT")
                     && message.get(2).get("kind").asInt() == 45011
-                    && d.toString().equals(tag(message.get(2), "d"))) {
+                    && d.toString().equals(tag(message.get(2), Tags.ARTIFACT_ID))) {
                 removals.add(message.get(2));
             }
         }

@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
@@ -115,12 +116,12 @@ class SlowConsumerTest {
                         alice,
                         Kinds.ARTIFACT_REVISION,
                         List.of(
-                                tag("ar", "1"),
-                                tag("d", d.toString()),
-                                tag("h", channel.toString()),
-                                tag("type", "task.v1"),
-                                tag("op", "create"),
-                                tag("title", "big")),
+                                tag(Tags.ARTIFACT_FLAG, "1"),
+                                tag(Tags.ARTIFACT_ID, d.toString()),
+                                tag(Tags.CHANNEL, channel.toString()),
+                                tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                                tag(Tags.OPERATION, "create"),
+                                tag(Tags.TITLE, "big")),
                         BIG_CONTENT)));
     }
 

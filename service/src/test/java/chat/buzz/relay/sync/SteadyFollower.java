@@ -2,6 +2,7 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.LeakOracle;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.Model.View;
@@ -71,7 +72,7 @@ final class SteadyFollower implements AutoCloseable {
     }
 
     private void apply(JsonNode event) {
-        String d = SyncClient.tag(event, "d");
+        String d = SyncClient.tag(event, Tags.ARTIFACT_ID);
         if (event.path("kind").asInt() == Kinds.ARTIFACT_REVISION) {
             if (event.path("id").asText().equals(store.get(d))) {
                 resent++;
@@ -88,7 +89,7 @@ final class SteadyFollower implements AutoCloseable {
         List<JsonNode> received = client.received();
         for (int i = 0; i < received.size(); i++) {
             JsonNode frame = received.get(i);
-            if (SyncClient.verb(frame).equals("EVENT") && d.equals(SyncClient.tag(frame.get(2), "d"))) {
+            if (SyncClient.verb(frame).equals("EVENT") && d.equals(SyncClient.tag(frame.get(2), Tags.ARTIFACT_ID))) {
                 JsonNode event = frame.get(2);
                 text.append("\n    frame ")
                         .append(i)
@@ -101,7 +102,7 @@ final class SteadyFollower implements AutoCloseable {
                         .append(" id ")
                         .append(event.path("id").asText(), 0, 8)
                         .append(" h ")
-                        .append(SyncClient.tag(event, "h"));
+                        .append(SyncClient.tag(event, Tags.CHANNEL));
             }
         }
         return text.length() == 0 ? " nothing" : text.toString();

@@ -12,6 +12,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -70,10 +71,10 @@ class SyncAcrossInstancesTest {
             assertThat(client.store("live")).doesNotContainKey(d.toString());
             JsonNode removal = lastRemoval(client, d);
             assertRelaySigned(removal);
-            assertThat(tag(removal, "reason")).isEqualTo("unavailable");
+            assertThat(tag(removal, Tags.REMOVAL_REASON)).isEqualTo("unavailable");
             assertThat(tagNames(removal))
                     .as("bob may no longer know the channel")
-                    .containsExactly("ar", "d", "reason");
+                    .containsExactly(Tags.ARTIFACT_FLAG, Tags.ARTIFACT_ID, Tags.REMOVAL_REASON);
         }
     }
 
@@ -98,11 +99,11 @@ class SyncAcrossInstancesTest {
 
             JsonNode moved = lastRemoval(client, toMove);
             assertRelaySigned(moved);
-            assertThat(tag(moved, "reason")).isEqualTo("moved");
-            assertThat(tag(moved, "h")).isEqualTo(listed.toString());
+            assertThat(tag(moved, Tags.REMOVAL_REASON)).isEqualTo("moved");
+            assertThat(tag(moved, Tags.CHANNEL)).isEqualTo(listed.toString());
             JsonNode deleted = lastRemoval(client, toDelete);
-            assertThat(tag(deleted, "reason")).isEqualTo("deleted");
-            assertThat(tag(deleted, "h")).isEqualTo(listed.toString());
+            assertThat(tag(deleted, Tags.REMOVAL_REASON)).isEqualTo("deleted");
+            assertThat(tag(deleted, Tags.CHANNEL)).isEqualTo(listed.toString());
         }
     }
 
@@ -210,7 +211,7 @@ class SyncAcrossInstancesTest {
         for (JsonNode message : client.received()) {
             if (verb(message).equals("EVENT")
                     && message.get(2).get("kind").asInt() == Kinds.REMOVAL_MARKER
-                    && d.toString().equals(tag(message.get(2), "d"))) {
+                    && d.toString().equals(tag(message.get(2), Tags.ARTIFACT_ID))) {
                 last = message.get(2);
             }
         }
@@ -224,6 +225,6 @@ class SyncAcrossInstancesTest {
         assertThat(event.hasValidId()).isTrue();
         assertThat(event.hasValidSignature()).isTrue();
         assertThat(event.content()).isEmpty();
-        assertThat(tag(removal, "ar")).isEqualTo("1");
+        assertThat(tag(removal, Tags.ARTIFACT_FLAG)).isEqualTo("1");
     }
 }

@@ -11,6 +11,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.SyncClient;
@@ -153,7 +154,7 @@ class SyncProtocolTest {
             Event wrongKind = alice.sign(
                     Kinds.HTTP_AUTH,
                     Nostr.now(),
-                    List.of(List.of("relay", client.url()), List.of("challenge", challenge)),
+                    List.of(List.of(Tags.RELAY_URL, client.url()), List.of(Tags.CHALLENGE, challenge)),
                     "");
             assertRefused(client, wrongKind, "wrong kind");
             Event stale = Nip42.authEvent(alice, client.url(), challenge, Nostr.now() - 3600);

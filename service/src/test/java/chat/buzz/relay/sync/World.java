@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.SyncClient;
@@ -72,10 +73,10 @@ final class World {
         UUID id = Nostr.newId();
         List<List<String>> extra = new ArrayList<>();
         if (unlisted) {
-            extra.add(tag("unlisted", "true"));
+            extra.add(tag(Tags.UNLISTED, "true"));
         }
         if (ttl) {
-            extra.add(tag("ttl", "3600"));
+            extra.add(tag(Tags.TTL, "3600"));
         }
         @SuppressWarnings("unchecked")
         List<String>[] tags = extra.toArray(List[]::new);
@@ -92,13 +93,13 @@ final class World {
     void edit(NostrKeys owner, UUID id, Boolean open, Boolean unlisted, Boolean ttl) {
         List<List<String>> changes = new ArrayList<>();
         if (open != null) {
-            changes.add(tag("visibility", open ? "open" : "private"));
+            changes.add(tag(Tags.VISIBILITY, open ? "open" : "private"));
         }
         if (unlisted != null) {
-            changes.add(tag("unlisted", unlisted.toString()));
+            changes.add(tag(Tags.UNLISTED, unlisted.toString()));
         }
         if (ttl != null) {
-            changes.add(tag("ttl", ttl ? "3600" : "0"));
+            changes.add(tag(Tags.TTL, ttl ? "3600" : "0"));
         }
         @SuppressWarnings("unchecked")
         List<String>[] tags = changes.toArray(List[]::new);
@@ -117,7 +118,8 @@ final class World {
 
     void deleteChannel(NostrKeys owner, UUID id) {
         accepted(relay.get()
-                .publish(owner, Nostr.sign(owner, Kinds.DELETE_CHANNEL, List.of(tag("h", id.toString())), "")));
+                .publish(
+                        owner, Nostr.sign(owner, Kinds.DELETE_CHANNEL, List.of(tag(Tags.CHANNEL, id.toString())), "")));
         channels.get(id).deleted = true;
     }
 
@@ -153,12 +155,12 @@ final class World {
                     Kinds.ARTIFACT_REVISION,
                     Nostr.now(),
                     List.of(
-                            tag("ar", "1"),
-                            tag("d", UUID.randomUUID().toString()),
-                            tag("h", listed.toString()),
-                            tag("type", "task.v1"),
-                            tag("op", "create"),
-                            tag("title", "bulky")),
+                            tag(Tags.ARTIFACT_FLAG, "1"),
+                            tag(Tags.ARTIFACT_ID, UUID.randomUUID().toString()),
+                            tag(Tags.CHANNEL, listed.toString()),
+                            tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                            tag(Tags.OPERATION, "create"),
+                            tag(Tags.TITLE, "bulky")),
                     content);
             accepted(relay.get().publish(owner, bulky));
         }

@@ -1,6 +1,7 @@
 package chat.buzz.relay.testing;
 
 import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.Model.Artifact;
 import chat.buzz.relay.testing.Model.Channel;
 import chat.buzz.relay.testing.Model.View;
@@ -46,7 +47,7 @@ public final class LeakOracle {
             switch (entry.path("op").asText()) {
                 case "upsert" -> {
                     JsonNode event = entry.path("event");
-                    exempt.addAll(tagValues(event, "prev"));
+                    exempt.addAll(tagValues(event, Tags.PREVIOUS_REVISION));
                     if (knownIds) {
                         checkReadable(view, event, problems);
                     } else {
@@ -74,11 +75,17 @@ public final class LeakOracle {
         JsonNode event = frame.path(2);
         boolean isEvent = frame.path(0).asText().equals("EVENT");
         if (isEvent && event.path("kind").asInt() == Kinds.ARTIFACT_REVISION) {
-            exempt.addAll(tagValues(event, "prev"));
-            checkHead(view, event, tag(event, "h"), "EVENT", problems);
+            exempt.addAll(tagValues(event, Tags.PREVIOUS_REVISION));
+            checkHead(view, event, tag(event, Tags.CHANNEL), "EVENT", problems);
         } else if (isEvent && event.path("kind").asInt() == Kinds.REMOVAL_MARKER) {
             exempt.add(event.path("id").asText());
-            checkRemoval(view, tag(event, "d"), tag(event, "h"), tag(event, "reason"), "removal marker", problems);
+            checkRemoval(
+                    view,
+                    tag(event, Tags.ARTIFACT_ID),
+                    tag(event, Tags.CHANNEL),
+                    tag(event, Tags.REMOVAL_REASON),
+                    "removal marker",
+                    problems);
         } else if (isEvent) {
             problems.add("an event of kind " + event.path("kind") + " in sync: " + frame);
         }
@@ -90,10 +97,10 @@ public final class LeakOracle {
     }
 
     private void checkHead(View view, JsonNode event, String h, String what, List<String> problems) {
-        String d = tag(event, "d");
+        String d = tag(event, Tags.ARTIFACT_ID);
         String id = event.path("id").asText();
-        if (!h.equals(tag(event, "h"))) {
-            problems.add(what + " of " + d + " says h=" + h + " but its event says h=" + tag(event, "h"));
+        if (!h.equals(tag(event, Tags.CHANNEL))) {
+            problems.add(what + " of " + d + " says h=" + h + " but its event says h=" + tag(event, Tags.CHANNEL));
         }
         if (!model.window(view).discoverable.contains(d + " " + id)) {
             Artifact artifact = model.artifact(d);
@@ -107,7 +114,7 @@ public final class LeakOracle {
 
     private void checkReadable(View view, JsonNode event, List<String> problems) {
         if (!model.window(view).heads.contains(event.path("id").asText())) {
-            problems.add("known-ID upsert of " + tag(event, "d") + " with head "
+            problems.add("known-ID upsert of " + tag(event, Tags.ARTIFACT_ID) + " with head "
                     + event.path("id").asText() + " that the reader cannot read");
         }
     }
@@ -164,8 +171,8 @@ public final class LeakOracle {
 
     private void remember(View view, JsonNode event) {
         Set<String> known = delivered.computeIfAbsent(view.reader(), r -> new HashSet<>());
-        known.add(tag(event, "d"));
-        known.add(tag(event, "h"));
+        known.add(tag(event, Tags.ARTIFACT_ID));
+        known.add(tag(event, Tags.CHANNEL));
         known.add(event.path("id").asText());
     }
 

@@ -5,6 +5,7 @@ import static chat.buzz.relay.testing.Nostr.tag;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -92,10 +93,10 @@ public final class ModelWriter {
         UUID id = Nostr.newId();
         List<List<String>> extra = new ArrayList<>();
         if (unlisted) {
-            extra.add(tag("unlisted", "true"));
+            extra.add(tag(Tags.UNLISTED, "true"));
         }
         if (ttl) {
-            extra.add(tag("ttl", "3600"));
+            extra.add(tag(Tags.TTL, "3600"));
         }
         @SuppressWarnings("unchecked")
         List<String>[] tags = extra.toArray(List[]::new);
@@ -107,7 +108,7 @@ public final class ModelWriter {
     }
 
     public void deleteChannel(NostrKeys owner, UUID id) {
-        accept(owner, Nostr.sign(owner, Kinds.DELETE_CHANNEL, List.of(tag("h", id.toString())), ""));
+        accept(owner, Nostr.sign(owner, Kinds.DELETE_CHANNEL, List.of(tag(Tags.CHANNEL, id.toString())), ""));
         model.deleteChannel(id);
         note("delete channel " + shortId(id));
     }

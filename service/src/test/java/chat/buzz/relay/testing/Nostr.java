@@ -3,6 +3,7 @@ package chat.buzz.relay.testing;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,7 +32,7 @@ public final class Nostr {
      */
     public static Event sign(NostrKeys keys, int kind, List<List<String>> tags, String content) {
         List<List<String>> withNonce = new ArrayList<>(tags);
-        withNonce.add(tag("nonce", UUID.randomUUID().toString()));
+        withNonce.add(tag(Tags.NONCE, UUID.randomUUID().toString()));
         return keys.sign(kind, now(), withNonce, content);
     }
 
@@ -41,45 +42,51 @@ public final class Nostr {
 
     public static Event createChannel(NostrKeys keys, UUID channel, String visibility, List<String>... extra) {
         List<List<String>> tags = new ArrayList<>(List.of(
-                tag("h", channel.toString()), tag("name", "channel " + channel), tag("visibility", visibility)));
+                tag(Tags.CHANNEL, channel.toString()),
+                tag(Tags.CHANNEL_NAME, "channel " + channel),
+                tag(Tags.VISIBILITY, visibility)));
         tags.addAll(Arrays.asList(extra));
         return sign(keys, Kinds.CREATE_CHANNEL, tags, "");
     }
 
     public static Event editChannel(NostrKeys keys, UUID channel, List<String>... changes) {
-        List<List<String>> tags = new ArrayList<>(List.of(tag("h", channel.toString())));
+        List<List<String>> tags = new ArrayList<>(List.of(tag(Tags.CHANNEL, channel.toString())));
         tags.addAll(Arrays.asList(changes));
         return sign(keys, Kinds.EDIT_CHANNEL, tags, "");
     }
 
     public static Event membership(NostrKeys keys, int kind, UUID channel, String member, String role) {
-        List<List<String>> tags = new ArrayList<>(List.of(tag("h", channel.toString())));
+        List<List<String>> tags = new ArrayList<>(List.of(tag(Tags.CHANNEL, channel.toString())));
         if (member != null) {
-            tags.add(tag("p", member));
+            tags.add(tag(Tags.MEMBER, member));
         }
         if (role != null) {
-            tags.add(tag("role", role));
+            tags.add(tag(Tags.ROLE, role));
         }
         return sign(keys, kind, tags, "");
     }
 
     public static Event revision(NostrKeys keys, UUID d, UUID channel, String op, String prev, String title) {
         List<List<String>> tags = new ArrayList<>(List.of(
-                tag("ar", "1"),
-                tag("d", d.toString()),
-                tag("h", channel.toString()),
-                tag("type", "task.v1"),
-                tag("op", op)));
+                tag(Tags.ARTIFACT_FLAG, "1"),
+                tag(Tags.ARTIFACT_ID, d.toString()),
+                tag(Tags.CHANNEL, channel.toString()),
+                tag(Tags.ARTIFACT_TYPE, "task.v1"),
+                tag(Tags.OPERATION, op)));
         if (title != null) {
-            tags.add(tag("title", title));
+            tags.add(tag(Tags.TITLE, title));
         }
         if (prev != null) {
-            tags.add(tag("prev", prev));
+            tags.add(tag(Tags.PREVIOUS_REVISION, prev));
         }
         return sign(keys, Kinds.ARTIFACT_REVISION, tags, "body of " + d);
     }
 
     public static Event redact(NostrKeys keys, UUID channel, String eventId) {
-        return sign(keys, Kinds.REDACTION, List.of(tag("h", channel.toString()), tag("e", eventId)), "");
+        return sign(
+                keys,
+                Kinds.REDACTION,
+                List.of(tag(Tags.CHANNEL, channel.toString()), tag(Tags.REDACTED_EVENT, eventId)),
+                "");
     }
 }

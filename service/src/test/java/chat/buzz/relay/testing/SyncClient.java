@@ -6,6 +6,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -259,7 +260,7 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
                 JsonNode event = message.get(2);
                 Map<String, JsonNode> store = stores.get(subscription);
                 if (store != null) {
-                    String d = tag(event, "d");
+                    String d = tag(event, Tags.ARTIFACT_ID);
                     if (event.get("kind").asInt() == Kinds.ARTIFACT_REVISION) {
                         store.put(d, event);
                     } else if (event.get("kind").asInt() == Kinds.REMOVAL_MARKER) {

@@ -2,6 +2,7 @@ package chat.buzz.relay.web;
 
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.Nostr;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,9 @@ final class BadInputs {
         String template = Nostr.sign(
                         CALLER,
                         Kinds.CREATE_CHANNEL,
-                        List.of(List.of("h", UUID.randomUUID().toString()), List.of("name", "catalogue")),
+                        List.of(
+                                List.of(Tags.CHANNEL, UUID.randomUUID().toString()),
+                                List.of(Tags.CHANNEL_NAME, "catalogue")),
                         "MARK")
                 .toJson();
         List<Row> rows = new ArrayList<>(generic("/events", template));

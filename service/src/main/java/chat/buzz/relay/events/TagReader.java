@@ -7,14 +7,14 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 /** Reading the tags of an incoming event, with the contract's rejections. */
-public final class Tags {
+public final class TagReader {
     private static final Pattern CANONICAL_UUID =
             Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final Pattern HEX32 = Pattern.compile("[0-9a-f]{64}");
 
     private final Event event;
 
-    public Tags(Event event) {
+    public TagReader(Event event) {
         this.event = event;
     }
 
