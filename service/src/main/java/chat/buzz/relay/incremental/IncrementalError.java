@@ -1,20 +1,16 @@
 package chat.buzz.relay.incremental;
 
-import jakarta.ws.rs.WebApplicationException;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
+import chat.buzz.relay.web.Refusal;
+import java.util.OptionalInt;
 
 /** An error of PROTOCOL 4.5, answered as {"error": code, "message": text}. */
-public final class IncrementalError extends WebApplicationException {
-    private final String code;
-
+public final class IncrementalError extends Refusal {
     private IncrementalError(int status, String code, String message, Integer retryAfterSeconds) {
-        super(message, build(status, code, message, retryAfterSeconds));
-        this.code = code;
-    }
-
-    public String code() {
-        return code;
+        super(
+                status,
+                code,
+                message,
+                retryAfterSeconds == null ? OptionalInt.empty() : OptionalInt.of(retryAfterSeconds));
     }
 
     public static IncrementalError invalidRequest(String message) {
@@ -75,21 +71,5 @@ public final class IncrementalError extends WebApplicationException {
                 "incremental_timeout",
                 "the read ran out of its time budget; retry later, perhaps with a smaller limit",
                 null);
-    }
-
-    private static Response build(int status, String code, String message, Integer retryAfterSeconds) {
-        Response.ResponseBuilder response =
-                Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(new Body(code, message));
-        if (retryAfterSeconds != null) {
-            response.header("Retry-After", retryAfterSeconds);
-        }
-        return response.build();
-    }
-
-    record Body(String error, String message) {}
-
-    @Override
-    public synchronized Throwable fillInStackTrace() {
-        return this; // an expected answer, not a bug: no stack trace to pay for
     }
 }

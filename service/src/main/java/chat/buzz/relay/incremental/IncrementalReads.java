@@ -59,7 +59,7 @@ public final class IncrementalReads implements IncrementalMode {
 
     @Override
     public Response databaseUnavailable(int retryAfterSeconds) {
-        return IncrementalError.databaseUnavailable(retryAfterSeconds).getResponse();
+        return IncrementalError.databaseUnavailable(retryAfterSeconds).response();
     }
 
     @Override

@@ -6,12 +6,12 @@ import chat.buzz.relay.gate.FlagRefusedException;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.web.StorableText;
-import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * The operator actions, with their input checked once for both ways in: the console's JSON API and
- * the tasks runbooks call with curl. Every refusal is an {@link OpsRefusal} (a 4xx), never a 500.
+ * the tasks runbooks call with curl. Both read the operator's words with {@link OperatorInput}; what is
+ * checked here (a reason, no NUL) is the same whichever way the action came. Every refusal is an
+ * {@link OpsRefusal} (a 4xx), never a 500.
  */
 public final class OperatorActions {
     private final GateFlips flips;
@@ -26,20 +26,10 @@ public final class OperatorActions {
 
     /** Flips the gate and waits (bounded) for every instance to confirm; the answer says who did. */
     public GateFlips.ConfirmedFlip setFlag(
-            String operator, String gateName, String value, String reason, String force) {
-        Gate gate = FlagService.parseGate(gateName)
-                .orElseThrow(() -> new OpsRefusal(
-                        400,
-                        "unknown_gate",
-                        "gate must be one of "
-                                + Arrays.stream(Gate.values())
-                                        .map(FlagService::wireName)
-                                        .toList()));
-        FlagAction action = FlagAction.parse(value)
-                .orElseThrow(() -> new OpsRefusal(400, "invalid_value", "value must be on, off or clear"));
+            String operator, Gate gate, FlagAction action, String reason, boolean force) {
         String why = requireReason(reason);
         try {
-            return flips.flip(operator, gate, action, why, parseBoolean("force", force));
+            return flips.flip(operator, gate, action, why, force);
         } catch (FlagRefusedException e) {
             throw new OpsRefusal(
                     409,
@@ -59,25 +49,16 @@ public final class OperatorActions {
         return ledger.record(operator, id.strip(), reason);
     }
 
-    public IncrementalRollback.Outcome rollback(String operator, String dryRun, String confirm, String reason) {
-        return rollback(operator, dryRun, confirm, reason, null);
-    }
-
+    /** Gate off only, or with {@code dryRun} the schema rollback's SQL, or with {@code confirmed} the rollback. */
     public IncrementalRollback.Outcome rollback(
-            String operator, String dryRun, String confirm, String reason, String force) {
-        boolean forced = parseBoolean("force", force);
-        boolean dry = parseBoolean("dry-run", dryRun);
-        boolean confirmed = confirm != null && confirm.strip().equalsIgnoreCase("yes");
-        if (confirm != null && !confirm.isBlank() && !confirmed) {
-            throw new OpsRefusal(400, "invalid_confirm", "confirm must be exactly yes");
-        }
-        if (dry && confirmed) {
+            String operator, boolean dryRun, boolean confirmed, String reason, boolean force) {
+        if (dryRun && confirmed) {
             throw new OpsRefusal(400, "conflicting_modes", "choose dry-run or confirm, not both");
         }
-        IncrementalRollback.Mode mode = dry
+        IncrementalRollback.Mode mode = dryRun
                 ? IncrementalRollback.Mode.DRY_RUN
                 : confirmed ? IncrementalRollback.Mode.CONFIRMED : IncrementalRollback.Mode.GATE_ONLY;
-        return rollback.run(operator, mode, requireReason(reason), forced);
+        return rollback.run(operator, mode, requireReason(reason), force);
     }
 
     private static String requireReason(String reason) {
@@ -96,16 +77,5 @@ public final class OperatorActions {
         if (StorableText.hasNul(value)) {
             throw new OpsRefusal(400, "nul_character", name + " must not contain NUL (U+0000)");
         }
-    }
-
-    private static boolean parseBoolean(String name, String value) {
-        if (value == null || value.isBlank()) {
-            return false;
-        }
-        return switch (value.strip().toLowerCase(Locale.ROOT)) {
-            case "true", "yes", "1", "on" -> true;
-            case "false", "no", "0", "off" -> false;
-            default -> throw new OpsRefusal(400, "invalid_" + name.replace('-', '_'), name + " must be true or false");
-        };
     }
 }

@@ -3,6 +3,7 @@ package chat.buzz.relay.ops;
 import chat.buzz.relay.database.DatabaseFaults;
 import chat.buzz.relay.database.DatabaseOutage;
 import chat.buzz.relay.web.ErrorBody;
+import chat.buzz.relay.web.RefusalMapper;
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.WebApplicationException;
@@ -23,7 +24,10 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** How the admin API answers what it cannot do: always JSON, never cached, a 4xx the operator can act on. */
+/**
+ * How the admin API answers what it cannot do: always JSON, never cached, a 4xx the operator can act on.
+ * {@link OpsRefusal}s are answered by the relay's one {@link RefusalMapper}.
+ */
 final class OpsApiErrors {
     private static final Logger LOG = LoggerFactory.getLogger(OpsApiErrors.class);
     private static final String JSON = MediaType.APPLICATION_JSON + ";charset=utf-8";
@@ -32,18 +36,15 @@ final class OpsApiErrors {
 
     static List<Object> all(DatabaseOutage outage) {
         return List.of(
-                new Refusals(), new UnknownRoutes(), new Failures(outage), new JsonWhateverAccepted(), new NotCached());
+                new RefusalMapper(),
+                new UnknownRoutes(),
+                new Failures(outage),
+                new JsonWhateverAccepted(),
+                new NotCachedUtf8Json());
     }
 
     private static Response answer(int status, Object body) {
         return Response.status(status).type(JSON).entity(body).build();
-    }
-
-    static final class Refusals implements ExceptionMapper<OpsRefusal> {
-        @Override
-        public Response toResponse(OpsRefusal refusal) {
-            return answer(refusal.status(), refusal.body());
-        }
     }
 
     /**
@@ -110,10 +111,17 @@ final class OpsApiErrors {
         }
     }
 
-    static final class NotCached implements ContainerResponseFilter {
+    /** Nothing is cached; JSON says it is UTF-8, also where a shared {@link RefusalMapper} built the answer. */
+    static final class NotCachedUtf8Json implements ContainerResponseFilter {
         @Override
         public void filter(ContainerRequestContext request, ContainerResponseContext response) {
             response.getHeaders().putSingle(HttpHeaders.CACHE_CONTROL, "no-store");
+            MediaType type = response.getMediaType();
+            if (type != null
+                    && type.isCompatible(MediaType.APPLICATION_JSON_TYPE)
+                    && !type.getParameters().containsKey(MediaType.CHARSET_PARAMETER)) {
+                response.getHeaders().putSingle(HttpHeaders.CONTENT_TYPE, JSON);
+            }
         }
     }
 }

@@ -1,45 +1,89 @@
 package chat.buzz.relay.ops;
 
 import chat.buzz.protocol.StrictJson;
+import chat.buzz.relay.gate.FlagAction;
+import chat.buzz.relay.gate.Gate;
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Locale;
 
 /**
- * The bodies the admin API accepts. A field may be a string or a boolean (runbooks send
- * {@code "force": true} and {@code "dryRun": "yes"} alike); {@link OperatorActions} reads their meaning,
- * the same way for the API and for the tasks.
+ * The bodies the admin API accepts, as typed records. Each field is read by {@link OperatorInput}, so a
+ * switch may be sent as a boolean or as a string ({@code "force": true}, {@code "dryRun": "yes"}), and a
+ * bad value is the same 400 as the tasks give. Fields the API does not know are ignored.
  */
 final class OpsApiRequests {
     static final int MAX_BODY = 16 * 1024;
 
+    /** Without wrapping, a refusal thrown while a field is read comes out as itself. */
+    private static final ObjectReader RECORDS = new ObjectMapper()
+            .reader()
+            .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .without(DeserializationFeature.WRAP_EXCEPTIONS);
+
     private OpsApiRequests() {}
 
     /** {@code POST /api/flags} */
-    record FlagChange(String gate, String value, String reason, String force) {
-        static FlagChange of(JsonNode body) {
-            return new FlagChange(text(body, "gate"), text(body, "value"), text(body, "reason"), text(body, "force"));
-        }
-    }
+    record FlagChange(
+            @JsonDeserialize(using = OperatorInput.GateName.class)
+            Gate gate,
+
+            @JsonDeserialize(using = OperatorInput.Action.class)
+            FlagAction value,
+
+            @JsonDeserialize(using = OperatorInput.Text.class)
+            String reason,
+
+            @JsonDeserialize(using = OperatorInput.YesNo.class)
+            boolean force) {}
 
     /** {@code POST /api/migrations/record} */
-    record MigrationRecord(String id, String reason) {
-        static MigrationRecord of(JsonNode body) {
-            return new MigrationRecord(text(body, "id"), text(body, "reason"));
-        }
-    }
+    record MigrationRecord(
+            @JsonDeserialize(using = OperatorInput.Text.class)
+            String id,
+
+            @JsonDeserialize(using = OperatorInput.Text.class)
+            String reason) {}
 
     /** {@code POST /api/rollback} */
-    record Rollback(String dryRun, String confirm, String reason, String force) {
-        static Rollback of(JsonNode body) {
-            return new Rollback(text(body, "dryRun"), text(body, "confirm"), text(body, "reason"), text(body, "force"));
+    record Rollback(
+            @JsonDeserialize(using = OperatorInput.YesNo.class)
+            boolean dryRun,
+
+            @JsonDeserialize(using = OperatorInput.Confirmation.class)
+            boolean confirm,
+
+            @JsonDeserialize(using = OperatorInput.Text.class)
+            String reason,
+
+            @JsonDeserialize(using = OperatorInput.YesNo.class)
+            boolean force) {}
+
+    /** A JSON object of at most {@link #MAX_BODY} bytes, sent as application/json, as a {@code type}. */
+    static <T> T read(String contentType, InputStream in, Class<T> type) throws IOException {
+        return bind(object(contentType, in), type);
+    }
+
+    static <T> T bind(JsonNode body, Class<T> type) {
+        try {
+            return RECORDS.treeToValue(body, type);
+        } catch (JacksonException e) {
+            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                if (cause instanceof OpsRefusal refusal) {
+                    throw refusal;
+                }
+            }
+            throw new OpsRefusal(400, "invalid_json", "the body does not fit the request");
         }
     }
 
-    /** A JSON object of at most {@link #MAX_BODY} bytes, sent as application/json. */
-    static JsonNode read(String contentType, InputStream in) throws IOException {
+    private static JsonNode object(String contentType, InputStream in) throws IOException {
         if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw new OpsRefusal(415, "json_required", "send the body as application/json");
         }
@@ -56,16 +100,5 @@ final class OpsApiRequests {
         } catch (JacksonException e) {
             throw new OpsRefusal(400, "invalid_json", "the body is not valid JSON");
         }
-    }
-
-    private static String text(JsonNode body, String field) {
-        JsonNode value = body.get(field);
-        if (value == null || value.isNull()) {
-            return null;
-        }
-        if (!value.isValueNode()) {
-            throw new OpsRefusal(400, "invalid_" + field, field + " must be a string or boolean");
-        }
-        return value.asText();
     }
 }

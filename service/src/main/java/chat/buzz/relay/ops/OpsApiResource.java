@@ -111,7 +111,7 @@ public final class OpsApiResource {
     @Path("flags")
     public GateFlips.ConfirmedFlip setFlag(@HeaderParam(HttpHeaders.CONTENT_TYPE) String type, InputStream body)
             throws IOException {
-        OpsApiRequests.FlagChange change = OpsApiRequests.FlagChange.of(OpsApiRequests.read(type, body));
+        OpsApiRequests.FlagChange change = OpsApiRequests.read(type, body, OpsApiRequests.FlagChange.class);
         return actions.setFlag(Operator.name(), change.gate(), change.value(), change.reason(), change.force());
     }
 
@@ -119,7 +119,7 @@ public final class OpsApiResource {
     @Path("migrations/record")
     public SchemaDao.LedgerRow recordMigration(@HeaderParam(HttpHeaders.CONTENT_TYPE) String type, InputStream body)
             throws IOException {
-        OpsApiRequests.MigrationRecord record = OpsApiRequests.MigrationRecord.of(OpsApiRequests.read(type, body));
+        OpsApiRequests.MigrationRecord record = OpsApiRequests.read(type, body, OpsApiRequests.MigrationRecord.class);
         return actions.recordMigration(Operator.name(), record.id(), record.reason());
     }
 
@@ -127,7 +127,7 @@ public final class OpsApiResource {
     @Path("rollback")
     public IncrementalRollback.Outcome rollback(@HeaderParam(HttpHeaders.CONTENT_TYPE) String type, InputStream body)
             throws IOException {
-        OpsApiRequests.Rollback rollback = OpsApiRequests.Rollback.of(OpsApiRequests.read(type, body));
+        OpsApiRequests.Rollback rollback = OpsApiRequests.read(type, body, OpsApiRequests.Rollback.class);
         return actions.rollback(
                 Operator.name(), rollback.dryRun(), rollback.confirm(), rollback.reason(), rollback.force());
     }

@@ -24,23 +24,23 @@ public final class OpsTasks {
                         json,
                         p -> actions.setFlag(
                                 Operator.name(),
-                                p.apply("gate"),
-                                p.apply("value"),
+                                OperatorInput.gate(p.apply("gate")),
+                                OperatorInput.action(p.apply("value")),
                                 p.apply("reason"),
-                                p.apply("force"))),
+                                OperatorInput.yesNo("force", p.apply("force")))),
                 new JsonTask(
                         "record-migration",
                         json,
                         p -> actions.recordMigration(Operator.name(), p.apply("id"), p.apply("reason"))),
-                new JsonTask(
-                        "rollback-incremental",
-                        json,
-                        p -> actions.rollback(
-                                Operator.name(),
-                                p.apply("dry-run"),
-                                p.apply("confirm"),
-                                p.apply("reason"),
-                                p.apply("force"))));
+                new JsonTask("rollback-incremental", json, p -> rollback(actions, p)));
+    }
+
+    /** The switches in the order they were always checked: force, dry-run, confirm. */
+    private static IncrementalRollback.Outcome rollback(OperatorActions actions, Function<String, String> p) {
+        boolean force = OperatorInput.yesNo("force", p.apply("force"));
+        boolean dryRun = OperatorInput.yesNo("dry-run", p.apply("dry-run"));
+        boolean confirmed = OperatorInput.confirmed(p.apply("confirm"));
+        return actions.rollback(Operator.name(), dryRun, confirmed, p.apply("reason"), force);
     }
 
     private static final class JsonTask extends Task {

@@ -1,16 +1,13 @@
 package chat.buzz.relay.query;
 
-import chat.buzz.relay.web.ErrorBody;
 import chat.buzz.relay.web.OutageReply;
-import jakarta.ws.rs.WebApplicationException;
-import jakarta.ws.rs.core.Response;
+import chat.buzz.relay.web.Refusal;
+import java.util.OptionalInt;
 
 /** A "current" read turned away for now: 503 {"error":"unavailable: ..."} with a Retry-After. */
-public final class CurrentUnavailable extends WebApplicationException {
+public final class CurrentUnavailable extends Refusal {
     private CurrentUnavailable(String reason, int retryAfterSeconds) {
-        super(Response.fromResponse(ErrorBody.response(503, "unavailable: " + reason))
-                .header("Retry-After", retryAfterSeconds)
-                .build());
+        super(503, "unavailable: " + reason, null, OptionalInt.of(retryAfterSeconds));
     }
 
     public static CurrentUnavailable capacity(int retryAfterSeconds) {
@@ -27,10 +24,5 @@ public final class CurrentUnavailable extends WebApplicationException {
                 "the read ran out of its time budget; retry after " + retryAfterSeconds
                         + " s, perhaps with a narrower filter or a smaller limit",
                 retryAfterSeconds);
-    }
-
-    @Override
-    public synchronized Throwable fillInStackTrace() {
-        return this; // an expected answer under load, not a bug: no stack trace to pay for
     }
 }

@@ -55,7 +55,7 @@ public final class QueryResource {
     public OutageReply outageReply() {
         return (body, retryAfterSeconds) -> isIncremental(body)
                 ? incremental.databaseUnavailable(retryAfterSeconds)
-                : CurrentUnavailable.database(retryAfterSeconds).getResponse();
+                : CurrentUnavailable.database(retryAfterSeconds).response();
     }
 
     private boolean isIncremental(byte[] body) {

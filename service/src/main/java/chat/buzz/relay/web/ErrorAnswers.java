@@ -22,6 +22,7 @@ public final class ErrorAnswers {
             // Our mappers answer every error in the contract's {"error": ...} shape.
             server.setRegisterDefaultExceptionMappers(false);
         }
+        environment.jersey().register(new RefusalMapper());
         environment.jersey().register(new WebApplicationExceptionMapper());
         environment.jersey().register(new UnexpectedExceptionMapper(outage, outageReplies));
         // What Jetty answers itself (a header too large, an unknown admin route) is JSON too, on both ports.

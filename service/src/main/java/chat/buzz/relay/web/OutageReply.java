@@ -12,9 +12,8 @@ public interface OutageReply {
 
     /** Routes without a shape of their own: {"error":"unavailable: ..."}. */
     static Response plain(int retryAfterSeconds) {
-        return Response.fromResponse(ErrorBody.response(503, "unavailable: " + reason(retryAfterSeconds)))
-                .header("Retry-After", retryAfterSeconds)
-                .build();
+        return Refusal.bare(503, "unavailable: " + reason(retryAfterSeconds), retryAfterSeconds)
+                .response();
     }
 
     static String reason(int retryAfterSeconds) {

@@ -54,7 +54,7 @@ class CursorDecoderFuzzTest {
     private static void assertInvalid(String text) {
         assertThatThrownBy(() -> CODEC.decode(text)).isInstanceOfSatisfying(IncrementalError.class, error -> {
             assertThat(error.code()).isEqualTo("incremental_invalid_cursor");
-            assertThat(error.getResponse().getStatus()).isEqualTo(400);
+            assertThat(error.response().getStatus()).isEqualTo(400);
         });
     }
 

@@ -22,7 +22,7 @@ class IncrementalRequestFuzzTest {
         try {
             IncrementalRequest.parse(request);
         } catch (IncrementalError error) {
-            assertThat(error.getResponse().getStatus()).isBetween(400, 499);
+            assertThat(error.response().getStatus()).isBetween(400, 499);
             assertThat(error.code()).startsWith("incremental_");
         }
     }

@@ -120,6 +120,11 @@ public class FlagsTest {
                                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{not json")))
                         .status())
                 .isEqualTo(400);
+        Reply badSwitch =
+                olivia.post("/api/flags", Map.of("gate", "sync", "value", "on", "reason", "x", "force", "maybe"));
+        assertThat(badSwitch.status()).as(badSwitch.body()).isEqualTo(400);
+        assertThat(badSwitch.json().get("error").asText()).isEqualTo("invalid_force");
+        assertThat(badSwitch.json().get("message").asText()).isEqualTo("force must be true or false");
         Reply nul = olivia.post("/api/flags", Map.of("gate", "sync", "value", "on", "reason", "a\u0000b"));
         assertThat(nul.status()).as(nul.body()).isEqualTo(400);
         assertThat(nul.json().get("error").asText()).isEqualTo("nul_character");
@@ -149,7 +154,7 @@ public class FlagsTest {
                         "reason",
                         "indexes built by hand, ledger fixed tomorrow",
                         "force",
-                        true));
+                        "yes")); // as an operator's curl may send it; the console sends true
         assertThat(forced.status()).isEqualTo(200);
         assertThat(forced.json().get("forced").asBoolean()).isTrue();
         assertThat(texts(forced.json().get("unmet"))).containsAll(missing);

@@ -78,7 +78,11 @@ class OpsApiRoutesTest {
         HttpResponse<String> reply = send("/api/flags", "POST", "text/plain", "gate=sync");
         assertThat(reply.statusCode()).isEqualTo(415);
         assertThat(reply.headers().firstValue("Cache-Control")).hasValue("no-store");
-        assertThat(JSON.readTree(reply.body()).get("error").asText()).isEqualTo("json_required");
+        assertThat(reply.headers().firstValue("Content-Type").orElseThrow().replace(" ", ""))
+                .isEqualToIgnoringCase("application/json;charset=utf-8");
+        JsonNode body = JSON.readTree(reply.body());
+        assertThat(body.get("error").asText()).isEqualTo("json_required");
+        assertThat(body.get("missing").isArray()).isTrue();
     }
 
     private HttpResponse<String> send(String path, String method, String contentType, String body)

@@ -35,7 +35,7 @@ class CurrentFilterFuzzTest {
             assertThat(parsed.limit()).isBetween(1, 1000);
             assertThat(parsed.offset()).isBetween(0, 10_000);
         } catch (QueryRejection rejection) {
-            assertThat(rejection.getResponse().getStatus()).isEqualTo(400);
+            assertThat(rejection.response().getStatus()).isEqualTo(400);
         }
     }
 

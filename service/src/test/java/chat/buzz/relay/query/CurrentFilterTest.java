@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import chat.buzz.protocol.Limits;
-import chat.buzz.relay.web.ErrorBody;
+import chat.buzz.relay.web.Refusal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
@@ -26,7 +26,7 @@ class CurrentFilterTest {
     private static String reason(String json) {
         QueryRejection rejection = catchThrowableOfType(() -> parse(json), QueryRejection.class);
         assertThat(rejection).as("refused: %s", json).isNotNull();
-        return ((ErrorBody) rejection.getResponse().getEntity()).error();
+        return ((Refusal.Body) rejection.response().getEntity()).error();
     }
 
     @Test

@@ -253,6 +253,9 @@ final class BadInputs {
                 "wrong type: gate as an array", utf8(template.replace("\"incremental\"", "[\"incremental\"]")), 400));
         rows.add(Arguments.of("huge number as the value", utf8(template.replace("\"off\"", "9".repeat(400))), 400));
         rows.add(Arguments.of("not an object", utf8("[" + template + "]"), 400));
+        rows.add(Arguments.of(
+                "malformed switch: force as maybe", utf8(template.replace("}", ",\"force\":\"maybe\"}")), 400));
+        rows.add(Arguments.of("wrong type: force as an array", utf8(template.replace("}", ",\"force\":[true]}")), 400));
         return rows.stream();
     }
 
