@@ -6,7 +6,8 @@
 # Usage: bench/scale.sh [sizes=1000,10050,100000] [warmupSeconds=60]
 # Environment: SCALE_RESULTS (default bench/results), SCALE_FANOUT (subscribers, default 300, 0 = skip),
 # SCALE_CLIENTS (default 50), SCALE_WRITE_SECONDS (default 10), SCALE_JMH (full | short | off),
-# SCALE_PACKAGE (yes | no: no reuses the jars and classes a previous build left in target/).
+# SCALE_PACKAGE (yes | no: no reuses the jars and classes a previous build left in target/),
+# SCALE_RELAY_HEAP (the relay's -Xmx, e.g. 512m; default: the JVM's own choice).
 # Never installs anything into ~/.m2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +42,12 @@ fi
 trap stop_local_relay EXIT
 for size in ${sizes//,/ }; do
   token="scale-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-  start_local_relay BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true BUZZ_ADMIN_TOKEN="$token"
+  heap=()
+  if [ -n "${SCALE_RELAY_HEAP:-}" ]; then
+    heap=(JAVA_TOOL_OPTIONS="-Xmx$SCALE_RELAY_HEAP")
+  fi
+  start_local_relay BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true BUZZ_ADMIN_TOKEN="$token" \
+    "${heap[@]}"
   admin_port=$(grep -oP 'Started admin@.*\{127\.0\.0\.1:\K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1)
   pg_port=$(grep -oP 'Embedded PostgreSQL listening on 127\.0\.0\.1:\K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1)
   echo "size $size: relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT (admin $admin_port, PostgreSQL $pg_port)"
