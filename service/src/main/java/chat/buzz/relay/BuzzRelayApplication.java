@@ -1,25 +1,33 @@
 package chat.buzz.relay;
 
+import chat.buzz.relay.access.AccessDao;
+import chat.buzz.relay.artifact.ArtifactDao;
 import chat.buzz.relay.artifact.ArtifactFeature;
 import chat.buzz.relay.auth.AuthFeature;
+import chat.buzz.relay.channel.ChannelDao;
 import chat.buzz.relay.channel.ChannelFeature;
+import chat.buzz.relay.community.CommunityDao;
 import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.community.CommunityFeature;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.database.DatabaseFeature;
 import chat.buzz.relay.database.EmbeddedDatabase;
 import chat.buzz.relay.database.RelayDatabase;
+import chat.buzz.relay.database.SqlObjectMetadata;
+import chat.buzz.relay.events.EventStore;
 import chat.buzz.relay.events.EventsFeature;
 import chat.buzz.relay.events.EventsResource;
 import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.FleetFeature;
 import chat.buzz.relay.fleet.InstanceName;
+import chat.buzz.relay.gate.FlagDao;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.GateFeature;
 import chat.buzz.relay.health.HealthFeature;
 import chat.buzz.relay.identity.RelayIdentity;
 import chat.buzz.relay.incremental.IncrementalFeature;
 import chat.buzz.relay.info.InformationFeature;
+import chat.buzz.relay.ops.BurstDao;
 import chat.buzz.relay.ops.DatabaseSyncStatistics;
 import chat.buzz.relay.ops.IncrementalReadiness;
 import chat.buzz.relay.ops.OperationsFeature;
@@ -91,6 +99,16 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 config.getChangelog(),
                 clock);
         Jdbi jdbi = database.jdbi();
+        // The SqlObjects the request paths attach to their handles (the write path above all).
+        SqlObjectMetadata.computeOnce(
+                jdbi,
+                EventStore.class,
+                ArtifactDao.class,
+                AccessDao.class,
+                ChannelDao.class,
+                CommunityDao.class,
+                FlagDao.class,
+                BurstDao.class);
         RelayIdentity identity = RelayIdentity.load(config.getRelay());
         LOG.info("Relay public key {}", identity.publicKeyHex());
         new TrustedProxies(config.getRelay().getTrustedProxies()).installOn(environment.lifecycle());

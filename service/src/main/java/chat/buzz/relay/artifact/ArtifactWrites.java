@@ -30,7 +30,7 @@ public final class ArtifactWrites implements EventHandler {
         ArtifactDao dao = handle.attach(ArtifactDao.class);
         Optional<ArtifactHead> head = dao.lockHead(community, revision.d());
         if (revision.op() == Op.CREATE) {
-            create(handle, caller, event, revision, head.isPresent());
+            create(handle, dao, caller, event, revision, head.isPresent());
             return;
         }
         ArtifactHead current = head.orElseThrow(() -> WriteRejection.blocked(NOT_WRITABLE));
@@ -44,44 +44,46 @@ public final class ArtifactWrites implements EventHandler {
         if (revision.op() == Op.MOVE && !writable(handle, caller, revision.channel())) {
             throw WriteRejection.blocked("no write access to the destination channel");
         }
-        dao.advanceHead(community, revision.d(), revision.channel(), event.id(), revision.op() == Op.DELETE);
-        dao.recordRevision(
-                event.id(),
+        dao.advance(
                 community,
                 revision.d(),
                 revision.channel(),
+                event.id(),
+                revision.op() == Op.DELETE,
                 Kinds.ARTIFACT_REVISION,
                 revision.op().wireName(),
                 current.headEventId(),
-                caller.pubkey());
-        ChangeNotifications.headChanged(handle, community, revision.d(), current.channelId(), revision.channel());
+                caller.pubkey(),
+                ChangeNotifications.CHANNEL,
+                ChangeNotifications.headChangedNotice(
+                        community, revision.d(), current.channelId(), revision.channel()));
         if (revision.op() == Op.MOVE) {
             markers.recordMove(handle, community, revision.d(), current.channelId(), current.headEventId());
         }
     }
 
-    private static void create(Handle handle, Caller caller, Event event, RevisionTags revision, boolean exists) {
+    private static void create(
+            Handle handle, ArtifactDao dao, Caller caller, Event event, RevisionTags revision, boolean exists) {
         if (exists) {
             throw WriteRejection.conflict("artifact already exists");
         }
         if (!writable(handle, caller, revision.channel())) {
             throw WriteRejection.blocked("channel not found or not writable");
         }
-        ArtifactDao dao = handle.attach(ArtifactDao.class);
         long community = caller.community().id();
-        if (dao.createHead(community, revision.d(), revision.channel(), event.id(), revision.type()) == 0) {
-            throw WriteRejection.conflict("artifact already exists");
-        }
-        dao.recordRevision(
-                event.id(),
+        int created = dao.create(
                 community,
                 revision.d(),
                 revision.channel(),
+                event.id(),
+                revision.type(),
                 Kinds.ARTIFACT_REVISION,
-                "create",
-                null,
-                caller.pubkey());
-        ChangeNotifications.headChanged(handle, community, revision.d(), revision.channel(), revision.channel());
+                caller.pubkey(),
+                ChangeNotifications.CHANNEL,
+                ChangeNotifications.headChangedNotice(community, revision.d(), revision.channel(), revision.channel()));
+        if (created == 0) {
+            throw WriteRejection.conflict("artifact already exists");
+        }
     }
 
     private static void checkTransition(RevisionTags revision, ArtifactHead current) {

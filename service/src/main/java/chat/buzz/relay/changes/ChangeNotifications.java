@@ -15,9 +15,15 @@ public final class ChangeNotifications {
 
     private ChangeNotifications() {}
 
-    /** An artifact's head changed: create, edit, move, delete, restore, or the head was redacted. */
-    public static void headChanged(Handle handle, long communityId, UUID d, UUID fromChannel, UUID channel) {
-        send(handle, Change.head(communityId, d, fromChannel, channel));
+    /** The NOTIFY channel, for a writer that sends a notice with {@code pg_notify} in a statement of its own. */
+    public static final String CHANNEL = ChangeQueries.NOTIFY_CHANNEL;
+
+    /**
+     * The notice that an artifact's head changed (create, edit, move, delete, restore). The artifact write
+     * path sends it in the statement that moves the head, which saves a round trip; the commit rule above holds.
+     */
+    public static String headChangedNotice(long communityId, UUID d, UUID fromChannel, UUID channel) {
+        return Change.head(communityId, d, fromChannel, channel).toPayload();
     }
 
     /** A revision was redacted; only a redacted head changes what subscribers see. */
