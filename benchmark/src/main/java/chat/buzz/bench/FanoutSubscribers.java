@@ -1,6 +1,5 @@
 package chat.buzz.bench;
 
-import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * WebSocket subscribers of one channel, spread over relay instances, each with its own key. For every
  * EVENT frame naming a write in {@code sentNanos}, they record the time from sending the write to the
- * frame. Frames are read by looking for the event id, not parsed, so the load generator stays cheap.
+ * frame (its first part, as {@link ChannelListener} times it). Frames are read by looking for the event
+ * id, not parsed, so the load generator stays cheap.
  */
 final class FanoutSubscribers implements AutoCloseable {
     /** Latencies in whole milliseconds; the last bucket holds everything longer. */
@@ -70,60 +70,31 @@ final class FanoutSubscribers implements AutoCloseable {
         }
     }
 
-    private final class Listener implements WebSocket.Listener {
-        private final NostrKeys keys;
-        private final String url;
-        private final UUID channel;
-        private final StringBuilder partial = new StringBuilder();
-        /** The socket allows one send at a time; each send starts when the previous one finished. */
-        private CompletableFuture<WebSocket> sending;
-
+    private final class Listener extends ChannelListener {
         final CompletableFuture<Void> live = new CompletableFuture<>();
 
         Listener(NostrKeys keys, String url, UUID channel) {
-            this.keys = keys;
-            this.url = url;
-            this.channel = channel;
+            super(keys, url, channel);
         }
 
         @Override
-        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
-            long now = System.nanoTime();
-            partial.append(data);
-            if (last) {
-                String text = partial.toString();
-                partial.setLength(0);
-                handle(socket, text, now);
-            }
-            socket.request(1);
-            return null;
-        }
-
-        private void handle(WebSocket socket, String text, long now) {
+        protected void onMessage(WebSocket socket, String text, long receivedNanos) {
             if (text.startsWith("[\"EVENT\"")) {
                 Long sent = sentNanos.get(eventId(text));
                 if (sent != null) {
-                    histogram.incrementAndGet((int) Math.min(BUCKETS - 1, TimeUnit.NANOSECONDS.toMillis(now - sent)));
+                    histogram.incrementAndGet(
+                            (int) Math.min(BUCKETS - 1, TimeUnit.NANOSECONDS.toMillis(receivedNanos - sent)));
                     frames.incrementAndGet();
                 }
             } else if (text.startsWith("[\"AUTH\"")) {
-                String challenge = text.substring(text.indexOf(",\"") + 2, text.lastIndexOf('"'));
-                send(
-                        socket,
-                        "[\"AUTH\","
-                                + Nip42.authEvent(keys, url, challenge, System.currentTimeMillis() / 1000)
-                                        .toJson() + "]");
+                answerAuth(socket, text.substring(text.indexOf(",\"") + 2, text.lastIndexOf('"')));
             } else if (text.startsWith("[\"OK\"")) {
-                send(socket, "[\"REQ\",\"f\",{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}]");
+                subscribe(socket, "f");
             } else if (text.startsWith("[\"EOSE\"")) {
                 live.complete(null);
             } else if (text.startsWith("[\"CLOSED\"")) {
                 closedByRelay.incrementAndGet();
             }
-        }
-
-        private void send(WebSocket socket, String text) {
-            sending = sending == null ? socket.sendText(text, true) : sending.thenCompose(s -> s.sendText(text, true));
         }
 
         @Override

@@ -5,10 +5,6 @@ import chat.buzz.relay.gate.Gate;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dropwizard.jackson.Jackson;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -48,7 +44,6 @@ public final class Fleet {
     private final MetricRegistry metrics;
     private final Duration heartbeat;
     private final Duration forgetAfter;
-    private final ObjectMapper json = Jackson.newObjectMapper();
     private volatile boolean warned;
     private volatile boolean left;
 
@@ -112,23 +107,24 @@ public final class Fleet {
         }
         List<TrafficSample> recent = traffic.record(
                 Instant.now(), count(TrafficCounter.REQUESTS), count(TrafficCounter.UNAVAILABLE), resetsServed());
-        FleetDao.Beat beat = new FleetDao.Beat(
+        InstanceReport report = new InstanceReport(
                 instanceId,
                 host,
                 build.version(),
                 build.build(),
                 startedAt,
+                null, // lastSeen: the database stamps the row with its own clock
                 flags.lastRead(),
-                toJson(gates),
+                gates,
                 changeFeedConnected.getAsBoolean(),
                 gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.active"),
                 gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.size"),
                 gauge("buzz.sync.connections"),
                 gauge(SUBSCRIPTIONS),
                 gauge(PERMITS_IN_USE),
-                toJson(recent));
+                recent);
         jdbi.useExtension(FleetDao.class, dao -> {
-            dao.beat(beat);
+            dao.beat(report);
             dao.forgetSilentFor(forgetAfter.toMillis() / 1000.0);
         });
     }
@@ -137,26 +133,11 @@ public final class Fleet {
     public List<InstanceView> instances() {
         double staleAfter = MISSED_BEATS_BEFORE_STALE * heartbeat.toMillis() / 1000.0;
         return jdbi.withExtension(FleetDao.class, FleetDao::all).stream()
-                .map(row -> new InstanceView(
-                        new InstanceReport(
-                                row.instanceId(),
-                                row.host(),
-                                row.version(),
-                                row.build(),
-                                row.startedAt(),
-                                row.lastSeen(),
-                                row.flagsReadAt(),
-                                parse(row.gates(), new TypeReference<Map<String, Boolean>>() {}),
-                                row.changeFeedConnected(),
-                                row.poolActive(),
-                                row.poolSize(),
-                                row.websocketConnections(),
-                                row.websocketSubscriptions(),
-                                row.incrementalPermitsUsed(),
-                                parse(row.traffic(), new TypeReference<List<TrafficSample>>() {})),
-                        row.secondsSinceSeen() > staleAfter,
-                        row.secondsSinceSeen(),
-                        row.instanceId().equals(instanceId)))
+                .map(seen -> new InstanceView(
+                        seen.report(),
+                        seen.secondsSinceSeen() > staleAfter,
+                        seen.secondsSinceSeen(),
+                        seen.report().instanceId().equals(instanceId)))
                 .toList();
     }
 
@@ -219,22 +200,6 @@ public final class Fleet {
 
     public Duration heartbeat() {
         return heartbeat;
-    }
-
-    private <T> T parse(String text, TypeReference<T> type) {
-        try {
-            return json.readValue(text, type);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("unreadable JSON in relay_instances: " + text, e);
-        }
-    }
-
-    private String toJson(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private long count(String counter) {

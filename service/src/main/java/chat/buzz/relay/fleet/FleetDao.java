@@ -1,7 +1,8 @@
 package chat.buzz.relay.fleet;
 
-import java.time.Instant;
 import java.util.List;
+import org.jdbi.v3.core.mapper.Nested;
+import org.jdbi.v3.sqlobject.config.RegisterColumnMapperFactory;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.customizer.BindMethods;
@@ -10,31 +11,22 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 /** The fleet's SQL: each instance's heartbeat row, the list operators read, and forgetting the gone. */
 public interface FleetDao {
-    /** One heartbeat's values; gates and traffic are JSON text. */
-    record Beat(
-            String instanceId,
-            String host,
-            String version,
-            String build,
-            Instant startedAt,
-            Instant flagsReadAt,
-            String gates,
-            boolean changeFeedConnected,
-            int poolActive,
-            int poolSize,
-            int websocketConnections,
-            int websocketSubscriptions,
-            int incrementalPermitsUsed,
-            String traffic) {}
+    /**
+     * last_seen is the database's clock, so instances with skewed clocks are compared fairly (the
+     * report's own lastSeen is not written).
+     */
+    default void beat(InstanceReport report) {
+        beat(report, FleetJson.write(report.gates()), FleetJson.write(report.traffic()));
+    }
 
-    /** last_seen is the database's clock, so instances with skewed clocks are compared fairly. */
     @SqlUpdate("""
             INSERT INTO relay_instances (instance_id, host, version, build, started_at, last_seen, flags_read_at, gates,
                                          change_feed_connected, pool_active, pool_size, websocket_connections,
                                          websocket_subscriptions, incremental_permits_used, traffic)
-            VALUES (:instanceId, :host, :version, :build, :startedAt, clock_timestamp(), :flagsReadAt, CAST(:gates AS jsonb),
-                    :changeFeedConnected, :poolActive, :poolSize, :websocketConnections,
-                    :websocketSubscriptions, :incrementalPermitsUsed, CAST(:traffic AS jsonb))
+            VALUES (:report.instanceId, :report.host, :report.version, :report.build, :report.startedAt, clock_timestamp(),
+                    :report.flagsReadAt, CAST(:gates AS jsonb), :report.changeFeedConnected, :report.poolActive,
+                    :report.poolSize, :report.websocketConnections, :report.websocketSubscriptions,
+                    :report.incrementalPermitsUsed, CAST(:traffic AS jsonb))
             ON CONFLICT (instance_id) DO UPDATE SET
                 last_seen = clock_timestamp(),
                 flags_read_at = EXCLUDED.flags_read_at,
@@ -47,7 +39,10 @@ public interface FleetDao {
                 incremental_permits_used = EXCLUDED.incremental_permits_used,
                 traffic = EXCLUDED.traffic
             """)
-    void beat(@BindMethods Beat beat);
+    void beat(
+            @BindMethods("report") InstanceReport report,
+            @Bind("gates") String gatesJson,
+            @Bind("traffic") String trafficJson);
 
     @SqlUpdate("""
             DELETE FROM relay_instances
@@ -61,23 +56,8 @@ public interface FleetDao {
             """)
     void forget(@Bind("instanceId") String instanceId);
 
-    record Row(
-            String instanceId,
-            String host,
-            String version,
-            String build,
-            Instant startedAt,
-            Instant lastSeen,
-            Instant flagsReadAt,
-            String gates,
-            boolean changeFeedConnected,
-            int poolActive,
-            int poolSize,
-            int websocketConnections,
-            int websocketSubscriptions,
-            int incrementalPermitsUsed,
-            String traffic,
-            double secondsSinceSeen) {}
+    /** An instance's last report, and how long ago it came by the database's clock. */
+    record Seen(@Nested InstanceReport report, double secondsSinceSeen) {}
 
     @SqlQuery("""
             SELECT instance_id, host, version, build, started_at, last_seen, flags_read_at, gates::text AS gates,
@@ -87,6 +67,7 @@ public interface FleetDao {
             FROM relay_instances
             ORDER BY host, started_at, instance_id
             """)
-    @RegisterConstructorMapper(Row.class)
-    List<Row> all();
+    @RegisterConstructorMapper(Seen.class)
+    @RegisterColumnMapperFactory(FleetJson.class)
+    List<Seen> all();
 }

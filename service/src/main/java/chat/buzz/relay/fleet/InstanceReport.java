@@ -4,7 +4,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** What one instance says about itself in each heartbeat (GET /api/instances adds staleness). */
+/**
+ * What one instance says about itself in each heartbeat (GET /api/instances adds staleness). lastSeen
+ * is the database's clock when the heartbeat was stored: null in the report an instance writes.
+ */
 public record InstanceReport(
         String instanceId,
         String host,

@@ -1,5 +1,6 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.protocol.Kinds;
 import java.util.List;
 
 /**
@@ -43,7 +44,8 @@ public final class IncrementalSchema {
             new ExpectedIndex(
                     "artifact_moves_sync_idx",
                     "artifact_revisions",
-                    "CREATE INDEX artifact_moves_sync_idx ON public.artifact_revisions USING btree (community_id, modified_at, d) WHERE (kind = 45011)"),
+                    "CREATE INDEX artifact_moves_sync_idx ON public.artifact_revisions USING btree (community_id, modified_at, d) WHERE (kind = "
+                            + Kinds.REMOVAL_MARKER + ")"),
             new ExpectedIndex(
                     "channel_members_sync_idx",
                     "channel_members",

@@ -24,9 +24,14 @@ final class BigSnapshots {
     static UUID openChannelWithBigSnapshot(TestRelay relay, NostrKeys owner) {
         UUID channel = openChannel(relay, owner);
         for (int i = 0; i < HEADS; i++) {
-            writeArtifact(relay, owner, channel, BIG_CONTENT);
+            writeBigArtifact(relay, owner, channel);
         }
         return channel;
+    }
+
+    /** One 60 kB head: a few hundred of them fill the socket buffers between relay and client. */
+    static UUID writeBigArtifact(TestRelay relay, NostrKeys owner, UUID channel) {
+        return writeArtifact(relay, owner, channel, BIG_CONTENT);
     }
 
     static UUID openChannel(TestRelay relay, NostrKeys owner) {

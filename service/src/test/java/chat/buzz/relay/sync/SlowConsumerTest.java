@@ -1,18 +1,12 @@
 package chat.buzz.relay.sync;
 
 import static chat.buzz.relay.sync.World.scopeFilter;
-import static chat.buzz.relay.testing.Nostr.tag;
-import static chat.buzz.relay.testing.Replies.accepted;
 import static chat.buzz.relay.testing.SyncClient.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
-import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.Nostr;
-import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,17 +30,13 @@ class SlowConsumerTest {
             ConfigOverride.config("sync.queueFrames", "8"),
             ConfigOverride.config("sync.snapshotTimeoutSeconds", "120"));
 
-    /** Large heads fill the socket buffers between relay and client after a few hundred writes. */
-    private static final String BIG_CONTENT = "x".repeat(60_000);
-
     private static final int MAX_WRITES = 2_000;
 
     private final NostrKeys alice = NostrKeys.generate();
-    private final RelayClient http = RELAY.client();
 
     @Test
     void aStalledLiveConsumerIsToldWhyAndDisconnectedWhileOthersKeepWorking() {
-        UUID channel = openChannel();
+        UUID channel = BigSnapshots.openChannel(RELAY, alice);
         try (SyncClient slow = SyncClient.connect(RELAY.baseUrl());
                 SyncClient fast = SyncClient.connect(RELAY.baseUrl())) {
             slow.authenticateOk(NostrKeys.generate());
@@ -62,7 +52,7 @@ class SlowConsumerTest {
                 assertThat(written)
                         .as("writes before the relay gave up on the stalled client")
                         .isLessThan(MAX_WRITES);
-                writeBigArtifact(channel);
+                BigSnapshots.writeBigArtifact(RELAY, alice, channel);
                 written++;
             }
             int total = written;
@@ -84,12 +74,8 @@ class SlowConsumerTest {
 
     @Test
     void aSnapshotWaitsForAStalledReaderInsteadOfBufferingOrDropping() {
-        UUID channel = openChannel();
         long waitsBefore = counter("buzz.sync.backpressure-waits");
-        int artifacts = 300;
-        for (int i = 0; i < artifacts; i++) {
-            writeBigArtifact(channel);
-        }
+        UUID channel = BigSnapshots.openChannelWithBigSnapshot(RELAY, alice);
         try (SyncClient reader = SyncClient.connect(RELAY.baseUrl())) {
             reader.authenticateOk(NostrKeys.generate());
             reader.pause();
@@ -97,32 +83,9 @@ class SlowConsumerTest {
             await().atMost(Duration.ofSeconds(60)).until(() -> counter("buzz.sync.backpressure-waits") > waitsBefore);
             reader.resume();
             reader.awaitEose("snap");
-            assertThat(reader.store("snap")).hasSize(artifacts);
+            assertThat(reader.store("snap")).hasSize(BigSnapshots.HEADS);
             assertThat(reader.closedConnection()).isNotDone();
         }
-    }
-
-    private UUID openChannel() {
-        UUID channel = Nostr.newId();
-        accepted(http.publish(alice, Nostr.createChannel(alice, channel, "open")));
-        return channel;
-    }
-
-    private void writeBigArtifact(UUID channel) {
-        UUID d = Nostr.newId();
-        accepted(http.publish(
-                alice,
-                Nostr.sign(
-                        alice,
-                        Kinds.ARTIFACT_REVISION,
-                        List.of(
-                                tag(Tags.ARTIFACT_FLAG, "1"),
-                                tag(Tags.ARTIFACT_ID, d.toString()),
-                                tag(Tags.CHANNEL, channel.toString()),
-                                tag(Tags.ARTIFACT_TYPE, "task.v1"),
-                                tag(Tags.OPERATION, "create"),
-                                tag(Tags.TITLE, "big")),
-                        BIG_CONTENT)));
     }
 
     private static long counter(String name) {
