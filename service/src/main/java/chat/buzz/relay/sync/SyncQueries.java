@@ -24,12 +24,17 @@ final class SyncQueries {
         return AccessSql.discoverableHead("a", "e", "c", scoped);
     }
 
-    /** One keyset chunk of D, ordered by d; {@code :only} (nullable) narrows it to one channel. */
+    /**
+     * One keyset chunk of D, ordered by d; {@code :only} (nullable) narrows it to one channel whose
+     * membership just changed for the reader, and to nothing when membership does not decide whether
+     * the reader discovers that channel (an open listed one): the reader holds its artifacts already.
+     */
     static String snapshotChunk(boolean scoped) {
         return "SELECT a.d, e.json " + HEADS + """
                 WHERE a.community_id = :community AND a.d > :after
-                  AND (CAST(:only AS uuid) IS NULL OR a.channel_id = CAST(:only AS uuid))
-                  AND """ + discoverable(scoped) + " ORDER BY a.d LIMIT :chunk";
+                  AND (CAST(:only AS uuid) IS NULL OR (a.channel_id = CAST(:only AS uuid) AND """
+                + AccessSql.membershipDecidesDiscovery("c", scoped) + "))\n  AND " + discoverable(scoped)
+                + " ORDER BY a.d LIMIT :chunk";
     }
 
     /**
@@ -88,7 +93,8 @@ final class SyncQueries {
      */
     static String leftChannelChunk(boolean scoped) {
         return "SELECT * FROM (" + judged(scoped)
-                + "WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after ORDER BY a.d) v"
+                + "WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after"
+                + " AND " + AccessSql.membershipDecidesDiscovery("c", scoped) + " ORDER BY a.d) v"
                 + " WHERE v.reason IS NOT NULL ORDER BY v.d LIMIT :chunk";
     }
 
