@@ -55,28 +55,9 @@ class CursorCodecTest {
     void readsVersionTwoCursors() throws Exception {
         TxSnapshot prior = new TxSnapshot(100, 105, List.of(101L, 103L));
         TxSnapshot session = TxSnapshot.below(200);
-        ByteBuffer v2 = ByteBuffer.allocate(1 + 1 + 8 + 16 + 16 + 8 + 8 + 8 + 8 + 8 + 1 + 16 + (17 + 16) + 17);
-        v2.put((byte) 2)
-                .put((byte) Phase.FINISHED.ordinal())
-                .putLong(7)
-                .put(cursor.reader())
-                .put(cursor.scope())
-                .putLong(cursor.policy().micros())
-                .putLong(cursor.policy().epoch())
-                .putLong(cursor.sessionStart())
-                .putLong(cursor.floor())
-                .putLong(cursor.position().micros())
-                .put((byte) cursor.position().source())
-                .putLong(cursor.position().d().getMostSignificantBits())
-                .putLong(cursor.position().d().getLeastSignificantBits())
-                .putLong(100)
-                .putLong(105)
-                .put((byte) 2)
-                .putLong(101)
-                .putLong(103)
-                .putLong(200)
-                .putLong(200)
-                .put((byte) 0);
+        ByteBuffer v2 = fixedPart((byte) 2, (17 + 16) + 17);
+        v2.putLong(100).putLong(105).put((byte) 2).putLong(101).putLong(103);
+        v2.putLong(200).putLong(200).put((byte) 0);
 
         Cursor decoded = codec.decode(signed(v2.array()));
         assertThat(decoded.prior()).isEqualTo(JudgedRows.firstPage(false, prior));
@@ -88,24 +69,8 @@ class CursorCodecTest {
 
     @Test
     void moreStepsThanACursorHoldsAreRefused() throws Exception {
-        ByteBuffer body = ByteBuffer.allocate(1 + 1 + 8 + 16 + 16 + 8 + 8 + 8 + 8 + 8 + 1 + 16 + 2 + 2);
-        body.put(CursorCodec.VERSION)
-                .put((byte) Phase.FINISHED.ordinal())
-                .putLong(7)
-                .put(cursor.reader())
-                .put(cursor.scope())
-                .putLong(cursor.policy().micros())
-                .putLong(cursor.policy().epoch())
-                .putLong(cursor.sessionStart())
-                .putLong(cursor.floor())
-                .putLong(cursor.position().micros())
-                .put((byte) cursor.position().source())
-                .putLong(cursor.position().d().getMostSignificantBits())
-                .putLong(cursor.position().d().getLeastSignificantBits())
-                .put((byte) 0)
-                .put((byte) (JudgedRows.MAX_STEPS + 1))
-                .put((byte) 0)
-                .put((byte) 0);
+        ByteBuffer body = fixedPart(CursorCodec.VERSION, 2 + 2);
+        body.put((byte) 0).put((byte) (JudgedRows.MAX_STEPS + 1)).put((byte) 0).put((byte) 0);
         assertInvalid(signed(body.array()));
     }
 
@@ -150,6 +115,24 @@ class CursorCodecTest {
         assertThat(TxSnapshot.parse("100:105:101,103")).isEqualTo(new TxSnapshot(100, 105, List.of(101L, 103L)));
         assertThat(TxSnapshot.parse("100:105:101,103").text()).isEqualTo("100:105:101,103");
         assertThat(TxSnapshot.NONE.text()).isEmpty();
+    }
+
+    /** The fields versions 2 and 3 share, from this test's cursor, with room for {@code rest} more bytes. */
+    private ByteBuffer fixedPart(byte version, int rest) {
+        ByteBuffer body = ByteBuffer.allocate(1 + 1 + 8 + 16 + 16 + 8 + 8 + 8 + 8 + 8 + 1 + 16 + rest);
+        return body.put(version)
+                .put((byte) Phase.FINISHED.ordinal())
+                .putLong(7)
+                .put(cursor.reader())
+                .put(cursor.scope())
+                .putLong(cursor.policy().micros())
+                .putLong(cursor.policy().epoch())
+                .putLong(cursor.sessionStart())
+                .putLong(cursor.floor())
+                .putLong(cursor.position().micros())
+                .put((byte) cursor.position().source())
+                .putLong(cursor.position().d().getMostSignificantBits())
+                .putLong(cursor.position().d().getLeastSignificantBits());
     }
 
     private static String signed(byte[] body) throws Exception {
