@@ -6,7 +6,7 @@ import chat.buzz.protocol.Nip98Verifier;
 import chat.buzz.relay.community.Community;
 import chat.buzz.relay.community.TenancyFilter;
 import chat.buzz.relay.proxy.PublicOrigin;
-import chat.buzz.relay.web.ErrorBody;
+import chat.buzz.relay.web.Refusal;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.WebApplicationException;
@@ -103,6 +103,6 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
     }
 
     private static WebApplicationException unauthorized(String reason) {
-        return new WebApplicationException(ErrorBody.response(401, reason));
+        return new WebApplicationException(Refusal.bare(401, reason).response());
     }
 }

@@ -1,7 +1,7 @@
 package chat.buzz.relay.auth;
 
-import chat.buzz.relay.web.ErrorBody;
 import chat.buzz.relay.web.OutageReply;
+import chat.buzz.relay.web.Refusal;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import java.io.ByteArrayInputStream;
@@ -38,11 +38,13 @@ public final class RequestBodies {
             return body;
         } catch (IOException e) {
             // A body cut short or badly chunked is the client's fault, and comes before any signature check.
-            throw new WebApplicationException(ErrorBody.response(400, "request body could not be read"));
+            throw new WebApplicationException(
+                    Refusal.bare(400, "request body could not be read").response());
         }
     }
 
     private WebApplicationException tooLarge() {
-        return new WebApplicationException(ErrorBody.response(413, "request body larger than " + maxBytes + " bytes"));
+        return new WebApplicationException(Refusal.bare(413, "request body larger than " + maxBytes + " bytes")
+                .response());
     }
 }

@@ -1,7 +1,7 @@
 package chat.buzz.relay.community;
 
 import chat.buzz.relay.proxy.PublicOrigin;
-import chat.buzz.relay.web.ErrorBody;
+import chat.buzz.relay.web.Refusal;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -27,7 +27,7 @@ public final class TenancyFilter implements ContainerRequestFilter {
                 .authority();
         Optional<Community> community = directory.forHostHeader(host);
         if (community.isEmpty()) {
-            request.abortWith(ErrorBody.response(404, "unknown community"));
+            request.abortWith(Refusal.bare(404, "unknown community").response());
             return;
         }
         request.setProperty(PROPERTY, community.get());

@@ -2,7 +2,7 @@ package chat.buzz.relay.ops;
 
 import chat.buzz.relay.database.DatabaseFaults;
 import chat.buzz.relay.database.DatabaseOutage;
-import chat.buzz.relay.web.ErrorBody;
+import chat.buzz.relay.web.Refusal;
 import chat.buzz.relay.web.RefusalMapper;
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.NotAllowedException;
@@ -70,7 +70,7 @@ final class OpsApiErrors {
             }
             return answer(
                     status,
-                    new ErrorBody(
+                    new Refusal.Body(
                             e.getResponse().getStatusInfo().getReasonPhrase().toLowerCase(Locale.ROOT)));
         }
     }

@@ -46,7 +46,7 @@ final class SyncReads {
     /** The next chunk of D after {@code after} (null: from the start), optionally only one channel's. */
     List<Row> discoverableChunk(long community, String reader, SyncFilter filter, UUID only, UUID after, int chunk) {
         return jdbi.withHandle(handle -> bindScope(
-                        handle.createQuery(SyncQueries.snapshotChunk(filter.scoped())), filter)
+                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.SNAPSHOT_CHUNK), filter.scoped()), filter)
                 .bind("community", community)
                 .bind("reader", reader)
                 .bind("only", only)
@@ -62,28 +62,29 @@ final class SyncReads {
      */
     List<ReaderView> leftChannelChunk(
             long community, String reader, SyncFilter filter, long floor, UUID channel, UUID after, int chunk) {
-        return jdbi.withHandle(
-                handle -> bindScope(handle.createQuery(SyncQueries.leftChannelChunk(filter.scoped())), filter)
-                        .bind("community", community)
-                        .bind("reader", reader)
-                        .bind("floor", floor)
-                        .bind("only", channel)
-                        .bind("after", after == null ? FIRST : after)
-                        .bind("chunk", chunk)
-                        .map(SyncReads::readerView)
-                        .list());
+        return jdbi.withHandle(handle -> bindScope(
+                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.LEFT_CHANNEL_CHUNK), filter.scoped()),
+                        filter)
+                .bind("community", community)
+                .bind("reader", reader)
+                .bind("floor", floor)
+                .bind("only", channel)
+                .bind("after", after == null ? FIRST : after)
+                .bind("chunk", chunk)
+                .map(SyncReads::readerView)
+                .list());
     }
 
     Optional<ReaderView> head(long community, String reader, SyncFilter filter, long floor, UUID d) {
         liveAccessQueries.increment();
-        return jdbi.withHandle(
-                handle -> bindScope(handle.createQuery(SyncQueries.headForReader(filter.scoped())), filter)
-                        .bind("community", community)
-                        .bind("reader", reader)
-                        .bind("floor", floor)
-                        .bind("d", d)
-                        .map(SyncReads::readerView)
-                        .findOne());
+        return jdbi.withHandle(handle -> bindScope(
+                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.HEAD_FOR_READER), filter.scoped()), filter)
+                .bind("community", community)
+                .bind("reader", reader)
+                .bind("floor", floor)
+                .bind("d", d)
+                .map(SyncReads::readerView)
+                .findOne());
     }
 
     /**
@@ -92,7 +93,7 @@ final class SyncReads {
      */
     List<ReaderView> headForReaders(long community, UUID d, List<Judging> readers) {
         liveAccessQueries.increment();
-        return jdbi.withHandle(handle -> handle.createQuery(SyncQueries.HEAD_FOR_READERS)
+        return jdbi.withHandle(handle -> SyncQueries.readersJudged(handle.createQuery(SyncQueries.HEAD_FOR_READERS))
                 .bind("community", community)
                 .bind("d", d)
                 .bindArray(

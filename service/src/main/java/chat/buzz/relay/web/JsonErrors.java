@@ -25,7 +25,8 @@ final class JsonErrors {
         String reason = HttpStatus.getMessage(status);
         String error = reason == null ? "HTTP " + status : reason.toLowerCase(Locale.ROOT);
         try {
-            return ByteBuffer.wrap(JSON.writeValueAsString(new ErrorBody(error)).getBytes(StandardCharsets.UTF_8));
+            return ByteBuffer.wrap(
+                    JSON.writeValueAsString(new Refusal.Body(error)).getBytes(StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a record of one string always serialises", e);
         }

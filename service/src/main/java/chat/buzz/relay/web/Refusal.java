@@ -69,5 +69,10 @@ public class Refusal extends RuntimeException {
     /** The contract's error body; {@code message} is left out where the route has none. */
     public record Body(
             String error,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String message) {}
+            @JsonInclude(JsonInclude.Include.NON_NULL) String message) {
+        /** {@code {"error": error}} alone. */
+        public Body(String error) {
+            this(error, null);
+        }
+    }
 }

@@ -46,6 +46,6 @@ public final class UnexpectedExceptionMapper implements ExceptionMapper<Throwabl
         }
         String incident = Long.toHexString(ThreadLocalRandom.current().nextLong());
         LOG.error("Unexpected error, incident {}", incident, exception);
-        return ErrorBody.response(500, "internal error (incident " + incident + ")");
+        return Refusal.bare(500, "internal error (incident " + incident + ")").response();
     }
 }

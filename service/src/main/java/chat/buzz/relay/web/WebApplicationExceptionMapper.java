@@ -18,7 +18,7 @@ public final class WebApplicationExceptionMapper implements ExceptionMapper<WebA
         String reason = original.getStatusInfo().getReasonPhrase();
         Response.ResponseBuilder builder = Response.fromResponse(original)
                 .type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(new ErrorBody(
+                .entity(new Refusal.Body(
                         reason == null ? "HTTP " + original.getStatus() : reason.toLowerCase(java.util.Locale.ROOT)));
         return builder.build();
     }
