@@ -22,8 +22,12 @@ import java.util.List;
 record JudgedRows(boolean bootstrap, List<Step> steps) {
     /** Nothing judged: the next session sends its whole overlap. */
     static final JudgedRows NONE = new JudgedRows(false, List.of());
-    /** A cursor carries at most this many steps. */
-    static final int MAX_STEPS = 8;
+    /**
+     * A cursor carries at most this many steps. A step is added only after a pause in which others
+     * wrote what the session then delivered, so most cursors hold one or two; the cap bounds the rare
+     * session resumed many times (about 300 bytes a step at most, 64 bytes a typical one).
+     */
+    static final int MAX_STEPS = 16;
 
     record Step(Position after, TxSnapshot snapshot) {}
 

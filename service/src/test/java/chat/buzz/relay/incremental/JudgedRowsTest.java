@@ -68,7 +68,7 @@ class JudgedRowsTest {
         }
         assertThat(judged.steps()).hasSize(JudgedRows.MAX_STEPS);
         assertThat(judged.first()).isEqualTo(FIRST);
-        // The first step and ten more: the three oldest of the ten made room.
+        // The first step and MAX_STEPS + 2 more: the three oldest of those made room.
         assertThat(judged.steps().get(1).after().micros()).isEqualTo(4_000L);
         assertThat(judged.last()).isEqualTo(TxSnapshot.below(110 + JudgedRows.MAX_STEPS + 2));
         assertThat(judged.bootstrap()).isTrue();
