@@ -13,7 +13,11 @@ import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
@@ -120,6 +124,122 @@ class CommitDelayTest {
                         + entry.path("event").path("id").asText())
                 .containsExactly(early + " " + late.id());
         assertThat(sync.session()).isEmpty();
+    }
+
+    /**
+     * Randomised: sessions of small pages that pause while others write, and a slow writer that stamps
+     * an edit and commits it some steps later, while sessions run. After every session that finished
+     * with no commit during it, the store is exactly what a fresh bootstrap returns; and no session
+     * sends a head again that an earlier one delivered (the only writes are creates and edits, so no
+     * artifact ever leaves the reader's view). Replay with -Dbuzz.commitdelay.seed=N.
+     */
+    @Test
+    void pausedSessionsAndSlowCommitsConvergeAndSendNothingTwice() {
+        long seed = Long.getLong("buzz.commitdelay.seed", new Random().nextLong());
+        String context = "seed " + seed + " (replay with -Dbuzz.commitdelay.seed=" + seed + ")";
+        System.out.println("commit delay property: " + context);
+        Random random = new Random(seed);
+        UUID channel = writer.channel(owner, "open");
+        List<UUID> artifacts = new ArrayList<>(writer.createMany(owner, channel, 20));
+        SyncingClient sync = new SyncingClient(relay, reader, List.of(channel.toString()));
+        Deliveries deliveries = new Deliveries(sync);
+        SlowEdit slow = null;
+        boolean committedDuringSession = false;
+        for (int step = 0; step < 200; step++) {
+            int operation = random.nextInt(10);
+            if (operation < 3) {
+                // A few writes at once, so that a session has more to page through than one page.
+                for (int writes = 1 + random.nextInt(4); writes > 0; writes--) {
+                    UUID d = pick(random, artifacts, slow);
+                    if (random.nextBoolean() || d == null) {
+                        artifacts.add(writer.create(owner, channel));
+                    } else {
+                        writer.edit(owner, d, "edit " + step + "." + writes);
+                    }
+                }
+                committedDuringSession |= sync.midSession;
+            } else if (operation <= 4 && slow == null) {
+                UUID d = pick(random, artifacts, null);
+                slow = SlowEdit.begin(owner, d, channel, writer.heads.get(d), step, step + 1 + random.nextInt(6));
+            } else if (slow != null && step >= slow.commitAt()) {
+                slow.commit(writer);
+                slow = null;
+                committedDuringSession |= sync.midSession;
+            } else {
+                if (!sync.midSession) {
+                    deliveries.session++;
+                    committedDuringSession = false;
+                }
+                int pages = 1 + random.nextInt(3);
+                do {
+                    sync.page(1 + random.nextInt(3));
+                    pages--;
+                } while (pages > 0 && sync.midSession);
+                if (!sync.midSession && !committedDuringSession) {
+                    assertThat(sync.heads()).as(context).isEqualTo(freshBootstrap(channel));
+                }
+            }
+        }
+        if (slow != null) {
+            slow.commit(writer);
+        }
+        deliveries.session++;
+        sync.session();
+        deliveries.session++;
+        assertThat(sync.session()).as("%s: a session after no change", context).isEmpty();
+        assertThat(sync.heads()).as(context).isEqualTo(freshBootstrap(channel));
+        assertThat(deliveries.resent).as("%s: heads sent again", context).isEmpty();
+    }
+
+    private static UUID pick(Random random, List<UUID> artifacts, SlowEdit busy) {
+        List<UUID> free = artifacts.stream()
+                .filter(d -> busy == null || !d.equals(busy.d()))
+                .toList();
+        return free.isEmpty() ? null : free.get(random.nextInt(free.size()));
+    }
+
+    private Map<String, String> freshBootstrap(UUID channel) {
+        SyncingClient fresh = new SyncingClient(relay, reader, List.of(channel.toString()));
+        fresh.session();
+        return fresh.heads();
+    }
+
+    /** Heads a session delivers that the client already held from an earlier session. */
+    private static final class Deliveries {
+        int session;
+        final List<String> resent = new ArrayList<>();
+        private final Map<String, Integer> delivered = new HashMap<>();
+
+        Deliveries(SyncingClient sync) {
+            sync.inspector = body -> {
+                for (JsonNode entry : body.path("entries")) {
+                    String d = entry.path("d").asText();
+                    String head = entry.path("event").path("id").asText();
+                    JsonNode held = sync.store.get(d);
+                    Integer before = delivered.put(d + " " + head, session);
+                    if (held != null && held.path("id").asText().equals(head) && before != null && before < session) {
+                        resent.add(d + " " + head + " (sessions " + before + " and " + session + ")");
+                    }
+                }
+            };
+        }
+    }
+
+    /** An edit stamped in a transaction held open until {@code commitAt}. */
+    private record SlowEdit(Handle handle, UUID d, Event edit, int commitAt) {
+        static SlowEdit begin(NostrKeys owner, UUID d, UUID channel, String previous, int step, int commitAt) {
+            Event edit = Nostr.revision(owner, d, channel, "update", previous, "slow edit " + step);
+            Handle handle = RELAY.jdbi().installPlugin(new SqlObjectPlugin()).open();
+            handle.begin();
+            stampEdit(handle, d, channel, edit);
+            return new SlowEdit(handle, d, edit, commitAt);
+        }
+
+        void commit(Writer writer) {
+            handle.commit();
+            handle.close();
+            writer.heads.put(d, edit.id());
+        }
     }
 
     /** The same SQL as the relay's accepted update, in a transaction the test controls. */
