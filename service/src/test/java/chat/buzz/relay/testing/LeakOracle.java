@@ -132,9 +132,10 @@ public final class LeakOracle {
         if (artifact == null) {
             return;
         }
-        if (reason.equals("deleted") && !window.channels.contains(artifact.channel)) {
-            problems.add(what + " of " + d + " says deleted although the reader cannot read its channel "
-                    + artifact.channel);
+        // Judged at some state since the window opened: the artifact may have been restored and moved since.
+        if (reason.equals("deleted") && !window.deletedWhereReadable.contains(artifact.d)) {
+            problems.add(what + " of " + d + " says deleted although it was never deleted in a channel the reader"
+                    + " could read (now in " + artifact.channel + ")");
         }
         if (reason.equals("moved") && artifact.leftChannels.stream().noneMatch(window.channels::contains)) {
             problems.add(what + " of " + d + " says moved although the reader could read none of the channels it left");

@@ -80,6 +80,8 @@ public final class Model {
         public final Set<String> heads = new HashSet<>();
         /** "d head" pairs that were in D: what an upsert may carry. */
         public final Set<String> discoverable = new HashSet<>();
+        /** Artifacts that were deleted in a channel the view could read: what a "deleted" removal may name. */
+        public final Set<UUID> deletedWhereReadable = new HashSet<>();
     }
 
     public final Map<UUID, Channel> channels = new LinkedHashMap<>();
@@ -229,6 +231,9 @@ public final class Model {
             if (channels.get(artifact.channel).readableBy(view.reader())) {
                 window.artifacts.add(artifact.d);
                 window.heads.add(artifact.head);
+                if (artifact.deleted) {
+                    window.deletedWhereReadable.add(artifact.d);
+                }
             }
         }
         discoverable(view).forEach((d, head) -> window.discoverable.add(d + " " + head));
