@@ -7,7 +7,6 @@ import chat.buzz.relay.testing.Model.View;
 import chat.buzz.relay.testing.RelayClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,17 +32,12 @@ final class SteadyClient {
     final List<String> namedTwiceInAPage = new ArrayList<>();
 
     int removalsOfWhatWasNotHeld;
-    /** Heads a later session sent again while the client still held them: "d, first session, session". */
-    final List<String> resent = new ArrayList<>();
+    /** Heads a later session sent again while the client still held them. */
+    final ResentHeads resent = new ResentHeads();
     /** Entries of the current (or last) session. */
     int sessionEntries;
     /** Writes happened while the current (or last) session was open: its end need not be exact. */
     boolean interrupted;
-
-    private final Map<String, Delivery> lastDelivered = new HashMap<>();
-
-    /** When a head was last delivered: the client's session and the model's change count. */
-    private record Delivery(int session, int change) {}
 
     SteadyClient(RelayClient relay, NostrKeys keys, Set<UUID> scope, String label, Model model, LeakOracle oracle) {
         this.sync = new SyncingClient(
@@ -85,17 +79,13 @@ final class SteadyClient {
                 }
                 continue;
             }
-            String key = d + " " + entry.path("event").path("id").asText();
-            JsonNode held = sync.store.get(d);
-            Delivery before = lastDelivered.put(key, new Delivery(sessions, model.changes()));
             // An artifact that left D and came back (a re-join, say) is rightly sent again (PROTOCOL 4.2).
-            if (held != null
-                    && held.path("id").equals(entry.path("event").path("id"))
-                    && before != null
-                    && before.session() < sessions
-                    && !model.leftSince(view, d, before.change())) {
-                resent.add(d + " (delivered in session " + before.session() + ", again in session " + sessions + ")");
-            }
+            resent.upsert(
+                    entry,
+                    sync.store.get(d),
+                    sessions,
+                    model.changes(),
+                    (left, change) -> model.leftSince(view, left, change));
         }
     }
 
