@@ -32,6 +32,7 @@ public final class DatabaseFeature {
             Database.migrate(settings, changelog);
         }
         Jdbi jdbi = new JdbiFactory().build(environment, settings, "postgresql");
+        jdbi.setTemplateEngine(new NamedStatementTemplates());
         DatabaseOutage outage = new DatabaseOutage(clock);
         jdbi.getConfig(Handles.class).addListener(outage);
         return new RelayDatabase(settings, jdbi, outage);
