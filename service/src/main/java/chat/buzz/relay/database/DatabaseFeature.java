@@ -1,5 +1,6 @@
 package chat.buzz.relay.database;
 
+import chat.buzz.relay.web.RawJson;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.jdbi3.JdbiFactory;
@@ -33,6 +34,9 @@ public final class DatabaseFeature {
         }
         Jdbi jdbi = new JdbiFactory().build(environment, settings, "postgresql");
         jdbi.setTemplateEngine(new NamedStatementTemplates());
+        // Stored JSON is read as the bytes the database sent and written out as they are.
+        jdbi.registerColumnMapper(
+                RawJson.class, (result, column, context) -> RawJson.ofNullable(result.getBytes(column)));
         DatabaseOutage outage = new DatabaseOutage(clock);
         jdbi.getConfig(Handles.class).addListener(outage);
         return new RelayDatabase(settings, jdbi, outage);

@@ -1,5 +1,6 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.relay.web.RawJson;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -14,7 +15,7 @@ import java.util.UUID;
  *                     null when the reader is to hear nothing of this artifact
  */
 public record ChangeRow(
-        long micros, int source, UUID d, long xid, UUID channelId, String json, boolean discoverable, String reason) {
+        long micros, int source, UUID d, long xid, UUID channelId, RawJson json, boolean discoverable, String reason) {
 
     Cursor.Position position() {
         return new Cursor.Position(micros, source, d);

@@ -1,17 +1,16 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.relay.web.RawJson;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import com.fasterxml.jackson.annotation.JsonRawValue;
 
 /** One entry of a delta page or known-ID read: an upsert with the head, or a remove with a reason. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"op", "d", "h", "event", "reason"})
-public record Entry(
-        String op, String d, String h, @JsonRawValue String event, String reason) {
+public record Entry(String op, String d, String h, RawJson event, String reason) {
 
     /** @param eventJson the stored canonical JSON of the signed head, spliced in as it is */
-    public static Entry upsert(String d, String channel, String eventJson) {
+    public static Entry upsert(String d, String channel, RawJson eventJson) {
         return new Entry("upsert", d, channel, eventJson, null);
     }
 

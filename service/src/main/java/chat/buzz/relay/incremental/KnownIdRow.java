@@ -1,9 +1,10 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.relay.web.RawJson;
 import java.util.UUID;
 
 /** One requested id of a known-ID read, judged against its head (all columns null for an unknown id). */
-public record KnownIdRow(UUID d, UUID channelId, String json, boolean readable, String reason) {
+public record KnownIdRow(UUID d, UUID channelId, RawJson json, boolean readable, String reason) {
 
     Entry entry() {
         return readable ? Entry.upsert(d.toString(), channelId.toString(), json) : Entry.remove(d.toString(), reason);

@@ -4,6 +4,7 @@ import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.capacity.ReadBulkhead;
 import chat.buzz.relay.database.SqlStates;
+import chat.buzz.relay.web.RawJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,12 +29,12 @@ public final class CurrentReads {
     }
 
     /** @return the heads as their stored canonical JSON, ready to splice into the response array */
-    public List<String> read(Caller caller, CurrentFilter filter) {
+    public List<RawJson> read(Caller caller, CurrentFilter filter) {
         return bulkhead.withPermit(caller.pubkey(), () -> withinBudget(caller, filter))
                 .orElseThrow(() -> CurrentUnavailable.capacity(bulkhead.retryAfterSeconds()));
     }
 
-    private List<String> withinBudget(Caller caller, CurrentFilter filter) {
+    private List<RawJson> withinBudget(Caller caller, CurrentFilter filter) {
         try {
             return jdbi.inTransaction(handle -> {
                 handle.execute("SET TRANSACTION READ ONLY");
@@ -77,7 +78,7 @@ public final class CurrentReads {
                  WHERE (t->>0, t->>1) IN (SELECT * FROM unnest(CAST(:tagNames AS text[]), CAST(:tagValues AS text[]))))
                 = :tagKeys""";
 
-    private static List<String> select(Handle handle, Caller caller, CurrentFilter filter) {
+    private static List<RawJson> select(Handle handle, Caller caller, CurrentFilter filter) {
         boolean byChannel = !filter.channels().isEmpty();
         boolean byArtifact = !filter.artifacts().isEmpty();
         boolean byTag = !filter.tagFilters().isEmpty();
@@ -110,6 +111,6 @@ public final class CurrentReads {
                     .bindArray("tagValues", String.class, values)
                     .bind("tagKeys", filter.tagFilters().size());
         }
-        return query.mapTo(String.class).list();
+        return query.mapTo(RawJson.class).list();
     }
 }

@@ -42,9 +42,7 @@ public final class QueryResource {
         }
         return switch (mode.textValue()) {
             case "current" ->
-                Response.ok(
-                                "[" + String.join(",", current.read(caller, CurrentFilter.parse(filter))) + "]",
-                                MediaType.APPLICATION_JSON_TYPE)
+                Response.ok(current.read(caller, CurrentFilter.parse(filter)), MediaType.APPLICATION_JSON_TYPE)
                         .build();
             case "incremental" -> incremental.read(caller, filter);
             default -> throw new QueryRejection("unknown artifact mode " + mode.textValue());
