@@ -400,10 +400,10 @@ public final class IncrementalQueries {
     /**
      * One row per requested id, in request order, repeats included; an unknown id has no head (all
      * columns null) and is a remove. Each id is one primary-key lookup (a lateral join), however many
-     * heads the community has.
+     * heads the community has. A head the reader cannot read leaves the database without its JSON.
      */
     private static final String KNOWN_IDS = """
-            SELECT q.d, h.channel_id, h.json, COALESCE(h.readable, false) AS readable,
+            SELECT q.d, h.channel_id, CASE WHEN h.readable THEN h.json END AS json, COALESCE(h.readable, false) AS readable,
                    COALESCE(h.reason, 'unavailable') AS reason
             FROM unnest(CAST(:ids AS uuid[])) WITH ORDINALITY AS q(d, ord)
             LEFT JOIN LATERAL (
