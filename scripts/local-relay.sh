@@ -1,12 +1,13 @@
 # Sourced by .ci/run and bench/run.sh: starts the packaged relay in local mode (embedded PostgreSQL)
 # in a throwaway directory on free ports and sets RELAY_PID, RELAY_PORT and RELAY_DIR.
 # Usage: start_local_relay [VAR=value ...]   (extra environment for the relay)
+#        RELAY_JAR=<jar> start_local_relay ...  (another build than service/target/buzz-relay.jar)
 #        stop_local_relay
 
 start_local_relay() {
   local root jar config
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-  jar="$root/service/target/buzz-relay.jar"
+  jar="${RELAY_JAR:-$root/service/target/buzz-relay.jar}"
   config="$root/config/local.yml"
   RELAY_DIR=$(mktemp -d)
   (cd "$RELAY_DIR" && exec env BUZZ_HTTP_PORT=0 BUZZ_ADMIN_PORT=0 "$@" java -jar "$jar" server "$config" > relay.log 2>&1) &
