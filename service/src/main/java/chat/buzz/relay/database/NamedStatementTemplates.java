@@ -14,7 +14,7 @@ import org.jdbi.v3.core.statement.TemplateEngine;
  * <p>Dropwizard wraps Jdbi's engine to name each SqlObject statement in a leading comment, so that
  * {@code pg_stat_activity} and the slow-query log say which method ran. Its wrapper only renders, and
  * Jdbi caches a template only when the engine can parse it: every statement was lexed again on every
- * execution, a tenth of the relay's CPU on a trivial signed read (JFR, docs/benchmarks.md). This
+ * execution, about 7 % of the relay's CPU on a trivial signed read (JFR, docs/benchmarks.md). This
  * engine parses through Jdbi's {@link DefinedAttributeTemplateEngine}, which Jdbi then caches per
  * statement text, and prepends the same comment when the statement is rendered.
  */
