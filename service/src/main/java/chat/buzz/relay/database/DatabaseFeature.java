@@ -1,6 +1,5 @@
 package chat.buzz.relay.database;
 
-import chat.buzz.relay.web.RawJson;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.jdbi3.JdbiFactory;

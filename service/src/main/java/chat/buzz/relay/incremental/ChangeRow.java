@@ -1,6 +1,6 @@
 package chat.buzz.relay.incremental;
 
-import chat.buzz.relay.web.RawJson;
+import chat.buzz.relay.database.RawJson;
 import java.util.Optional;
 import java.util.UUID;
 

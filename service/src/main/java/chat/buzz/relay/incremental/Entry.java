@@ -1,6 +1,6 @@
 package chat.buzz.relay.incremental;
 
-import chat.buzz.relay.web.RawJson;
+import chat.buzz.relay.database.RawJson;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 

@@ -1,6 +1,6 @@
 package chat.buzz.relay.incremental;
 
-import chat.buzz.relay.web.RawJson;
+import chat.buzz.relay.database.RawJson;
 import java.util.UUID;
 
 /** One requested id of a known-ID read, judged against its head (all columns null for an unknown id). */

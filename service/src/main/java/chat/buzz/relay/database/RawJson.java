@@ -1,4 +1,4 @@
-package chat.buzz.relay.web;
+package chat.buzz.relay.database;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
