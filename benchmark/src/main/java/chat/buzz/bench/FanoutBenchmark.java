@@ -33,7 +33,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class FanoutBenchmark {
     private static final int WARMUP_SECONDS = 5;
-    private static final long CLOCK_TICKS_PER_SECOND = 100;
 
     private FanoutBenchmark() {}
 
@@ -85,7 +84,7 @@ public final class FanoutBenchmark {
                     "write-to-frame: p50 %d ms, p99 %d ms, max %d ms%n",
                     subscribed.percentile(0.50), subscribed.percentile(0.99), subscribed.percentile(1.0));
             for (int i = 0; i < pids.size(); i++) {
-                double cpuSeconds = (cpuAfter[i] - cpuBefore[i]) / (double) CLOCK_TICKS_PER_SECOND;
+                double cpuSeconds = (cpuAfter[i] - cpuBefore[i]) / (double) ProcessCpu.TICKS_PER_SECOND;
                 System.out.printf(
                         "relay %d (pid %d) CPU: %.1f s in %.1f s = %.0f %% of one core%n",
                         i + 1, pids.get(i), cpuSeconds, windowSeconds, 100 * cpuSeconds / windowSeconds);
@@ -118,9 +117,7 @@ public final class FanoutBenchmark {
     private static long[] cpuTicks(List<Long> pids) throws Exception {
         long[] ticks = new long[pids.size()];
         for (int i = 0; i < ticks.length; i++) {
-            String stat = Files.readString(Path.of("/proc/" + pids.get(i) + "/stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            ticks[i] = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            ticks[i] = ProcessCpu.ticks(pids.get(i));
         }
         return ticks;
     }

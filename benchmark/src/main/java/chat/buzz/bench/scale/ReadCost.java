@@ -1,5 +1,6 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.bench.ProcessCpu;
 import chat.buzz.protocol.NostrKeys;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -71,7 +72,7 @@ public final class ReadCost {
             List<Long> nanos = run(read, seconds);
             long[] after = cpuTicks(relayPid);
             Collections.sort(nanos);
-            double perTick = 1000.0 / 100 / nanos.size(); // /proc counts 1/100 s ticks
+            double perTick = 1000.0 / ProcessCpu.TICKS_PER_SECOND / nanos.size();
             System.out.printf(
                     "%-10s %8d %10.2f %10.2f %14.3f %17.3f%n",
                     kind,
@@ -126,7 +127,7 @@ public final class ReadCost {
         return ids;
     }
 
-    /** {relay, all PostgreSQL processes} user + system CPU in ticks of 1/100 s. */
+    /** {relay, all PostgreSQL processes} user + system CPU in clock ticks. */
     private static long[] cpuTicks(long relayPid) throws IOException {
         long relay = 0;
         long postgres = 0;
@@ -137,13 +138,10 @@ public final class ReadCost {
                     continue;
                 }
                 try {
-                    String stat = Files.readString(process.resolve("stat"));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
                     if (Long.parseLong(name) == relayPid) {
-                        relay += ticks;
+                        relay += ProcessCpu.ticks(process);
                     } else if (Files.readString(process.resolve("comm")).startsWith("postgres")) {
-                        postgres += ticks;
+                        postgres += ProcessCpu.ticks(process);
                     }
                 } catch (IOException | RuntimeException e) {
                     // The process ended between the listing and the read.
