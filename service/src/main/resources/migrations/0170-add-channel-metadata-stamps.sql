@@ -6,7 +6,7 @@
 -- not) last changed, so the same state always gives the same event. As with the other stamps the
 -- database sets them (defaults on insert, triggers on change) and the relay's write SQL never names
 -- them. The rollback leaves columns and triggers in place on purpose, like 0160's: rollback-incremental
--- must not take channel listings away; IF NOT EXISTS and OR REPLACE make a forward run after it harmless.
+-- must not take channel listings away; IF NOT EXISTS and OR REPLACE (PostgreSQL 14+) make a forward run after it harmless.
 SET LOCAL lock_timeout = '5s';
 SET LOCAL statement_timeout = '15min';
 ALTER TABLE channels ADD COLUMN IF NOT EXISTS settings_modified_at timestamptz;
@@ -32,8 +32,7 @@ BEGIN
     RETURN NEW;
 END
 $$;
-DROP TRIGGER IF EXISTS channels_stamp_settings_modified_at ON channels;
-CREATE TRIGGER channels_stamp_settings_modified_at BEFORE UPDATE ON channels
+CREATE OR REPLACE TRIGGER channels_stamp_settings_modified_at BEFORE UPDATE ON channels
     FOR EACH ROW EXECUTE FUNCTION channels_stamp_settings_modified_at();
 
 -- A membership starts, ends, restarts or changes its role. Every membership write already holds the
@@ -46,7 +45,6 @@ BEGIN
     RETURN NULL;
 END
 $$;
-DROP TRIGGER IF EXISTS channel_members_stamp_channel ON channel_members;
-CREATE TRIGGER channel_members_stamp_channel AFTER INSERT OR UPDATE ON channel_members
+CREATE OR REPLACE TRIGGER channel_members_stamp_channel AFTER INSERT OR UPDATE ON channel_members
     FOR EACH ROW EXECUTE FUNCTION channel_members_stamp_channel();
 --rollback SELECT 'channels keeps its metadata stamps';
