@@ -171,7 +171,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 config.getRelay().getPublicScheme(),
                 clock,
                 config.getIncremental().getOverlapSeconds(),
-                database.outage());
+                database.outage(),
+                channelMetadata);
 
         HealthFeature.register(environment, jdbi, config.getChangelog(), changeFeedConnected);
         Fleet fleet = FleetFeature.register(

@@ -15,7 +15,7 @@ import java.util.UUID;
  * @param kind      what changed
  * @param d         the artifact ({@link Kind#HEAD})
  * @param from      the artifact's channel before the change ({@link Kind#HEAD}; differs from {@code channel} on a move)
- * @param channel   the artifact's channel now, the channel whose membership changed, or whose policy changed
+ * @param channel   the artifact's channel now, the channel whose membership, policy or other settings changed
  * @param pubkey    the member whose access changed ({@link Kind#MEMBER})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -31,7 +31,9 @@ public record Change(
     public enum Kind {
         HEAD,
         MEMBER,
-        POLICY
+        POLICY,
+        /** A channel was created, or settings that decide nobody's access (its name) changed. */
+        CHANNEL
     }
 
     static Change head(long community, UUID d, UUID from, UUID channel) {
@@ -40,6 +42,10 @@ public record Change(
 
     static Change member(long community, UUID channel, String pubkey) {
         return new Change(community, Kind.MEMBER, null, null, channel, pubkey);
+    }
+
+    static Change channel(long community, UUID channel) {
+        return new Change(community, Kind.CHANNEL, null, null, channel, null);
     }
 
     static Change policy(long community, UUID channel) {

@@ -47,6 +47,11 @@ public final class ChangeNotifications {
         send(handle, Change.member(communityId, channel, pubkey));
     }
 
+    /** A channel was created or renamed: its metadata changed, nobody's access did. */
+    public static void channelChanged(Handle handle, long communityId, UUID channel) {
+        send(handle, Change.channel(communityId, channel));
+    }
+
     private static void send(Handle handle, Change change) {
         handle.createQuery(ChangeQueries.NOTIFY)
                 .bind("channel", ChangeQueries.NOTIFY_CHANNEL)

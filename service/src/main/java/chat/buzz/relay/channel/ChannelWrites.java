@@ -62,6 +62,7 @@ public final class ChannelWrites {
             throw WriteRejection.conflict("channel already exists");
         }
         dao.upsertMember(channel, caller.pubkey(), Role.OWNER.wireName());
+        ChangeNotifications.channelChanged(handle, caller.community().id(), channel);
     }
 
     private void edit(Handle handle, Caller caller, Event event) {
@@ -112,6 +113,9 @@ public final class ChannelWrites {
         if (!changes.isEmpty()) {
             policyChanges.channelPolicyChanged(
                     handle, caller.community().id(), channel, String.join(", ", changes), caller.pubkey());
+        } else {
+            // Live channel metadata hears a policy change from the recorder; a rename needs its own notice.
+            ChangeNotifications.channelChanged(handle, caller.community().id(), channel);
         }
     }
 

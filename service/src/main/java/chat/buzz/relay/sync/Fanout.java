@@ -73,6 +73,8 @@ final class Fanout {
             case POLICY -> () -> subscriptions.forEach(s -> s.close("sync_reset: policy changed"));
             case MEMBER -> () -> subscriptions.forEach(s -> s.offer(change));
             case HEAD -> headChanged(change, subscriptions);
+            // A new or renamed channel changes no artifact's discoverability; channel metadata hears it.
+            case CHANNEL -> NOTHING;
         };
     }
 

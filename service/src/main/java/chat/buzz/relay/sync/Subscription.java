@@ -382,6 +382,7 @@ final class Subscription implements BulkStream.Target {
             case HEAD -> headChanged(change);
             case MEMBER -> memberChanged(change);
             case POLICY -> close("sync_reset: policy changed");
+            case CHANNEL -> {} // a new or renamed channel changes no artifact's discoverability
         }
     }
 

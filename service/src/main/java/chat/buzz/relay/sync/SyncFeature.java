@@ -1,5 +1,7 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.channelmeta.ChannelMetadataLive;
+import chat.buzz.relay.channelmeta.ChannelMetadataReads;
 import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.database.DatabaseOutage;
 import chat.buzz.relay.gate.Gates;
@@ -35,7 +37,8 @@ public final class SyncFeature {
             String publicScheme,
             Clock clock,
             long overlapSeconds,
-            DatabaseOutage outage) {
+            DatabaseOutage outage,
+            ChannelMetadataReads channelMetadataReads) {
         ExecutorService threads = environment
                 .lifecycle()
                 .executorService("sync-worker-%d")
@@ -57,6 +60,13 @@ public final class SyncFeature {
                 .minThreads(FANOUT_JUDGES)
                 .maxThreads(FANOUT_JUDGES)
                 .build();
+        // Channel metadata subscriptions: one thread, so each snapshot is ordered before later changes.
+        ExecutorService channelMetadataThread = environment
+                .lifecycle()
+                .executorService("channel-metadata-%d")
+                .minThreads(1)
+                .maxThreads(1)
+                .build();
         SyncHub hub = new SyncHub(
                 config,
                 new SyncReads(jdbi, config.getStatementBudgetMillis()),
@@ -68,7 +78,8 @@ public final class SyncFeature {
                 fanoutThread,
                 timers,
                 environment.metrics(),
-                outage);
+                outage,
+                new ChannelMetadataLive(channelMetadataReads, channelMetadataThread));
         ChangeListener listener = new ChangeListener(database, hub);
         environment.lifecycle().manage(listener);
 

@@ -1,6 +1,7 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.relay.changes.Change;
+import chat.buzz.relay.channelmeta.ChannelMetadataLive;
 import chat.buzz.relay.database.DatabaseOutage;
 import chat.buzz.relay.gate.Gates;
 import com.codahale.metrics.Counter;
@@ -45,6 +46,7 @@ final class SyncHub {
     private final UnauthenticatedConnections unauthenticated;
     private final DatabaseOutage outage;
     private final Fanout fanout;
+    private final ChannelMetadataLive channelMetadata;
 
     SyncHub(
             SyncConfig config,
@@ -57,8 +59,10 @@ final class SyncHub {
             Executor fanoutThread,
             ScheduledExecutorService timers,
             MetricRegistry metrics,
-            DatabaseOutage outage) {
+            DatabaseOutage outage,
+            ChannelMetadataLive channelMetadata) {
         this.config = config;
+        this.channelMetadata = channelMetadata;
         this.outage = outage;
         this.reads = reads;
         this.removals = removals;
@@ -100,6 +104,10 @@ final class SyncHub {
 
     SyncReads reads() {
         return reads;
+    }
+
+    ChannelMetadataLive channelMetadata() {
+        return channelMetadata;
     }
 
     RemovalEvents removals() {
@@ -170,6 +178,7 @@ final class SyncHub {
     /** Runs on the listener thread: only queues work. */
     void dispatch(Change change) {
         fanout.accept(change);
+        channelMetadata.accept(change);
     }
 
     /** The live subscriptions of a community on this instance now. */
@@ -182,6 +191,7 @@ final class SyncHub {
     void resetAll(String message) {
         resets.inc();
         byCommunity.values().forEach(subscriptions -> subscriptions.forEach(s -> s.close(message)));
+        channelMetadata.resetAll(message);
     }
 
     void opened(SyncSession session) {

@@ -33,6 +33,7 @@ final class SyncSession {
     private final String challenge;
     private final Outbox outbox;
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
+    private final ChannelMetadataRequests channelMetadata;
     private volatile String reader;
     private volatile long lastHeardNanos = System.nanoTime();
     private volatile boolean closed;
@@ -53,6 +54,7 @@ final class SyncSession {
                 hub.config().getQueueFrames(),
                 hub.config().getQueueBytes(),
                 hub.config().getMaxSubscriptionsPerConnection());
+        this.channelMetadata = new ChannelMetadataRequests(this, hub.channelMetadata());
     }
 
     Community community() {
@@ -188,6 +190,13 @@ final class SyncSession {
             reply(Frames.closed(id, "auth-required: answer the AUTH challenge first"));
             return;
         }
+        // Channel metadata (PROTOCOL 4.6): after AUTH, whatever the sync gate says.
+        if (ChannelMetadataRequests.isChannelMetadata(message)) {
+            if (freeSlotFor(id)) {
+                channelMetadata.subscribe(id, message.get(2));
+            }
+            return;
+        }
         if (!hub.gates().isEnabled(Gate.SYNC)) {
             reply(Frames.closed(id, "sync_unavailable: WebSocket sync is turned off on this relay"));
             return;
@@ -203,15 +212,7 @@ final class SyncSession {
             reply(Frames.closed(id, "invalid: " + e.getMessage()));
             return;
         }
-        Subscription previous = subscriptions.remove(id);
-        if (previous != null) {
-            previous.cancel();
-        }
-        if (subscriptions.size() >= hub.config().getMaxSubscriptionsPerConnection()) {
-            reply(Frames.closed(
-                    id,
-                    "blocked: at most " + hub.config().getMaxSubscriptionsPerConnection()
-                            + " subscriptions per connection; CLOSE one first"));
+        if (!freeSlotFor(id)) {
             return;
         }
         Subscription subscription = new Subscription(this, hub, id, filter);
@@ -223,6 +224,26 @@ final class SyncSession {
         subscription.start();
     }
 
+    /**
+     * Ends whatever subscription {@code id} named (a REQ with an id in use replaces it, of either kind),
+     * then whether the connection has room for one more; if not, the client is told so.
+     */
+    private boolean freeSlotFor(String id) {
+        Subscription previous = subscriptions.remove(id);
+        if (previous != null) {
+            previous.cancel();
+        }
+        channelMetadata.close(id);
+        if (subscriptions.size() + channelMetadata.size() >= hub.config().getMaxSubscriptionsPerConnection()) {
+            reply(Frames.closed(
+                    id,
+                    "blocked: at most " + hub.config().getMaxSubscriptionsPerConnection()
+                            + " subscriptions per connection; CLOSE one first"));
+            return false;
+        }
+        return true;
+    }
+
     private void close(JsonNode message) {
         if (message.size() != 2 || !isSubscriptionId(message.get(1))) {
             reply(Frames.notice("invalid: CLOSE takes one subscription id"));
@@ -232,6 +253,7 @@ final class SyncSession {
         if (subscription != null) {
             subscription.cancel();
         }
+        channelMetadata.close(message.get(1).asText());
     }
 
     void forget(Subscription subscription) {
@@ -249,6 +271,7 @@ final class SyncSession {
                         + hub.config().getQueueFrames() + " messages); reconnect and subscribe again"),
                 "too slow");
         subscriptions.values().forEach(Subscription::cancel);
+        channelMetadata.closeAll();
     }
 
     void idle() {
@@ -263,11 +286,13 @@ final class SyncSession {
         outbox.abandon();
         subscriptions.values().forEach(Subscription::cancel);
         subscriptions.clear();
+        channelMetadata.closeAll();
         stopWaitingForAuth();
         hub.closed(this, reader);
     }
 
-    private void reply(String frame) {
+    /** Queues a frame for the client; a full queue ends the connection. */
+    void reply(String frame) {
         if (!outbox.offer(frame)) {
             tooSlow();
         }

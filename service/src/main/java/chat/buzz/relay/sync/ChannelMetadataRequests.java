@@ -1,0 +1,78 @@
+package chat.buzz.relay.sync;
+
+import chat.buzz.relay.channelmeta.ChannelMetadataFilter;
+import chat.buzz.relay.channelmeta.ChannelMetadataLive;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One connection's channel-metadata subscriptions (PROTOCOL 4.6): a REQ whose filter has no
+ * {@code artifact} key. They need AUTH but not the sync gate: channel metadata is always available.
+ */
+final class ChannelMetadataRequests {
+    private final SyncSession session;
+    private final ChannelMetadataLive live;
+    private final Map<String, ChannelMetadataLive.Handle> subscriptions = new ConcurrentHashMap<>();
+
+    ChannelMetadataRequests(SyncSession session, ChannelMetadataLive live) {
+        this.session = session;
+        this.live = live;
+    }
+
+    /** Whether a REQ's filter asks for channel metadata rather than artifacts. */
+    static boolean isChannelMetadata(JsonNode message) {
+        return message.size() == 3
+                && message.get(2).isObject()
+                && !message.get(2).has("artifact");
+    }
+
+    /** Starts (or replaces) subscription {@code id}; the caller has checked AUTH and closed any artifact one. */
+    void subscribe(String id, JsonNode filterNode) {
+        ChannelMetadataFilter filter;
+        try {
+            filter = ChannelMetadataFilter.parse(filterNode, live.relayPubkey());
+        } catch (ChannelMetadataFilter.Invalid e) {
+            session.reply(Frames.closed(id, "invalid: " + e.getMessage()));
+            return;
+        }
+        close(id);
+        ChannelMetadataLive.Handle handle =
+                live.subscribe(session.community().id(), session.reader(), filter, new ChannelMetadataLive.Sink() {
+                    @Override
+                    public void event(String eventJson) {
+                        session.reply(Frames.event(id, eventJson));
+                    }
+
+                    @Override
+                    public void endOfStoredEvents() {
+                        session.reply(Frames.eose(id));
+                    }
+
+                    @Override
+                    public void closed(String reason) {
+                        subscriptions.remove(id);
+                        session.reply(Frames.closed(id, reason));
+                    }
+                });
+        subscriptions.put(id, handle);
+    }
+
+    int size() {
+        return subscriptions.size();
+    }
+
+    /** @return whether {@code id} was a channel-metadata subscription */
+    boolean close(String id) {
+        ChannelMetadataLive.Handle handle = subscriptions.remove(id);
+        if (handle != null) {
+            handle.cancel();
+        }
+        return handle != null;
+    }
+
+    void closeAll() {
+        subscriptions.values().forEach(ChannelMetadataLive.Handle::cancel);
+        subscriptions.clear();
+    }
+}
