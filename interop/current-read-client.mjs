@@ -4,22 +4,11 @@
 import { generateSecretKey, finalizeEvent, verifyEvent } from 'nostr-tools/pure';
 import { getToken } from 'nostr-tools/nip98';
 import { randomUUID } from 'node:crypto';
+import { check, finish } from './checks.mjs';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8080';
 const secret = generateSecretKey();
 const now = () => Math.floor(Date.now() / 1000);
-let passed = 0;
-let failed = 0;
-
-function check(name, condition, detail) {
-  if (condition) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}: ${JSON.stringify(detail)}`);
-  }
-}
 
 async function post(path, payload) {
   const body = JSON.stringify(payload);
@@ -75,5 +64,4 @@ const token = await getToken(base + '/query', 'POST', (e) => finalizeEvent(e, ou
 const hidden = await fetch(base + '/query', { method: 'POST', body: JSON.stringify([{ artifact: 'current', '#d': [d] }]), headers: { Authorization: token } });
 check('another key cannot read the private artifact', hidden.status === 200 && (await hidden.json()).length === 0, hidden.status);
 
-console.log(`interop: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('interop');
