@@ -39,6 +39,7 @@ import chat.buzz.relay.query.QueryFeature;
 import chat.buzz.relay.query.QueryResource;
 import chat.buzz.relay.sync.SyncFeature;
 import chat.buzz.relay.web.ErrorAnswers;
+import chat.buzz.relay.web.QuietRequestLog;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
@@ -117,6 +118,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         RelayIdentity identity = RelayIdentity.load(config.getRelay());
         LOG.info("Relay public key {}", identity.publicKeyHex());
         new TrustedProxies(config.getRelay().getTrustedProxies()).installOn(environment.lifecycle());
+        QuietRequestLog.installOn(environment.lifecycle());
         CommunityDirectory communities = CommunityFeature.register(environment, jdbi, config.getCommunities());
         AuthFeature.register(environment, config.getRelay(), jdbi, clock);
 
@@ -130,6 +132,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 config.getAdmin().getFlagRefresh(),
                 opsScheduler);
         String instanceId = InstanceName.newInstanceId();
+        StartupSummary.installOn(
+                environment.lifecycle(), instanceId, database.settings().getUrl(), gates);
         DatabaseSyncStatistics statistics =
                 OperationsFeature.statistics(environment, database, instanceId, clock, config.getAdmin(), opsScheduler);
 

@@ -5,8 +5,12 @@ import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.migrations.CloseableLiquibase;
 import io.dropwizard.migrations.CloseableLiquibaseWithClassPathMigrationsFile;
+import java.util.Map;
 import liquibase.Contexts;
 import liquibase.LabelExpression;
+import liquibase.Scope;
+import liquibase.UpdateSummaryOutputEnum;
+import liquibase.ui.LoggerUIService;
 
 /** Where the relay's database comes from, and bringing its schema up to date. */
 public final class Database {
@@ -43,7 +47,12 @@ public final class Database {
     public static void migrate(DataSourceFactory factory, String changelog) throws Exception {
         ManagedDataSource dataSource = factory.build(new MetricRegistry(), "migrations");
         try (CloseableLiquibase liquibase = new CloseableLiquibaseWithClassPathMigrationsFile(dataSource, changelog)) {
-            liquibase.update(new Contexts(), new LabelExpression());
+            // Liquibase's console output (each changeset, a summary) goes to its logger instead of standard
+            // output, so a normal start shows it only when the liquibase logger is turned up.
+            liquibase.setShowSummaryOutput(UpdateSummaryOutputEnum.LOG);
+            Scope.child(
+                    Map.of(Scope.Attr.ui.name(), new LoggerUIService()),
+                    () -> liquibase.update(new Contexts(), new LabelExpression()));
         }
     }
 }

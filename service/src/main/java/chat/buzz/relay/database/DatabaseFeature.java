@@ -25,7 +25,9 @@ public final class DatabaseFeature {
             // Started now rather than by the lifecycle, which starts managed objects only after run: the
             // migrations below and the features wired after them read the database while run builds them.
             local.start();
+            // Managed first, so stopped last: after the pool, the change listener and the fleet view.
             environment.lifecycle().manage(local);
+            local.stoppedByServer();
         }
         DataSourceFactory settings = Database.dataSourceFactory(embedded, local, configured);
         if (autoMigrate) {

@@ -54,9 +54,7 @@ public final class RelayProcess implements AutoCloseable {
                 "chat.buzz.relay.BuzzRelayApplication",
                 "server",
                 Path.of("..", "config", "production.yml").toString()));
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        ProcessBuilder builder = logTo(new ProcessBuilder(command), log);
         Map<String, String> env = builder.environment();
         env.put("BUZZ_DATABASE_URL", databaseUrl);
         env.put("BUZZ_DATABASE_USER", TestDatabases.USER);
@@ -69,6 +67,53 @@ public final class RelayProcess implements AutoCloseable {
         env.put("BUZZ_PUBLIC_SCHEME", "http");
         env.put("BUZZ_ADMIN_TOKEN", "relay-process-test-operator-token-0001");
         env.putAll(environment);
+        return awaitStart(builder, log);
+    }
+
+    /**
+     * Starts the relay in local mode (config/local.yml: its own PostgreSQL with files in {@code data}, a
+     * generated key file beside them) on free 127.0.0.1 ports, and waits until it serves.
+     */
+    public static RelayProcess startLocal(Path data, Path log) throws IOException, InterruptedException {
+        return awaitStart(localMode(data, log), log);
+    }
+
+    /** Runs a local-mode relay on {@code data} that is expected to refuse to start: its exit code. */
+    public static int runLocalUntilExit(Path data, Path log) throws IOException, InterruptedException {
+        Process process = localMode(data, log).start();
+        if (!process.waitFor(3, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("the relay kept running; its log:\n" + Files.readString(log));
+        }
+        return process.exitValue();
+    }
+
+    private static ProcessBuilder localMode(Path data, Path log) {
+        ProcessBuilder builder = logTo(
+                new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "-Ddw.embeddedDatabase.dataDirectory=" + data.resolve("postgres"),
+                        "-Ddw.relay.keyFile=" + data.resolve("relay-key"),
+                        "chat.buzz.relay.BuzzRelayApplication",
+                        "server",
+                        Path.of("..", "config", "local.yml").toString()),
+                log);
+        Map<String, String> env = builder.environment();
+        env.put("BUZZ_HTTP_PORT", "0");
+        env.put("BUZZ_ADMIN_PORT", "0");
+        env.put("BUZZ_ADMIN_TOKEN", "relay-process-test-operator-token-0001");
+        env.remove("BUZZ_RELAY_SECRET_KEY");
+        return builder;
+    }
+
+    private static ProcessBuilder logTo(ProcessBuilder builder, Path log) {
+        return builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    }
+
+    private static RelayProcess awaitStart(ProcessBuilder builder, Path log) throws IOException, InterruptedException {
         long logStart = Files.exists(log) ? Files.size(log) : 0;
         Process process = builder.start();
         Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
@@ -125,6 +170,15 @@ public final class RelayProcess implements AutoCloseable {
         if (kill.waitFor() != 0) {
             throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
         }
+    }
+
+    /** SIGTERM, the way an operator or systemd stops the relay, and waits for the process to end. */
+    public int stop() throws IOException, InterruptedException {
+        signal("TERM");
+        if (!process.waitFor(2, TimeUnit.MINUTES)) {
+            throw new IllegalStateException("the relay did not stop within 2 minutes of SIGTERM");
+        }
+        return process.exitValue();
     }
 
     /** SIGKILL: no shutdown hook, no connection closed politely, whatever was in flight stays in flight. */
