@@ -42,11 +42,32 @@ public final class ChannelMetadataReads {
     }
 
     public List<Event> read(long community, String reader, ChannelMetadataFilter filter) {
+        return read(community, reader, filter, !filter.channels().isEmpty());
+    }
+
+    /**
+     * The current events of one channel for a live subscription; empty when the reader may not see it
+     * under the subscription's rule: a broad subscription judges by discovery even though this read
+     * names the channel, so an unlisted channel never reaches a non-member that did not name it.
+     */
+    List<Event> channel(long community, String reader, UUID channel, ChannelMetadataFilter filter) {
+        ChannelMetadataFilter one = new ChannelMetadataFilter(
+                filter.kinds(),
+                List.of(channel),
+                true,
+                0,
+                Long.MAX_VALUE,
+                filter.kinds().size());
+        return read(community, reader, one, !filter.channels().isEmpty());
+    }
+
+    /** @param named whether the readable rule applies (channels named by the reader) or the discovery rule */
+    private List<Event> read(long community, String reader, ChannelMetadataFilter filter, boolean named) {
         if (!filter.relayIsAnAuthor() || filter.since() > filter.until()) {
             return List.of();
         }
         List<Event> found = new ArrayList<>();
-        for (ChannelRow channel : channels(community, reader, filter)) {
+        for (ChannelRow channel : channels(community, reader, filter, named)) {
             for (int kind : filter.kinds()) {
                 Event event = events.event(channel, kind);
                 if (event.createdAt() >= filter.since() && event.createdAt() <= filter.until()) {
@@ -58,29 +79,17 @@ public final class ChannelMetadataReads {
         return found.size() <= filter.limit() ? found : List.copyOf(found.subList(0, filter.limit()));
     }
 
-    /** The current events of one channel for a reader; empty when the reader may not see it. */
-    List<Event> channel(long community, String reader, UUID channel, ChannelMetadataFilter filter) {
-        ChannelMetadataFilter one = new ChannelMetadataFilter(
-                filter.kinds(),
-                List.of(channel),
-                true,
-                0,
-                Long.MAX_VALUE,
-                filter.kinds().size());
-        return read(community, reader, one);
-    }
-
     /** The relay-signed deletion of a channel's events, for a subscriber that may no longer see it. */
     Event withdrawal(UUID channel, Iterable<Integer> kinds) {
         return events.withdrawal(channel, kinds);
     }
 
-    private List<ChannelRow> channels(long community, String reader, ChannelMetadataFilter filter) {
-        boolean named = !filter.channels().isEmpty();
+    private List<ChannelRow> channels(long community, String reader, ChannelMetadataFilter filter, boolean named) {
+        boolean restricted = !filter.channels().isEmpty();
         return jdbi.withHandle(handle -> {
             Query query = handle.createQuery(ChannelMetadataQueries.CHANNELS)
                     .define("channelRule", ChannelMetadataQueries.channelRule(named))
-                    .define("channelFilter", named ? ChannelMetadataQueries.CHANNEL_FILTER : "")
+                    .define("channelFilter", restricted ? ChannelMetadataQueries.CHANNEL_FILTER : "")
                     .bind("community", community)
                     .bind("reader", reader)
                     .bind("since", filter.since())
@@ -88,7 +97,7 @@ public final class ChannelMetadataReads {
                     .bind("settings", filter.asksFor(Kinds.CHANNEL_METADATA))
                     .bind("members", filter.asksFor(Kinds.CHANNEL_ADMINS) || filter.asksFor(Kinds.CHANNEL_MEMBERS))
                     .bind("limit", filter.limit());
-            if (named) {
+            if (restricted) {
                 query.bindArray("channels", UUID.class, filter.channels());
             }
             return query.map((rs, ctx) -> row(rs)).list();
