@@ -6,6 +6,7 @@ import static chat.buzz.relay.testing.Nostr.membership;
 import static chat.buzz.relay.testing.Nostr.newId;
 import static chat.buzz.relay.testing.Nostr.sign;
 import static chat.buzz.relay.testing.Nostr.tag;
+import static chat.buzz.relay.testing.Nostr.uuidArray;
 import static chat.buzz.relay.testing.Replies.accepted;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +18,6 @@ import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.StreamSupport;
@@ -179,21 +179,13 @@ class ChannelMetadataQueryTest {
         assertInvalid("[{\"kinds\":[39000],\"ids\":[\"" + "a".repeat(64) + "\"]}]");
         assertInvalid("[{\"kinds\":[39000],\"#d\":[]}]");
         assertInvalid("[{\"kinds\":[39000],\"#d\":[\"general\"]}]");
-        assertInvalid("[{\"kinds\":[39000],\"#d\":" + uuids(101) + "}]");
+        assertInvalid("[{\"kinds\":[39000],\"#d\":" + uuidArray(101) + "}]");
         assertInvalid("[{\"kinds\":[39000],\"authors\":[\"ABC\"]}]");
         assertInvalid("[{\"kinds\":[39000],\"since\":-1}]");
         assertInvalid("[{\"kinds\":[39000],\"until\":\"now\"}]");
         assertInvalid("[{\"kinds\":[39000],\"limit\":0}]");
         assertInvalid("[{\"kinds\":[39000],\"limit\":1001}]");
         assertInvalid("[{\"kinds\":[39000]},{\"kinds\":[39001]}]");
-    }
-
-    private static String uuids(int count) {
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            ids.add("\"" + UUID.randomUUID() + "\"");
-        }
-        return "[" + String.join(",", ids) + "]";
     }
 
     private void assertInvalid(String body) {

@@ -5,6 +5,7 @@ import static chat.buzz.relay.testing.Nostr.membership;
 import static chat.buzz.relay.testing.Nostr.newId;
 import static chat.buzz.relay.testing.Nostr.sign;
 import static chat.buzz.relay.testing.Nostr.tag;
+import static chat.buzz.relay.testing.Nostr.uuidArray;
 import static chat.buzz.relay.testing.Replies.accepted;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -129,7 +130,7 @@ class CurrentReadsTest {
         assertInvalid("[{\"artifact\":\"current\"," + tagKeys(17, 1) + "}]");
         assertThat(query(reader, tagKeys(10, 100)).isArray()).isTrue();
         assertInvalid("[{\"artifact\":\"current\"," + tagKeys(11, 100) + "}]");
-        assertInvalid("[{\"artifact\":\"current\",\"#h\":" + uuids(600) + ",\"#d\":" + uuids(401) + "}]");
+        assertInvalid("[{\"artifact\":\"current\",\"#h\":" + uuidArray(600) + ",\"#d\":" + uuidArray(401) + "}]");
         // Once far past PostgreSQL's bind parameter limit, which answered 500.
         Reply many = client.query(reader, "[{\"artifact\":\"current\"," + tagKeys(17_000, 1) + "}]");
         assertThat(many.status()).as(many.toString()).isEqualTo(400);
@@ -179,14 +180,6 @@ class CurrentReadsTest {
             filters.add("\"#k" + k + "\":[" + String.join(",", values) + "]");
         }
         return String.join(",", filters);
-    }
-
-    private static String uuids(int count) {
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            ids.add("\"" + UUID.randomUUID() + "\"");
-        }
-        return "[" + String.join(",", ids) + "]";
     }
 
     private void assertInvalid(String body) {

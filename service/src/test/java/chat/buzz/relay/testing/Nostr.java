@@ -40,6 +40,15 @@ public final class Nostr {
         return UUID.randomUUID();
     }
 
+    /** A JSON array of {@code count} random ids, for filters at and over their limits. */
+    public static String uuidArray(int count) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ids.add("\"" + UUID.randomUUID() + "\"");
+        }
+        return "[" + String.join(",", ids) + "]";
+    }
+
     public static Event createChannel(NostrKeys keys, UUID channel, String visibility, List<String>... extra) {
         List<List<String>> tags = new ArrayList<>(List.of(
                 tag(Tags.CHANNEL, channel.toString()),
