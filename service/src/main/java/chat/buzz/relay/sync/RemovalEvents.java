@@ -12,7 +12,8 @@ import java.util.UUID;
 
 /**
  * The relay-signed removal marker ({@link Kinds#REMOVAL_MARKER}) that tells a live subscriber an artifact left its set.
- * What it names, channel and reason, is {@link Judge}'s to decide.
+ * What it names, channel (only one in the reader's D now, PROTOCOL 5) and reason (PROTOCOL 4.1), is
+ * {@link Judge}'s to decide.
  */
 final class RemovalEvents {
     private final RelayIdentity relay;
