@@ -143,7 +143,7 @@ public final class Judge {
         }
     }
 
-    /** The columns of {@link #FACTS}: what a query selects from the alias {@code jf} (see {@link Facts}). */
+    /** {@link Facts} as SQL: the columns of alias {@code jf} that {@link #verdictColumns} reads. */
     private static final String FACTS = """
             CROSS JOIN LATERAL (SELECT <inD> AS in_d) jd
             CROSS JOIN LATERAL (SELECT CASE WHEN jd.in_d THEN false ELSE <couldHaveHeld> END AS could_have_held) jh
@@ -158,7 +158,8 @@ public final class Judge {
      * The facts of head {@code head} (its event {@code event}, its channel {@code channel}, the channel
      * it last left by a move {@code left}, a nullable alias: see {@link AccessSql#lastMovedFrom}) for
      * {@code reader}, as lateral joins ending in alias {@code jf}. The costly "could have held" is
-     * evaluated only for heads outside D, and the rest only for heads the reader could have held.
+     * evaluated only for heads outside D (a CASE guarantees it); the reason and naming facts matter
+     * only for heads the reader could have held, and are false or null for every other.
      */
     public static String facts(String head, String event, String channel, String left, Reader reader) {
         return FACTS.replace("<inD>", reader.discoverableHead(head, event, channel))
