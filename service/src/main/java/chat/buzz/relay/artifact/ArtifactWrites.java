@@ -16,6 +16,7 @@ import org.jdbi.v3.core.Handle;
 /** PROTOCOL 3.2 and 3.3: artifact revisions, accepted by compare-and-set on the head. */
 public final class ArtifactWrites implements EventHandler {
     private static final String NOT_WRITABLE = "artifact not found or not writable";
+    private static final String CHANNEL_NOT_WRITABLE = "channel not found or not writable";
 
     private final RemovalMarkers markers;
 
@@ -30,7 +31,7 @@ public final class ArtifactWrites implements EventHandler {
         ArtifactDao dao = handle.attach(ArtifactDao.class);
         Optional<ArtifactHead> head = dao.lockHead(community, revision.d());
         if (revision.op() == Op.CREATE) {
-            create(handle, dao, caller, event, revision, head.isPresent());
+            create(handle, dao, caller, event, revision, head);
             return;
         }
         ArtifactHead current = head.orElseThrow(() -> WriteRejection.blocked(NOT_WRITABLE));
@@ -63,12 +64,17 @@ public final class ArtifactWrites implements EventHandler {
     }
 
     private static void create(
-            Handle handle, ArtifactDao dao, Caller caller, Event event, RevisionTags revision, boolean exists) {
-        if (exists) {
-            throw WriteRejection.conflict("artifact already exists");
+            Handle handle,
+            ArtifactDao dao,
+            Caller caller,
+            Event event,
+            RevisionTags revision,
+            Optional<ArtifactHead> head) {
+        if (head.isPresent()) {
+            throw taken(handle, caller, head.get());
         }
         if (!writable(handle, caller, revision.channel())) {
-            throw WriteRejection.blocked("channel not found or not writable");
+            throw WriteRejection.blocked(CHANNEL_NOT_WRITABLE);
         }
         long community = caller.community().id();
         int created = dao.create(
@@ -82,8 +88,21 @@ public final class ArtifactWrites implements EventHandler {
                 ChangeNotifications.CHANNEL,
                 ChangeNotifications.headChangedNotice(community, revision.d(), revision.channel(), revision.channel()));
         if (created == 0) {
-            throw WriteRejection.conflict("artifact already exists");
+            // A concurrent create of the same d committed first: judged as if it had come before.
+            throw dao.lockHead(community, revision.d())
+                    .map(winner -> taken(handle, caller, winner))
+                    .orElseGet(() -> WriteRejection.conflict("artifact already exists"));
         }
+    }
+
+    /**
+     * A create whose d is taken (PROTOCOL 3): a conflict only for a writer who can read the artifact's
+     * channel; anyone else gets the refusal of an inaccessible channel, so the refusal confirms nothing.
+     */
+    private static WriteRejection taken(Handle handle, Caller caller, ArtifactHead existing) {
+        return writable(handle, caller, existing.channelId())
+                ? WriteRejection.conflict("artifact already exists")
+                : WriteRejection.blocked(CHANNEL_NOT_WRITABLE);
     }
 
     private static void checkTransition(RevisionTags revision, ArtifactHead current) {

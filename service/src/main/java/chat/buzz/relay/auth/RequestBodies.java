@@ -4,6 +4,7 @@ import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.Refusal;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Response;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,8 +44,14 @@ public final class RequestBodies {
         }
     }
 
+    /**
+     * The unread rest of the body is never read, so the connection cannot carry another request: saying
+     * so lets a keep-alive client open a new one instead of sending its next request into a closed one.
+     */
     private WebApplicationException tooLarge() {
-        return new WebApplicationException(Refusal.bare(413, "request body larger than " + maxBytes + " bytes")
-                .response());
+        Response refusal = Refusal.bare(413, "request body larger than " + maxBytes + " bytes")
+                .response();
+        return new WebApplicationException(
+                Response.fromResponse(refusal).header("Connection", "close").build());
     }
 }

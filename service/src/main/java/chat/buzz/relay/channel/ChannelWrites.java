@@ -59,7 +59,12 @@ public final class ChannelWrites {
         }
         ChannelDao dao = handle.attach(ChannelDao.class);
         if (dao.create(channel, caller.community().id(), name, visibility, unlisted, ttl, caller.pubkey()) == 0) {
-            throw WriteRejection.conflict("channel already exists");
+            // PROTOCOL 3: a taken h is a conflict only for a caller who can read that channel; a private
+            // channel it is not a member of, or a channel of another community, answers as unknown.
+            boolean readable = AccessLookup.lookup(
+                            handle, caller.community().id(), channel, caller.pubkey(), AccessLookup.Lock.SHARED)
+                    .canRead();
+            throw readable ? WriteRejection.conflict("channel already exists") : WriteRejection.blocked(NOT_ACCESSIBLE);
         }
         dao.upsertMember(channel, caller.pubkey(), Role.OWNER.wireName());
         ChangeNotifications.channelChanged(handle, caller.community().id(), channel);

@@ -87,12 +87,32 @@ public record Cursor(
      * A point in the change order: (stamp, source, artifact id). Sources at one stamp are ordered:
      * head changes, then move records, then membership changes.
      */
-    public record Position(long micros, int source, UUID d) {
+    public record Position(long micros, int source, UUID d) implements Comparable<Position> {
         public static final UUID LOWEST_ID = new UUID(0, 0);
+        /** After every id, in PostgreSQL's order of uuids. */
+        public static final UUID HIGHEST_ID = new UUID(-1L, -1L);
 
         /** Before everything stamped at {@code micros}. */
         public static Position before(long micros) {
             return new Position(micros, -1, LOWEST_ID);
+        }
+
+        /** The change order, with ids compared as PostgreSQL compares uuids. */
+        @Override
+        public int compareTo(Position other) {
+            int byTime = Long.compare(micros, other.micros);
+            if (byTime != 0) {
+                return byTime;
+            }
+            int bySource = Integer.compare(source, other.source);
+            if (bySource != 0) {
+                return bySource;
+            }
+            // PostgreSQL orders uuids as unsigned bytes; UUID.compareTo compares signed halves.
+            int byHigh = Long.compareUnsigned(d.getMostSignificantBits(), other.d.getMostSignificantBits());
+            return byHigh != 0
+                    ? byHigh
+                    : Long.compareUnsigned(d.getLeastSignificantBits(), other.d.getLeastSignificantBits());
         }
     }
 }

@@ -1,56 +1,83 @@
 package chat.buzz.relay.incremental;
 
-import chat.buzz.relay.incremental.Cursor.Phase;
-import chat.buzz.relay.incremental.Cursor.Position;
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
-import java.util.UUID;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
 import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
+import org.bouncycastle.crypto.digests.SHA256Digest;
+import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
+import org.bouncycastle.crypto.params.HKDFParameters;
 
 /**
- * Turns cursors into opaque base64url text protected by HMAC-SHA256, and back. Version 3 layout:
- * version, phase, community, reader digest, scope digest, policy stamp (time and database epoch),
- * session start, floor, position, the prior and this session's judged rows (a bootstrap flag, a step
- * count, and per step its position and snapshot: xmin, xmax, count and the in-progress ids), then the
- * MAC over everything before it. The MAC is checked before any field is trusted. Cursors issued before
- * an upgrade are still read. Version 2 held one snapshot per session, its first page's: that is a
- * single step. Version 1 held none: its epoch is the first, its floor is its policy stamp (the earliest
- * moment a cursor of that stamp can speak for), and the next session sends its whole overlap again.
+ * Turns cursors into opaque base64url text, and back. Version 4: the version byte, a random 96-bit
+ * nonce, then the cursor's fields ({@link CursorLayout}) padded with zeros to the size of the largest
+ * cursor and sealed with AES-256-GCM, the version byte as associated data. Every cursor therefore has
+ * the same length and shows nothing without the key: no ids, positions or transaction numbers, and
+ * nothing in its size about how busy the database was. The key is derived from the cursor secret with
+ * HKDF-SHA256 under a label of its own.
+ *
+ * <p>A previous secret, when configured, still opens cursors for one overlap after a rotation. Cursors
+ * of versions 1 to 3 (fields in the clear, HMAC-SHA256 under the secret itself) are still read when
+ * their MAC holds, so an upgrade sends no reader back to the start; the cursor the relay answers with
+ * is a version 4 one.
  */
 public final class CursorCodec {
-    static final byte VERSION = 3;
-    private static final byte VERSION_2 = 2;
-    private static final byte VERSION_1 = 1;
-    private static final int DIGEST_BYTES = 16;
+    static final byte VERSION = 4;
+    private static final byte LAST_SIGNED_VERSION = 3;
+    private static final int NONCE_BYTES = 12;
+    private static final int TAG_BYTES = 16;
     private static final int MAC_BYTES = 32;
-    private static final int BODY_BYTES_V1 = 1 + 1 + 8 + DIGEST_BYTES + DIGEST_BYTES + 8 + 8 + 8 + 1 + 16;
-    private static final int FIXED_BYTES = BODY_BYTES_V1 + 8 + 8;
-    private static final int SNAPSHOT_BYTES = 8 + 8 + 1;
-    private static final int POSITION_BYTES = 8 + 1 + 16;
-    private static final int JUDGED_BYTES = 1 + 1;
-    private static final String ALGORITHM = "HmacSHA256";
+    /** The length of every version 4 cursor before base64. */
+    static final int SEALED_BYTES = 1 + NONCE_BYTES + CursorLayout.MAX_BYTES + TAG_BYTES;
 
-    private final SecretKeySpec key;
+    private static final String AEAD = "AES/GCM/NoPadding";
+    private static final String MAC = "HmacSHA256";
+    private static final byte[] AEAD_LABEL = "buzz incremental cursor aes-256-gcm v4".getBytes(StandardCharsets.UTF_8);
+    private static final SecureRandom NONCES = new SecureRandom();
 
-    public CursorCodec(byte[] secret) {
-        if (secret.length < 16) {
-            throw new IllegalArgumentException("cursor secret must have at least 16 bytes");
+    private final List<Keys> keys;
+
+    /** The keys of one secret: AES for version 4, and the secret itself for the signed versions. */
+    private record Keys(SecretKeySpec aead, SecretKeySpec mac) {
+        static Keys of(byte[] secret) {
+            HKDFBytesGenerator hkdf = new HKDFBytesGenerator(new SHA256Digest());
+            hkdf.init(new HKDFParameters(secret, null, AEAD_LABEL));
+            byte[] aesKey = new byte[32];
+            hkdf.generateBytes(aesKey, 0, aesKey.length);
+            return new Keys(new SecretKeySpec(aesKey, "AES"), new SecretKeySpec(secret.clone(), MAC));
         }
-        this.key = new SecretKeySpec(secret.clone(), ALGORITHM);
     }
 
-    /** A secret of its own for cursors, derived so that the relay key itself never signs cursors. */
+    public CursorCodec(byte[] secret) {
+        this(secret, new byte[0]);
+    }
+
+    /** @param previousSecret the secret before the last rotation, still accepted; empty for none */
+    public CursorCodec(byte[] secret, byte[] previousSecret) {
+        if (secret.length < 16 || (previousSecret.length > 0 && previousSecret.length < 16)) {
+            throw new IllegalArgumentException("cursor secret must have at least 16 bytes");
+        }
+        List<Keys> all = new ArrayList<>(List.of(Keys.of(secret)));
+        if (previousSecret.length > 0) {
+            all.add(Keys.of(previousSecret));
+        }
+        this.keys = List.copyOf(all);
+    }
+
+    /** A secret of its own for cursors, derived so that the relay key itself never seals cursors. */
     public static byte[] deriveSecret(byte[] relaySecretKey) {
         return hmac(
-                new SecretKeySpec(relaySecretKey, ALGORITHM),
+                new SecretKeySpec(relaySecretKey, MAC),
                 "buzz incremental cursor secret v1".getBytes(StandardCharsets.UTF_8));
     }
 
@@ -63,22 +90,25 @@ public final class CursorCodec {
     }
 
     public String encode(Cursor cursor) {
-        int bodyBytes = FIXED_BYTES + judgedBytes(cursor.prior()) + judgedBytes(cursor.judged());
-        ByteBuffer body = ByteBuffer.allocate(bodyBytes + MAC_BYTES);
-        body.put(VERSION)
-                .put((byte) cursor.phase().ordinal())
-                .putLong(cursor.community())
-                .put(cursor.reader())
-                .put(cursor.scope())
-                .putLong(cursor.policy().micros())
-                .putLong(cursor.policy().epoch())
-                .putLong(cursor.sessionStart())
-                .putLong(cursor.floor());
-        putPosition(body, cursor.position());
-        putJudged(body, cursor.prior());
-        putJudged(body, cursor.judged());
-        body.put(hmac(key, Arrays.copyOf(body.array(), bodyBytes)));
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(body.array());
+        ByteBuffer fields = ByteBuffer.allocate(CursorLayout.MAX_BYTES);
+        CursorLayout.write(fields, cursor);
+        return seal(fields.array());
+    }
+
+    /** Seals {@code fields}, which must be exactly {@link CursorLayout#MAX_BYTES} long. */
+    String seal(byte[] fields) {
+        byte[] nonce = new byte[NONCE_BYTES];
+        NONCES.nextBytes(nonce);
+        ByteBuffer sealed = ByteBuffer.allocate(SEALED_BYTES).put(VERSION).put(nonce);
+        try {
+            Cipher cipher = Cipher.getInstance(AEAD);
+            cipher.init(Cipher.ENCRYPT_MODE, keys.get(0).aead(), new GCMParameterSpec(8 * TAG_BYTES, nonce));
+            cipher.updateAAD(new byte[] {VERSION});
+            cipher.doFinal(ByteBuffer.wrap(fields), sealed);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM is part of every JVM", e);
+        }
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(sealed.array());
     }
 
     /** @throws IncrementalError incremental_invalid_cursor when undecodable or tampered with */
@@ -90,122 +120,74 @@ public final class CursorCodec {
             throw notIssuedHere();
         }
         byte version = bytes.length > 0 ? bytes[0] : 0;
-        boolean current = version == VERSION;
-        boolean second = version == VERSION_2;
-        boolean first = version == VERSION_1;
-        if (!(current && bytes.length >= FIXED_BYTES + 2 * JUDGED_BYTES + MAC_BYTES)
-                && !(second && bytes.length >= FIXED_BYTES + 2 * SNAPSHOT_BYTES + MAC_BYTES)
-                && !(first && bytes.length == BODY_BYTES_V1 + MAC_BYTES)) {
-            throw notIssuedHere();
+        if (version == VERSION && bytes.length == SEALED_BYTES) {
+            return read(open(bytes), VERSION, true);
         }
-        int bodyBytes = bytes.length - MAC_BYTES;
-        byte[] expected = hmac(key, Arrays.copyOf(bytes, bodyBytes));
-        if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(bytes, bodyBytes, bytes.length))) {
-            throw IncrementalError.invalidCursor("the cursor was damaged or altered");
+        if (version >= 1 && version <= LAST_SIGNED_VERSION && signedLengthFits(version, bytes.length)) {
+            return read(verified(bytes), version, false);
         }
+        throw notIssuedHere();
+    }
+
+    private ByteBuffer open(byte[] sealed) {
+        GCMParameterSpec nonce = new GCMParameterSpec(8 * TAG_BYTES, sealed, 1, NONCE_BYTES);
+        for (Keys key : keys) {
+            try {
+                Cipher cipher = Cipher.getInstance(AEAD);
+                cipher.init(Cipher.DECRYPT_MODE, key.aead(), nonce);
+                cipher.updateAAD(sealed, 0, 1);
+                return ByteBuffer.wrap(cipher.doFinal(sealed, 1 + NONCE_BYTES, sealed.length - 1 - NONCE_BYTES));
+            } catch (AEADBadTagException e) {
+                // Sealed under another key, or altered: the next key may open it.
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("AES-GCM is part of every JVM", e);
+            }
+        }
+        throw damaged();
+    }
+
+    private ByteBuffer verified(byte[] signed) {
+        int bodyBytes = signed.length - MAC_BYTES;
+        byte[] body = Arrays.copyOf(signed, bodyBytes);
+        byte[] mac = Arrays.copyOfRange(signed, bodyBytes, signed.length);
+        for (Keys key : keys) {
+            if (MessageDigest.isEqual(hmac(key.mac(), body), mac)) {
+                return ByteBuffer.wrap(body, 1, bodyBytes - 1);
+            }
+        }
+        throw damaged();
+    }
+
+    /** Reads the fields; a sealed cursor holds only zeros after them, a signed one nothing at all. */
+    private static Cursor read(ByteBuffer fields, int version, boolean padded) {
+        Cursor cursor;
         try {
-            ByteBuffer body = ByteBuffer.wrap(bytes, 1, bodyBytes - 1);
-            int phase = body.get();
-            if (phase < 0 || phase >= Phase.values().length) {
+            cursor = CursorLayout.read(fields, version);
+        } catch (IllegalArgumentException e) {
+            throw notIssuedHere();
+        }
+        while (padded && fields.hasRemaining()) {
+            if (fields.get() != 0) {
                 throw notIssuedHere();
             }
-            long community = body.getLong();
-            byte[] reader = new byte[DIGEST_BYTES];
-            body.get(reader);
-            byte[] scope = new byte[DIGEST_BYTES];
-            body.get(scope);
-            long policyMicros = body.getLong();
-            PolicyStamp policy = new PolicyStamp(policyMicros, first ? PolicyStamp.FIRST_EPOCH : body.getLong());
-            long sessionStart = body.getLong();
-            long floor = first ? policyMicros : body.getLong();
-            Position position = position(body);
-            JudgedRows prior = current ? judged(body) : second ? firstPageOnly(body) : JudgedRows.NONE;
-            JudgedRows session = current ? judged(body) : second ? firstPageOnly(body) : JudgedRows.NONE;
-            if (body.hasRemaining()) {
-                throw notIssuedHere();
-            }
-            return new Cursor(
-                    community,
-                    reader,
-                    scope,
-                    policy,
-                    Phase.values()[phase],
-                    sessionStart,
-                    floor,
-                    prior,
-                    session,
-                    position);
-        } catch (BufferUnderflowException e) {
+        }
+        if (fields.hasRemaining()) {
             throw notIssuedHere();
         }
+        return cursor;
     }
 
-    private static int snapshotBytes(TxSnapshot snapshot) {
-        return SNAPSHOT_BYTES + 8 * snapshot.inProgress().size();
+    private static boolean signedLengthFits(byte version, int length) {
+        int fields = length - 1 - MAC_BYTES;
+        return switch (version) {
+            case 1 -> fields == CursorLayout.FIELDS_BYTES_V1;
+            case 2 -> fields >= CursorLayout.FIXED_BYTES + 2 * CursorLayout.SNAPSHOT_BYTES;
+            default -> fields >= CursorLayout.FIXED_BYTES + 2 * CursorLayout.JUDGED_BYTES;
+        };
     }
 
-    private static int judgedBytes(JudgedRows judged) {
-        return JUDGED_BYTES
-                + judged.steps().stream()
-                        .mapToInt(step -> POSITION_BYTES + snapshotBytes(step.snapshot()))
-                        .sum();
-    }
-
-    private static void putPosition(ByteBuffer body, Position position) {
-        body.putLong(position.micros())
-                .put((byte) position.source())
-                .putLong(position.d().getMostSignificantBits())
-                .putLong(position.d().getLeastSignificantBits());
-    }
-
-    private static Position position(ByteBuffer body) {
-        return new Position(body.getLong(), body.get(), new UUID(body.getLong(), body.getLong()));
-    }
-
-    private static void putJudged(ByteBuffer body, JudgedRows judged) {
-        body.put((byte) (judged.bootstrap() ? 1 : 0)).put((byte) judged.steps().size());
-        for (JudgedRows.Step step : judged.steps()) {
-            putPosition(body, step.after());
-            putSnapshot(body, step.snapshot());
-        }
-    }
-
-    private static JudgedRows judged(ByteBuffer body) {
-        byte bootstrap = body.get();
-        int count = Byte.toUnsignedInt(body.get());
-        if ((bootstrap != 0 && bootstrap != 1) || count > JudgedRows.MAX_STEPS) {
-            throw notIssuedHere();
-        }
-        List<JudgedRows.Step> steps = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            steps.add(new JudgedRows.Step(position(body), snapshot(body)));
-        }
-        return new JudgedRows(bootstrap == 1, steps);
-    }
-
-    /** A version 2 snapshot: the first page's, which judged every row it could see at any position. */
-    private static JudgedRows firstPageOnly(ByteBuffer body) {
-        return JudgedRows.firstPage(false, snapshot(body));
-    }
-
-    private static void putSnapshot(ByteBuffer body, TxSnapshot snapshot) {
-        body.putLong(snapshot.xmin()).putLong(snapshot.xmax()).put((byte)
-                snapshot.inProgress().size());
-        snapshot.inProgress().forEach(body::putLong);
-    }
-
-    private static TxSnapshot snapshot(ByteBuffer body) {
-        long xmin = body.getLong();
-        long xmax = body.getLong();
-        int count = Byte.toUnsignedInt(body.get());
-        if (count > TxSnapshot.MAX_IN_PROGRESS) {
-            throw notIssuedHere();
-        }
-        List<Long> inProgress = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            inProgress.add(body.getLong());
-        }
-        return new TxSnapshot(xmin, xmax, inProgress);
+    private static IncrementalError damaged() {
+        return IncrementalError.invalidCursor("the cursor was damaged or altered");
     }
 
     private static IncrementalError notIssuedHere() {
@@ -215,7 +197,8 @@ public final class CursorCodec {
     private static byte[] digest(String value) {
         try {
             return Arrays.copyOf(
-                    MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8)), DIGEST_BYTES);
+                    MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8)),
+                    CursorLayout.DIGEST_BYTES);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("SHA-256 is part of every JVM", e);
         }
@@ -223,7 +206,7 @@ public final class CursorCodec {
 
     private static byte[] hmac(SecretKeySpec key, byte[] data) {
         try {
-            Mac mac = Mac.getInstance(ALGORITHM);
+            Mac mac = Mac.getInstance(MAC);
             mac.init(key);
             return mac.doFinal(data);
         } catch (GeneralSecurityException e) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import java.nio.charset.StandardCharsets;
 
 /** The {@code incremental:} section: overlap, capacity and statement budget of incremental reads. */
 public class IncrementalConfig extends ReadCapacityConfig {
@@ -13,8 +14,11 @@ public class IncrementalConfig extends ReadCapacityConfig {
     @Max(86_400)
     private int overlapSeconds = 120;
 
-    /** Signs cursors; empty derives a secret from the relay key, which every instance shares. */
+    /** Seals cursors; empty derives a secret from the relay key, which every instance shares. */
     private String cursorSecret = "";
+
+    /** The cursor secret before the last rotation: cursors it sealed are still read; empty for none. */
+    private String previousCursorSecret = "";
 
     public IncrementalConfig() {
         super(4, 2, 5, 30, 2000);
@@ -22,7 +26,16 @@ public class IncrementalConfig extends ReadCapacityConfig {
 
     @AssertTrue(message = "cursorSecret must be empty or at least 16 bytes")
     public boolean isCursorSecretValid() {
-        return cursorSecret.isEmpty() || cursorSecret.getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= 16;
+        return emptyOrLongEnough(cursorSecret);
+    }
+
+    @AssertTrue(message = "previousCursorSecret must be empty or at least 16 bytes")
+    public boolean isPreviousCursorSecretValid() {
+        return emptyOrLongEnough(previousCursorSecret);
+    }
+
+    private static boolean emptyOrLongEnough(String secret) {
+        return secret.isEmpty() || secret.getBytes(StandardCharsets.UTF_8).length >= 16;
     }
 
     @JsonProperty
@@ -43,5 +56,15 @@ public class IncrementalConfig extends ReadCapacityConfig {
     @JsonProperty
     public void setCursorSecret(String cursorSecret) {
         this.cursorSecret = cursorSecret == null ? "" : cursorSecret;
+    }
+
+    @JsonProperty
+    public String getPreviousCursorSecret() {
+        return previousCursorSecret;
+    }
+
+    @JsonProperty
+    public void setPreviousCursorSecret(String previousCursorSecret) {
+        this.previousCursorSecret = previousCursorSecret == null ? "" : previousCursorSecret;
     }
 }

@@ -11,7 +11,17 @@ import org.jdbi.v3.core.Jdbi;
 public final class IncrementalFeature {
     private IncrementalFeature() {}
 
-    /** Cursors are signed with the configured secret, else with one derived from the relay key. */
+    /**
+     * Cursors are sealed with the configured secret, else with one derived from the relay key; the
+     * previous secret, when set, still opens the cursors it sealed.
+     */
+    public static CursorCodec cursors(IncrementalConfig config, byte[] relaySecretKey) {
+        byte[] secret = config.getCursorSecret().isEmpty()
+                ? CursorCodec.deriveSecret(relaySecretKey)
+                : config.getCursorSecret().getBytes(StandardCharsets.UTF_8);
+        return new CursorCodec(secret, config.getPreviousCursorSecret().getBytes(StandardCharsets.UTF_8));
+    }
+
     public static IncrementalReads reads(
             IncrementalConfig config,
             Jdbi jdbi,
@@ -19,11 +29,9 @@ public final class IncrementalFeature {
             RelayIdentity identity,
             SyncStatistics statistics,
             MetricRegistry metrics) {
-        byte[] secret = config.getCursorSecret().isEmpty()
-                ? CursorCodec.deriveSecret(identity.keys().secretKey())
-                : config.getCursorSecret().getBytes(StandardCharsets.UTF_8);
         ReadCapacity capacity = new ReadCapacity(config);
         metrics.gauge(Fleet.PERMITS_IN_USE, () -> capacity::permitsInUse);
-        return new IncrementalReads(jdbi, gates, new CursorCodec(secret), capacity, statistics, config);
+        return new IncrementalReads(
+                jdbi, gates, cursors(config, identity.keys().secretKey()), capacity, statistics, config);
     }
 }

@@ -155,8 +155,10 @@ public final class IncrementalReads implements IncrementalMode {
         int fetch = request.limit() + 1;
         List<ChangeRow> rows = queries.bootstrap(
                 request.scope(), step.after(), snapshot.snapshot().xmax(), fetch, EXAMINE);
-        PageWalk walk = PageWalk.of(rows, request.limit(), fetch);
-        return walk.more() ? walk : walk.orUpTo(queries.bootstrapHorizon(request.scope(), step.after(), EXAMINE));
+        PageWalk walk = PageWalk.of(rows, request.limit(), fetch, step.after());
+        return walk.more()
+                ? walk
+                : walk.orUpTo(queries.bootstrapHorizon(request.scope(), step.after(), EXAMINE), step.after());
     }
 
     /**
@@ -172,14 +174,14 @@ public final class IncrementalReads implements IncrementalMode {
         int fetch = 2 * request.limit() + 1;
         List<IncrementalQueries.Candidate> candidates = queries.deltaCandidates(request.scope(), window, fetch + 1);
         if (candidates.isEmpty()) {
-            return PageWalk.of(List.of(), request.limit(), fetch);
+            return PageWalk.of(List.of(), request.limit(), fetch, step.after());
         }
         List<IncrementalQueries.Candidate> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
-        PageWalk walk =
-                PageWalk.of(queries.delta(request.scope(), judged, step.floor(), fetch), request.limit(), fetch);
+        PageWalk walk = PageWalk.of(
+                queries.delta(request.scope(), judged, step.floor(), fetch), request.limit(), fetch, step.after());
         return walk.more() || candidates.size() == judged.size()
                 ? walk
-                : walk.orUpTo(Optional.of(judged.get(judged.size() - 1).position()));
+                : walk.orUpTo(Optional.of(judged.get(judged.size() - 1).position()), step.after());
     }
 
     private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {

@@ -43,7 +43,7 @@ record JudgedRows(boolean bootstrap, List<Step> steps) {
     /** Whether a row at {@code position} written by transaction {@code xid} is already judged. */
     boolean covers(Position position, long xid) {
         for (Step step : steps) {
-            if (compare(position, step.after()) > 0 && step.snapshot().sees(xid)) {
+            if (position.compareTo(step.after()) > 0 && step.snapshot().sees(xid)) {
                 return true;
             }
         }
@@ -76,21 +76,5 @@ record JudgedRows(boolean bootstrap, List<Step> steps) {
     /** The steps after the first, which only rows written during the session need. */
     List<Step> later() {
         return steps.isEmpty() ? List.of() : steps.subList(1, steps.size());
-    }
-
-    private static int compare(Position a, Position b) {
-        int byTime = Long.compare(a.micros(), b.micros());
-        if (byTime != 0) {
-            return byTime;
-        }
-        int bySource = Integer.compare(a.source(), b.source());
-        if (bySource != 0) {
-            return bySource;
-        }
-        // PostgreSQL orders uuids as unsigned bytes; UUID.compareTo compares signed halves.
-        int byHigh = Long.compareUnsigned(a.d().getMostSignificantBits(), b.d().getMostSignificantBits());
-        return byHigh != 0
-                ? byHigh
-                : Long.compareUnsigned(a.d().getLeastSignificantBits(), b.d().getLeastSignificantBits());
     }
 }

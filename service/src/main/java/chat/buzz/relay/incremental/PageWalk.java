@@ -12,32 +12,47 @@ import java.util.UUID;
  * One page cut from judged candidates in change order: at most {@code limit} entries, each artifact
  * named at most once (PROTOCOL 4.2), and the position the next page continues after.
  *
+ * <p>That position names an artifact only when this page answered the reader with an entry for it.
+ * When the page stops at a candidate the reader heard nothing of, the next page resumes just before
+ * every row of that candidate's moment and source (or after the last entry among them), so it judges
+ * those rows again: a cursor never carries the id of an artifact the reader cannot read (PROTOCOL 4.2),
+ * not even sealed.
+ *
  * @param delivered   the rows this page answered with an entry (or would have, but for an earlier entry
  *                    of the same artifact in the page)
  * @param more        whether candidates remain after {@code resumeAfter}
- * @param resumeAfter the last candidate this page accounted for (null when nothing was examined)
+ * @param resumeAfter where the next page continues (null when nothing was examined)
  */
 record PageWalk(List<Entry> entries, List<ChangeRow> delivered, boolean more, Position resumeAfter) {
 
-    /** A page that found no more entries but stopped looking at {@code horizon} continues after it. */
-    PageWalk orUpTo(Optional<Position> horizon) {
-        return !more && horizon.isPresent() ? new PageWalk(entries, delivered, true, horizon.get()) : this;
+    /**
+     * A page that found no more entries but stopped looking at {@code horizon}, a candidate it judged,
+     * continues from there; {@code start} is where this page began.
+     */
+    PageWalk orUpTo(Optional<Position> horizon, Position start) {
+        if (more || horizon.isEmpty()) {
+            return this;
+        }
+        Position last = horizon.get();
+        boolean named = delivered.stream().anyMatch(row -> row.position().equals(last));
+        return new PageWalk(entries, delivered, true, resumable(last, named, lastNamed(delivered), start));
     }
 
     /**
      * @param rows   judged candidates in change order
      * @param window how many rows were asked for: a full window means more may follow it
+     * @param start  where this page began: the next one must begin later
      */
-    static PageWalk of(List<ChangeRow> rows, int limit, int window) {
+    static PageWalk of(List<ChangeRow> rows, int limit, int window, Position start) {
         List<Entry> entries = new ArrayList<>();
         List<ChangeRow> delivered = new ArrayList<>();
         Set<UUID> named = new HashSet<>();
-        Position last = null;
+        ChangeRow last = null;
         for (ChangeRow row : rows) {
             Optional<Entry> entry = row.entry();
             boolean first = entry.isPresent() && !named.contains(row.d());
             if (first && entries.size() == limit) {
-                return new PageWalk(entries, delivered, true, last);
+                return new PageWalk(entries, delivered, true, resumeAfter(last, delivered, start));
             }
             if (first) {
                 named.add(row.d());
@@ -46,8 +61,38 @@ record PageWalk(List<Entry> entries, List<ChangeRow> delivered, boolean more, Po
             if (entry.isPresent()) {
                 delivered.add(row);
             }
-            last = row.position();
+            last = row;
         }
-        return new PageWalk(entries, delivered, rows.size() >= window, last);
+        return new PageWalk(entries, delivered, rows.size() >= window, resumeAfter(last, delivered, start));
+    }
+
+    private static Position resumeAfter(ChangeRow last, List<ChangeRow> delivered, Position start) {
+        if (last == null) {
+            return null;
+        }
+        boolean named = !delivered.isEmpty() && delivered.get(delivered.size() - 1) == last;
+        return resumable(last.position(), named, lastNamed(delivered), start);
+    }
+
+    private static Optional<Position> lastNamed(List<ChangeRow> delivered) {
+        return delivered.isEmpty()
+                ? Optional.empty()
+                : Optional.of(delivered.get(delivered.size() - 1).position());
+    }
+
+    /**
+     * Where to continue after {@code last}, naming no artifact the reader was not given. An unnamed
+     * candidate is judged again by the next page, which begins before every row of its moment and
+     * source, or after the page's last entry if that is later. Only when that would not move past
+     * {@code start} (a whole page of rows sharing one microsecond and source) does the next page skip the
+     * rest of that moment and source instead, so that paging always ends.
+     */
+    private static Position resumable(Position last, boolean named, Optional<Position> lastNamed, Position start) {
+        if (named) {
+            return last;
+        }
+        Position before = new Position(last.micros(), last.source(), Position.LOWEST_ID);
+        Position resume = lastNamed.filter(entry -> entry.compareTo(before) > 0).orElse(before);
+        return resume.compareTo(start) > 0 ? resume : new Position(last.micros(), last.source(), Position.HIGHEST_ID);
     }
 }

@@ -98,6 +98,11 @@ public final class OperationsFeature {
         OpsTasks.all(actions, json).forEach(environment.admin()::addTask);
         environment
                 .admin()
+                .addFilter("builtin-actions-audit", new BuiltInActionsAudit(ledger))
+                .addMappingForUrlPatterns(
+                        EnumSet.of(DispatcherType.REQUEST), true, BuiltInActionsAudit.PATHS.toArray(String[]::new));
+        environment
+                .admin()
                 .addServlet("console", new AssetServlet("/console", "/console", "index.html", StandardCharsets.UTF_8))
                 .addMapping("/console/*");
     }

@@ -45,8 +45,7 @@ public final class OperatorActions {
             throw new OpsRefusal(400, "id_required", "the changeset id is required");
         }
         refuseNul("id", id);
-        refuseNul("reason", reason);
-        return ledger.record(operator, id.strip(), reason);
+        return ledger.record(operator, id.strip(), requireReason(reason));
     }
 
     /** Gate off only, or with {@code dryRun} the schema rollback's SQL, or with {@code confirmed} the rollback. */

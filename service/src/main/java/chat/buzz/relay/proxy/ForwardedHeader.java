@@ -41,10 +41,15 @@ record ForwardedHeader(List<Map<String, String>> elements) {
         return !elements.isEmpty();
     }
 
-    /** The scheme and host the client used: what the first hop (the proxy the client reached) recorded. */
-    PublicOrigin origin() {
-        Map<String, String> first = elements.isEmpty() ? Map.of() : elements.get(0);
-        return ForwardedHeaders.origin(first.get("proto"), first.get("host"), null);
+    /**
+     * The scheme and host the client used: what the proxy the client reached recorded, the element
+     * {@code hop} places from the right (see {@link ForwardedHeaders#trustedHop}), never one further left
+     * that the client may have written itself.
+     */
+    PublicOrigin origin(int hop) {
+        Map<String, String> recorded =
+                elements.isEmpty() ? Map.of() : elements.get(Math.max(0, elements.size() - 1 - hop));
+        return ForwardedHeaders.recorded(recorded.get("proto"), recorded.get("host"));
     }
 
     /**

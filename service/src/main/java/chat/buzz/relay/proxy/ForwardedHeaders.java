@@ -19,15 +19,27 @@ final class ForwardedHeaders {
 
     private ForwardedHeaders() {}
 
-    /** @return the origin the client used, with null parts where the proxy said nothing usable */
-    static PublicOrigin origin(String proto, String host, String port) {
-        String scheme = first(proto)
-                .map(s -> s.toLowerCase(Locale.ROOT))
+    /**
+     * @param hop which value of each list to believe, counted from the right (see {@link #trustedHop}); a
+     *            shorter list (a proxy that replaced the header rather than appending to it) gives its
+     *            left-most value
+     * @return the origin the client used, with null parts where the proxy said nothing usable
+     */
+    static PublicOrigin origin(String proto, String host, String port, int hop) {
+        return origin(fromRight(proto, hop), fromRight(host, hop), fromRight(port, hop));
+    }
+
+    /** The origin one {@code Forwarded} element records: its values are whole, never lists. */
+    static PublicOrigin recorded(String proto, String host) {
+        return origin(whole(proto), whole(host), Optional.empty());
+    }
+
+    private static PublicOrigin origin(Optional<String> proto, Optional<String> host, Optional<String> port) {
+        String scheme = proto.map(s -> s.toLowerCase(Locale.ROOT))
                 .filter(s -> s.equals("http") || s.equals("https"))
                 .orElse(null);
-        String authority =
-                first(host).filter(h -> AUTHORITY.matcher(h).matches()).orElse(null);
-        Optional<String> forwardedPort = first(port).filter(p -> p.matches("\\d{1,5}"));
+        String authority = host.filter(h -> AUTHORITY.matcher(h).matches()).orElse(null);
+        Optional<String> forwardedPort = port.filter(p -> p.matches("\\d{1,5}"));
         if (authority != null
                 && forwardedPort.isPresent()
                 && !hasPort(authority)
@@ -35,6 +47,25 @@ final class ForwardedHeaders {
             authority = authority + ":" + forwardedPort.get();
         }
         return new PublicOrigin(scheme, authority);
+    }
+
+    /**
+     * Which hop, counted from the right, a trusted proxy appended for the client. Each proxy appends one
+     * hop naming the peer it saw; the right-most was appended by our peer, a trusted proxy, and a hop
+     * further left is believed only while the hop to its right names a trusted proxy. So a value the
+     * client itself sent, left of what the proxies appended, is never chosen.
+     */
+    static int trustedHop(String forwardedFor, Predicate<InetAddress> trusted) {
+        if (forwardedFor == null) {
+            return 0;
+        }
+        String[] hops = forwardedFor.split(",", -1);
+        int hop = 0;
+        while (hop < hops.length - 1
+                && literal(hops[hops.length - 1 - hop].trim()).filter(trusted).isPresent()) {
+            hop++;
+        }
+        return hop;
     }
 
     /**
@@ -74,12 +105,16 @@ final class ForwardedHeaders {
         }
     }
 
-    private static Optional<String> first(String header) {
+    private static Optional<String> fromRight(String header, int hop) {
         if (header == null) {
             return Optional.empty();
         }
-        String value = header.split(",", 2)[0].trim();
-        return value.isEmpty() ? Optional.empty() : Optional.of(value);
+        String[] values = header.split(",", -1);
+        return whole(values[Math.max(0, values.length - 1 - hop)]);
+    }
+
+    private static Optional<String> whole(String value) {
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
     }
 
     private static boolean hasPort(String authority) {

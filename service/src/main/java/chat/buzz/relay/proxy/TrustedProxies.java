@@ -89,15 +89,17 @@ public final class TrustedProxies implements HttpConfiguration.Customizer {
         }
         HttpFields headers = request.getHeaders();
         ForwardedHeader forwarded = ForwardedHeader.parse(headers.get(HttpHeader.FORWARDED));
+        String forwardedFor = forwarded.present() ? forwarded.forwardedFor() : headers.get(HttpHeader.X_FORWARDED_FOR);
+        int hop = ForwardedHeaders.trustedHop(forwardedFor, proxies);
         PublicOrigin origin = forwarded.present()
-                ? forwarded.origin()
+                ? forwarded.origin(hop)
                 : ForwardedHeaders.origin(
                         headers.get("X-Forwarded-Proto"),
                         headers.get("X-Forwarded-Host"),
-                        headers.get("X-Forwarded-Port"));
+                        headers.get("X-Forwarded-Port"),
+                        hop);
         request.setAttribute(PublicOrigin.ATTRIBUTE, origin);
-        Optional<InetAddress> client = ForwardedHeaders.client(
-                forwarded.present() ? forwarded.forwardedFor() : headers.get(HttpHeader.X_FORWARDED_FOR), proxies);
+        Optional<InetAddress> client = ForwardedHeaders.client(forwardedFor, proxies);
         return client.isEmpty() ? request : withRemoteAddress(request, new InetSocketAddress(client.get(), 0));
     }
 

@@ -79,6 +79,38 @@ class ArtifactWritesTest {
                 "invalid: missing prev tag");
     }
 
+    /**
+     * PROTOCOL 3: a create whose d is taken in a channel the writer cannot read is refused exactly as a
+     * create into an inaccessible channel, so the refusal confirms nothing; a writer who can read that
+     * channel is told of the conflict. Nothing of a refused create is stored.
+     */
+    @Test
+    void aCreateOnAnIdTakenWhereTheWriterCannotReadConfirmsNothing() {
+        UUID hidden = channel(alice, "private");
+        UUID bobs = channel(bob, "open");
+        UUID d = newId();
+        Event original = revision(alice, d, hidden, "create", null, "alice's secret");
+        accepted(client.publish(alice, original));
+
+        Event onTakenId = revision(bob, d, bobs, "create", null, "guess");
+        Reply taken = client.publish(bob, onTakenId);
+        Reply inaccessible = client.publish(bob, revision(bob, newId(), hidden, "create", null, "into hidden"));
+        rejected(taken, 403, "blocked: ");
+        assertThat(taken.message()).isEqualTo(inaccessible.message());
+        assertThat(taken.json().size()).isEqualTo(inaccessible.json().size());
+        assertThat(count("SELECT count(*) FROM events WHERE id = :value", onTakenId.id()))
+                .isZero();
+        JsonNode heads = current(alice, "\"#d\":[\"" + d + "\"]");
+        assertThat(heads).hasSize(1);
+        assertThat(heads.get(0).get("id").asText()).isEqualTo(original.id());
+
+        accepted(client.publish(alice, membership(alice, Kinds.ADD_MEMBER, hidden, bob.publicKeyHex(), null)));
+        rejected(
+                client.publish(bob, revision(bob, d, bobs, "create", null, "now readable")),
+                409,
+                "conflict: artifact already exists");
+    }
+
     @Test
     void ofTwoConcurrentEditsOnOneHeadExactlyOneWins() throws Exception {
         UUID channel = channel(alice, "open");

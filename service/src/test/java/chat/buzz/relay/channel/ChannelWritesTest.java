@@ -18,6 +18,7 @@ import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.TestRelay;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,67 @@ class ChannelWritesTest {
         accepted(again);
         assertThat(again.message()).startsWith("duplicate:");
         rejected(client.publish(owner, createChannel(owner, channel, "open")), 409, "conflict: channel already exists");
+    }
+
+    /**
+     * PROTOCOL 3: a 9007 whose h is taken by a channel the caller cannot read (private without
+     * membership, or in another community) gets the 403 of an inaccessible channel, not a 409; only a
+     * caller who can read the channel hears of the conflict. Nothing of a refused create is stored.
+     */
+    @Test
+    void aTakenChannelIdIsAConflictOnlyForWhoCanReadTheChannel() {
+        UUID hidden = newId();
+        accepted(client.publish(owner, createChannel(owner, hidden, "private")));
+        Event guess = createChannel(stranger, hidden, "open");
+        var taken = client.publish(stranger, guess);
+        var inaccessible = client.publish(stranger, editChannel(stranger, hidden, List.of("name", "mine")));
+        rejected(taken, 403, "blocked: ");
+        assertThat(taken.message()).isEqualTo(inaccessible.message());
+        assertThat(memberships(hidden, stranger)).isZero();
+        assertThat(channelRow(hidden)).containsEntry("visibility", "private");
+        assertThat(eventsWithId(guess.id())).isZero();
+
+        UUID elsewhere = newId();
+        RELAY.jdbi().useHandle(h -> {
+            long community = h.createQuery(
+                            "INSERT INTO communities (name) VALUES ('another " + elsewhere + "')" + " RETURNING id")
+                    .mapTo(Long.class)
+                    .one();
+            h.createUpdate("INSERT INTO channels (id, community_id, name, visibility, unlisted, created_by)"
+                            + " VALUES (:id, :community, 'theirs', 'open', false, :by)")
+                    .bind("id", elsewhere)
+                    .bind("community", community)
+                    .bind("by", owner.publicKeyHex())
+                    .execute();
+        });
+        Event acrossCommunities = createChannel(owner, elsewhere, "open");
+        var theirs = client.publish(owner, acrossCommunities);
+        rejected(theirs, 403, "blocked: ");
+        assertThat(theirs.message()).isEqualTo(inaccessible.message());
+        assertThat(memberships(elsewhere, owner)).isZero();
+        assertThat(eventsWithId(acrossCommunities.id())).isZero();
+
+        accepted(client.publish(owner, membership(owner, Kinds.ADD_MEMBER, hidden, member.publicKeyHex(), null)));
+        rejected(
+                client.publish(member, createChannel(member, hidden, "open")), 409, "conflict: channel already exists");
+    }
+
+    private static long memberships(UUID channel, NostrKeys who) {
+        return RELAY.jdbi()
+                .withHandle(
+                        h -> h.createQuery("SELECT count(*) FROM channel_members WHERE channel_id = :c AND pubkey = :p")
+                                .bind("c", channel)
+                                .bind("p", who.publicKeyHex())
+                                .mapTo(Long.class)
+                                .one());
+    }
+
+    private static long eventsWithId(String id) {
+        return RELAY.jdbi()
+                .withHandle(h -> h.createQuery("SELECT count(*) FROM events WHERE id = :id")
+                        .bind("id", id)
+                        .mapTo(Long.class)
+                        .one());
     }
 
     @Test

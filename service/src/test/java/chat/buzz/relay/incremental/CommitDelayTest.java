@@ -140,7 +140,8 @@ class CommitDelayTest {
         Random random = new Random(seed);
         UUID channel = writer.channel(owner, "open");
         List<UUID> artifacts = new ArrayList<>(writer.createMany(owner, channel, 20));
-        SyncingClient sync = new SyncingClient(relay, reader, List.of(channel.toString()));
+        SyncingClient sync =
+                new SyncingClient(relay, reader, List.of(channel.toString())).openingCursors(SealedCursors.of(RELAY));
         ResentHeads resent = new ResentHeads();
         int[] session = {0};
         // Only creates and edits: no artifact ever leaves the reader's view.

@@ -101,7 +101,7 @@ class ConvergencePropertyTest {
             boolean interrupted;
 
             Client(NostrKeys keys, List<String> scope) {
-                this.sync = new SyncingClient(RELAY.client(), keys, scope);
+                this.sync = new SyncingClient(RELAY.client(), keys, scope).openingCursors(SealedCursors.of(RELAY));
                 this.scope = scope;
             }
         }

@@ -64,11 +64,11 @@ class CursorDecoderFuzzTest {
                 .array(byte[].class)
                 .ofMaxSize(260)
                 .map(bytes -> Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
-        // Bodies that start with a known version byte and have exactly a known length reach the MAC check.
+        // Bodies that start with a known version byte and have exactly a known length reach the MAC or tag check.
         Arbitrary<String> versioned = Combinators.combine(
-                        Arbitraries.of((byte) 1, (byte) 2, (byte) 3),
-                        Arbitraries.of(115, 165, 173, 181),
-                        Arbitraries.bytes().array(byte[].class).ofSize(200))
+                        Arbitraries.of((byte) 1, (byte) 2, (byte) 3, CursorCodec.VERSION),
+                        Arbitraries.of(115, 165, 173, 181, CursorCodec.SEALED_BYTES),
+                        Arbitraries.bytes().array(byte[].class).ofSize(CursorCodec.SEALED_BYTES))
                 .as((version, length, noise) -> {
                     byte[] bytes = java.util.Arrays.copyOf(noise, length);
                     bytes[0] = version;

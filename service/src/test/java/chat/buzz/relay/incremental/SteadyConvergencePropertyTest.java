@@ -47,7 +47,7 @@ class SteadyConvergencePropertyTest {
         private final Random random;
         private final Model model = new Model();
         private final ModelWriter writer = new ModelWriter(RELAY.client(), model);
-        private final LeakOracle oracle = new LeakOracle(model);
+        private final LeakOracle oracle = new LeakOracle(model, SealedCursors.of(RELAY)::artifactIds);
         private final List<SteadyClient> clients = new ArrayList<>();
         private SteadyOperations operations;
 

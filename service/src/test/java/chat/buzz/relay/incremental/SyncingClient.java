@@ -35,6 +35,11 @@ final class SyncingClient {
     boolean midSession;
 
     int resets;
+    /** Every artifact id an entry ever named to this client. */
+    private final Set<String> given = new HashSet<>();
+    /** When set, every cursor is opened and may name only artifacts this client was given. */
+    private SealedCursors sealedCursors;
+
     /** Sees every 200 answer (delta page or known-ID read) before its entries are applied. */
     java.util.function.Consumer<JsonNode> inspector = body -> {};
 
@@ -42,6 +47,12 @@ final class SyncingClient {
         this.relay = relay;
         this.keys = keys;
         this.scope = List.copyOf(scope);
+    }
+
+    /** From now on, opens every cursor it receives and fails when one names an artifact it was not given. */
+    SyncingClient openingCursors(SealedCursors cursors) {
+        this.sealedCursors = cursors;
+        return this;
     }
 
     /** One page; returns the entries it applied. */
@@ -75,6 +86,11 @@ final class SyncingClient {
             apply(entry);
         });
         cursor = body.get("cursor").asText();
+        if (sealedCursors != null) {
+            assertThat(sealedCursors.artifactIds(cursor))
+                    .as("artifact ids inside the cursor that no entry ever named to this reader")
+                    .isSubsetOf(given);
+        }
         midSession = body.get("more").asBoolean();
         if (!midSession && !unconfirmed.isEmpty()) {
             revalidate(List.copyOf(unconfirmed));
@@ -133,6 +149,7 @@ final class SyncingClient {
 
     private void apply(JsonNode entry) {
         String d = entry.get("d").asText();
+        given.add(d);
         unconfirmed.remove(d);
         switch (entry.get("op").asText()) {
             case "upsert" -> {

@@ -12,10 +12,22 @@ class ForwardedHeaderTest {
             address -> address.getHostAddress().startsWith("10.");
 
     @Test
-    void protoAndHostComeFromTheFirstHopAndNamesAreCaseInsensitive() {
+    void protoAndHostComeFromTheHopThatNamesTheClientAndNamesAreCaseInsensitive() {
         ForwardedHeader header = ForwardedHeader.parse(
                 "For=192.0.2.60;Proto=HTTPS;Host=\"chat.example:8443\", " + "for=10.0.0.2;proto=http;host=inner");
-        assertThat(header.origin()).isEqualTo(new PublicOrigin("https", "chat.example:8443"));
+        int hop = ForwardedHeaders.trustedHop(header.forwardedFor(), PROXIES);
+        assertThat(hop).isEqualTo(1);
+        assertThat(header.origin(hop)).isEqualTo(new PublicOrigin("https", "chat.example:8443"));
+    }
+
+    /** RFC 7239 proxies append: an element the client sent itself sits left of theirs and is never used. */
+    @Test
+    void anElementTheClientWroteItselfIsNeverBelieved() {
+        ForwardedHeader header = ForwardedHeader.parse(
+                "for=10.0.0.7;host=other-community.example;proto=http, for=203.0.113.9;host=chat.example;proto=https");
+        int hop = ForwardedHeaders.trustedHop(header.forwardedFor(), PROXIES);
+        assertThat(hop).isZero();
+        assertThat(header.origin(hop)).isEqualTo(new PublicOrigin("https", "chat.example"));
     }
 
     @Test
@@ -46,7 +58,7 @@ class ForwardedHeaderTest {
     void separatorsInsideQuotedStringsDoNotSplitAndGarbageIsIgnored() {
         ForwardedHeader header = ForwardedHeader.parse("host=\"a.example;b,c\";proto=https");
         assertThat(header.elements()).hasSize(1);
-        assertThat(header.origin())
+        assertThat(header.origin(0))
                 .as("a host with separators is no authority")
                 .isEqualTo(new PublicOrigin("https", null));
         assertThat(ForwardedHeader.parse("garbage, ;;, =x").present()).isFalse();

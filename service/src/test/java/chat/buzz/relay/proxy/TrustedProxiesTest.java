@@ -152,6 +152,29 @@ class TrustedProxiesTest {
                 .startsWith("203.0.113.21 ");
     }
 
+    /**
+     * A proxy that appends (the RFC 7239 norm) leaves what the client sent on the left: those values must
+     * neither pick another community nor change the URL the client signs.
+     */
+    @Test
+    void valuesTheClientSentLeftOfTheProxysAreIgnored() {
+        Map<String, String> appended = Map.of(
+                "X-Forwarded-Proto", "http, https",
+                "X-Forwarded-Host", "elsewhere.example, localhost:8443",
+                "X-Forwarded-For", "198.51.100.7, 203.0.113.9");
+        RelayClient.Reply reply = publish(TRUSTING, "https://localhost:8443", appended);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+        RelayClient.Reply asTheClientWrote = publish(TRUSTING, "http://elsewhere.example", appended);
+        assertThat(asTheClientWrote.status()).as(asTheClientWrote.toString()).isEqualTo(401);
+        assertThat(asTheClientWrote.error()).isEqualTo("NIP-98: url mismatch");
+
+        Map<String, String> rfc7239 = Map.of(
+                "Forwarded",
+                "for=198.51.100.7;proto=http;host=elsewhere.example, for=203.0.113.9;proto=https;host=\"localhost:8443\"");
+        RelayClient.Reply standard = publish(TRUSTING, "https://localhost:8443", rfc7239);
+        assertThat(standard.status()).as(standard.toString()).isEqualTo(200);
+    }
+
     private RelayClient.Reply publish(TestRelay relay, String signedOrigin, Map<String, String> headers) {
         Event event = createChannel(alice, newId(), "open");
         byte[] body = event.toJson().getBytes(StandardCharsets.UTF_8);

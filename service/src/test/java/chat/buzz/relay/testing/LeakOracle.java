@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,10 +31,20 @@ public final class LeakOracle {
     private static final Pattern EVENT_ID_TEXT = Pattern.compile("(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])");
 
     private final Model model;
+    private final Function<String, List<String>> cursorIds;
     private final Map<String, Set<String>> delivered = new HashMap<>();
 
     public LeakOracle(Model model) {
+        this(model, cursor -> List.of());
+    }
+
+    /**
+     * @param cursorIds opens a cursor with the relay's key and lists the artifact ids inside it: those are
+     *                  judged like ids in the clear, as if the seal were broken
+     */
+    public LeakOracle(Model model, Function<String, List<String>> cursorIds) {
         this.model = model;
+        this.cursorIds = cursorIds;
     }
 
     /** A 200 delta page, a known-ID answer or an error body of POST /query, as {@code view} received it. */
@@ -64,6 +75,11 @@ public final class LeakOracle {
             if (entry.path("op").asText().equals("upsert")) {
                 remember(view, entry.path("event"));
             }
+        }
+        if (body.path("cursor").isTextual()) {
+            List<String> inCursor = new ArrayList<>();
+            scan(view, String.join(" ", cursorIds.apply(body.path("cursor").asText())), Set.of(), inCursor);
+            inCursor.forEach(problem -> problems.add("the sealed cursor " + problem));
         }
         return problems;
     }
