@@ -32,8 +32,8 @@ class PageWalkTest {
     /** An entry at the same moment and source as the hidden row is later than "before the moment". */
     @Test
     void anEntryAtTheSameMomentIsTheLaterPlaceToContinue() {
-        ChangeRow given = new ChangeRow(20, 0, new UUID(0, 1), 1, CHANNEL, null, false, "removed");
-        ChangeRow hidden = new ChangeRow(20, 0, new UUID(0, 9), 1, CHANNEL, null, false, null);
+        ChangeRow given = new ChangeRow(20, 0, new UUID(0, 1), 1, CHANNEL, null, "remove", "unavailable");
+        ChangeRow hidden = new ChangeRow(20, 0, new UUID(0, 9), 1, CHANNEL, null, null, null);
         PageWalk walk = PageWalk.of(List.of(given, hidden), 5, 2, START);
         assertThat(walk.resumeAfter()).isEqualTo(given.position());
     }
@@ -74,10 +74,10 @@ class PageWalkTest {
     }
 
     private static ChangeRow removal(long micros, int source) {
-        return new ChangeRow(micros, source, UUID.randomUUID(), 1, CHANNEL, null, false, "removed");
+        return new ChangeRow(micros, source, UUID.randomUUID(), 1, CHANNEL, null, "remove", "unavailable");
     }
 
     private static ChangeRow unseen(long micros, int source) {
-        return new ChangeRow(micros, source, UUID.randomUUID(), 1, CHANNEL, null, false, null);
+        return new ChangeRow(micros, source, UUID.randomUUID(), 1, CHANNEL, null, null, null);
     }
 }
