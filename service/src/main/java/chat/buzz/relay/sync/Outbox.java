@@ -11,6 +11,10 @@ import java.util.function.Consumer;
  * Nothing here ever grows past its limits and nothing here ever blocks: a full queue either makes a
  * bulk producer park until the queue has drained to half ({@link #parkUntilDrained}) or tells the
  * caller to give up on the client ({@link #offer} returns false).
+ *
+ * <p>Answers to the client's own messages ({@link #offerReply}) wait in a second, small queue that is
+ * written first: a client that sends many requests while its subscriptions' snapshots fill the main
+ * queue reads its answers promptly, and they never count as frames it failed to read.
  */
 final class Outbox {
     /** Where frames go: the WebSocket session. {@code done} gets null on success. */
@@ -27,6 +31,7 @@ final class Outbox {
     private final long maxChars;
     private final int reservedFrames;
     private final ArrayDeque<String> queue = new ArrayDeque<>();
+    private final ArrayDeque<String> replies = new ArrayDeque<>();
     private final List<Runnable> parked = new ArrayList<>();
     private long queuedChars;
     private boolean inFlight;
@@ -48,6 +53,24 @@ final class Outbox {
                 return false;
             }
             enqueue(frame);
+        }
+        pump();
+        return true;
+    }
+
+    /**
+     * An answer to a message the client sent (OK, NOTICE, or the CLOSED of a REQ that started nothing),
+     * sent before the frames of subscriptions. Bounded by the frame limit on its own: a client that
+     * sends that many messages without reading their answers is too slow.
+     *
+     * @return false when that many answers are already waiting or the connection is going away
+     */
+    boolean offerReply(String frame) {
+        synchronized (this) {
+            if (closing || replies.size() >= maxFrames) {
+                return false;
+            }
+            replies.add(frame);
         }
         pump();
         return true;
@@ -95,8 +118,7 @@ final class Outbox {
             if (closing) {
                 return;
             }
-            queue.clear();
-            queuedChars = 0;
+            clear();
             enqueue(lastWords);
             closing = true;
             closeReason = reason;
@@ -108,10 +130,15 @@ final class Outbox {
     void abandon() {
         synchronized (this) {
             closing = true;
-            queue.clear();
-            queuedChars = 0;
+            clear();
         }
         wake();
+    }
+
+    private void clear() {
+        queue.clear();
+        replies.clear();
+        queuedChars = 0;
     }
 
     /** Pings go straight to the socket: they are tiny and must not wait behind a full queue. */
@@ -164,13 +191,18 @@ final class Outbox {
                 if (inFlight) {
                     return;
                 }
-                next = queue.poll();
+                next = replies.poll();
+                if (next == null) {
+                    next = queue.poll();
+                    if (next != null) {
+                        queuedChars -= next.length();
+                    }
+                }
                 closeNow = next == null && closing && closeReason != null;
                 if (next == null && !closeNow) {
                     return;
                 }
                 if (next != null) {
-                    queuedChars -= next.length();
                     inFlight = true;
                 }
             }
@@ -193,8 +225,7 @@ final class Outbox {
                     inFlight = false;
                     if (error != null) {
                         closing = true;
-                        queue.clear();
-                        queuedChars = 0;
+                        clear();
                         closeReason = null;
                     }
                 }

@@ -185,22 +185,22 @@ final class SyncSession {
         }
         String id = message.get(1).asText();
         if (reader == null) {
-            reply(Frames.closed(id, "auth-required: answer the AUTH challenge first"));
+            answer(id, Frames.closed(id, "auth-required: answer the AUTH challenge first"));
             return;
         }
         if (!hub.gates().isEnabled(Gate.SYNC)) {
-            reply(Frames.closed(id, "sync_unavailable: WebSocket sync is turned off on this relay"));
+            answer(id, Frames.closed(id, "sync_unavailable: WebSocket sync is turned off on this relay"));
             return;
         }
         if (message.size() != 3) {
-            reply(Frames.closed(id, "invalid: a sync REQ has exactly one filter"));
+            answer(id, Frames.closed(id, "invalid: a sync REQ has exactly one filter"));
             return;
         }
         SyncFilter filter;
         try {
             filter = SyncFilter.parse(message.get(2));
         } catch (SyncFilter.Invalid e) {
-            reply(Frames.closed(id, "invalid: " + e.getMessage()));
+            answer(id, Frames.closed(id, "invalid: " + e.getMessage()));
             return;
         }
         Subscription previous = subscriptions.remove(id);
@@ -208,10 +208,12 @@ final class SyncSession {
             previous.cancel();
         }
         if (subscriptions.size() >= hub.config().getMaxSubscriptionsPerConnection()) {
-            reply(Frames.closed(
+            answer(
                     id,
-                    "blocked: at most " + hub.config().getMaxSubscriptionsPerConnection()
-                            + " subscriptions per connection; CLOSE one first"));
+                    Frames.closed(
+                            id,
+                            "blocked: at most " + hub.config().getMaxSubscriptionsPerConnection()
+                                    + " subscriptions per connection; CLOSE one first"));
             return;
         }
         Subscription subscription = new Subscription(this, hub, id, filter);
@@ -267,9 +269,24 @@ final class SyncSession {
         hub.closed(this, reader);
     }
 
+    /** An answer to the client's message: it goes ahead of queued subscription frames (see {@link Outbox}). */
     private void reply(String frame) {
-        if (!outbox.offer(frame)) {
+        if (!outbox.offerReply(frame)) {
             tooSlow();
+        }
+    }
+
+    /**
+     * The CLOSED of a REQ that started nothing. While a subscription of that id is open, the answer
+     * queues behind the frames already queued for it, so that id's frames keep their order.
+     */
+    private void answer(String id, String closed) {
+        if (subscriptions.containsKey(id)) {
+            if (!outbox.offer(closed)) {
+                tooSlow();
+            }
+        } else {
+            reply(closed);
         }
     }
 
