@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.ee10.websocket.jakarta.server.config.JakartaWebSocketServletContainerInitializer;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.jdbi.v3.core.Jdbi;
 
 /** Wires WebSocket sync into the application: endpoint, worker pool, pinger and change listener. */
@@ -42,7 +43,19 @@ public final class SyncFeature {
                 .minThreads(config.getWorkerThreads())
                 .maxThreads(config.getWorkerThreads())
                 .build();
-        FairWorkers workers = new FairWorkers(threads, config.getWorkerThreads(), config.getWorkersPerPubkey());
+        FairWorkers streamWorkers = new FairWorkers(
+                threads, config.getWorkerThreads(), config.getWorkersPerPubkey(), config.getWorkersPerAddress());
+        ExecutorService liveThreads = environment
+                .lifecycle()
+                .executorService("sync-live-%d")
+                .minThreads(config.getLiveWorkerThreads())
+                .maxThreads(config.getLiveWorkerThreads())
+                .build();
+        FairWorkers liveWorkers = new FairWorkers(
+                liveThreads,
+                config.getLiveWorkerThreads(),
+                config.getWorkersPerPubkey(),
+                config.getLiveWorkerThreads());
         // Pings and deadlines (AUTH, snapshot): each task only queues a frame or a close, never waits.
         ScheduledExecutorService timers = environment
                 .lifecycle()
@@ -64,7 +77,8 @@ public final class SyncFeature {
                 gates,
                 clock,
                 overlapSeconds,
-                workers,
+                streamWorkers,
+                liveWorkers,
                 fanoutThread,
                 timers,
                 environment.metrics(),
@@ -84,6 +98,13 @@ public final class SyncFeature {
                 config.getPingIntervalSeconds(),
                 TimeUnit.SECONDS);
 
+        // Jetty retires one idle thread per idle timeout by default, so the threads a herd of connections
+        // called up would stay for hours after it left; let every idle one go at its timeout.
+        environment.lifecycle().addServerLifecycleListener(server -> {
+            if (server.getThreadPool() instanceof QueuedThreadPool pool) {
+                pool.setMaxEvictCount(pool.getMaxThreads());
+            }
+        });
         JakartaWebSocketServletContainerInitializer.configure(
                 environment.getApplicationContext(),
                 (servletContext, container) ->

@@ -16,13 +16,12 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One WebSocket connection: NIP-42 AUTH, then REQ/CLOSE. Every reply goes through the
  * connection's {@link Outbox}; a malformed frame is answered and the connection stays open.
  */
-final class SyncSession {
+final class SyncSession implements ConnectionAdmission.Connection {
     static final int MAX_SUBSCRIPTION_ID = 64;
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -36,10 +35,12 @@ final class SyncSession {
     private volatile String reader;
     private volatile long lastHeardNanos = System.nanoTime();
     private volatile boolean closed;
-    private final AtomicBoolean waitingForAuth = new AtomicBoolean();
     private volatile ScheduledFuture<?> authDeadline;
 
-    /** @param address the client's IP address, for the cap on connections waiting to authenticate */
+    /**
+     * @param address the client's IP address (behind a trusted proxy, the one it forwarded), for the caps
+     *     on connections per address
+     */
     SyncSession(SyncHub hub, Community community, String relayUrl, String address, Outbox.Sink sink) {
         this.hub = hub;
         this.community = community;
@@ -71,14 +72,22 @@ final class SyncSession {
         return lastHeardNanos;
     }
 
+    @Override
+    public String address() {
+        return address;
+    }
+
+    @Override
+    public void shed(String notice) {
+        outbox.closeAfter(Frames.notice(notice), "shed for a newer connection");
+    }
+
     void opened() {
-        hub.opened(this);
-        String refusal = hub.admitUnauthenticated(address);
+        String refusal = hub.opened(this);
         if (refusal != null) {
-            outbox.closeAfter(Frames.notice(refusal), "too many unauthenticated connections");
+            outbox.closeAfter(Frames.notice(refusal), "too many connections");
             return;
         }
-        waitingForAuth.set(true);
         authDeadline = hub.schedule(this::authOverdue, hub.config().getAuthTimeoutSeconds());
         reply(Frames.auth(challenge));
     }
@@ -93,14 +102,10 @@ final class SyncSession {
         }
     }
 
-    /** Leaves the unauthenticated count once: on a successful AUTH or when the connection ends. */
     private void stopWaitingForAuth() {
-        if (waitingForAuth.compareAndSet(true, false)) {
-            hub.authenticatedOrGone(address);
-            ScheduledFuture<?> deadline = authDeadline;
-            if (deadline != null) {
-                deadline.cancel(false);
-            }
+        ScheduledFuture<?> deadline = authDeadline;
+        if (deadline != null) {
+            deadline.cancel(false);
         }
     }
 
@@ -173,6 +178,7 @@ final class SyncSession {
             return;
         }
         reader = pubkey;
+        hub.authenticated(this);
         stopWaitingForAuth();
         reply(Frames.ok(event.id(), true, ""));
     }
