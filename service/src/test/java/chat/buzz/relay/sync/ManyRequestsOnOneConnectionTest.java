@@ -35,7 +35,10 @@ class ManyRequestsOnOneConnectionTest {
             ConfigOverride.config("gates.sync", "true"),
             // The production limits: the test configuration's are smaller.
             ConfigOverride.config("sync.maxSubscriptionsPerConnection", String.valueOf(SUBSCRIPTION_LIMIT)),
-            ConfigOverride.config("sync.queueFrames", "256"));
+            ConfigOverride.config("sync.queueFrames", "256"),
+            ConfigOverride.config("sync.queueBytes", "4194304"),
+            ConfigOverride.config("sync.snapshotChunk", "200"),
+            ConfigOverride.config("sync.workerThreads", "8"));
 
     @Test
     void aThousandRequestsFromAClientThatReadsEndInSnapshotsAndRefusalsNeverInAClose() {
