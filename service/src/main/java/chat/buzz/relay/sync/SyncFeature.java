@@ -37,22 +37,13 @@ public final class SyncFeature {
             Clock clock,
             long overlapSeconds,
             DatabaseOutage outage) {
-        ExecutorService threads = environment
-                .lifecycle()
-                .executorService("sync-worker-%d")
-                .minThreads(config.getWorkerThreads())
-                .maxThreads(config.getWorkerThreads())
-                .build();
         FairWorkers streamWorkers = new FairWorkers(
-                threads, config.getWorkerThreads(), config.getWorkersPerPubkey(), config.getWorkersPerAddress());
-        ExecutorService liveThreads = environment
-                .lifecycle()
-                .executorService("sync-live-%d")
-                .minThreads(config.getLiveWorkerThreads())
-                .maxThreads(config.getLiveWorkerThreads())
-                .build();
+                fixedThreads(environment, "sync-worker-%d", config.getWorkerThreads()),
+                config.getWorkerThreads(),
+                config.getWorkersPerPubkey(),
+                config.getWorkersPerAddress());
         FairWorkers liveWorkers = new FairWorkers(
-                liveThreads,
+                fixedThreads(environment, "sync-live-%d", config.getLiveWorkerThreads()),
                 config.getLiveWorkerThreads(),
                 config.getWorkersPerPubkey(),
                 config.getLiveWorkerThreads());
@@ -64,12 +55,7 @@ public final class SyncFeature {
                 .removeOnCancelPolicy(true)
                 .build();
         // One query per change; a few changes judged at once, handed out in the order they were heard.
-        ExecutorService fanoutThread = environment
-                .lifecycle()
-                .executorService("sync-fanout-%d")
-                .minThreads(FANOUT_JUDGES)
-                .maxThreads(FANOUT_JUDGES)
-                .build();
+        ExecutorService fanoutThread = fixedThreads(environment, "sync-fanout-%d", FANOUT_JUDGES);
         SyncHub hub = new SyncHub(
                 config,
                 new SyncReads(jdbi, config.getStatementBudgetMillis()),
@@ -114,5 +100,14 @@ public final class SyncFeature {
                 .addFilter("sync-upgrade", new SyncUpgradeFilter(communities, hub, publicScheme))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         return listener::isListening;
+    }
+
+    private static ExecutorService fixedThreads(Environment environment, String names, int threads) {
+        return environment
+                .lifecycle()
+                .executorService(names)
+                .minThreads(threads)
+                .maxThreads(threads)
+                .build();
     }
 }

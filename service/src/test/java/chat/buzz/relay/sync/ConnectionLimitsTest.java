@@ -1,6 +1,5 @@
 package chat.buzz.relay.sync;
 
-import static chat.buzz.relay.testing.SyncClient.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -122,13 +121,6 @@ class ConnectionLimitsTest {
     }
 
     private static void assertToldAndClosed(SyncClient client, String noticeStart) {
-        assertThat(client.closedConnection())
-                .succeedsWithin(Duration.ofSeconds(30))
-                .asString()
-                .startsWith("1008");
-        List<JsonNode> received = client.received();
-        JsonNode last = received.get(received.size() - 1);
-        assertThat(verb(last)).isEqualTo("NOTICE");
-        assertThat(last.get(1).asText()).startsWith(noticeStart);
+        assertThat(client.awaitNoticeAndPolicyClose()).startsWith(noticeStart);
     }
 }
