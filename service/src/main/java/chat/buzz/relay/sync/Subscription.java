@@ -28,7 +28,10 @@ final class Subscription implements BulkStream.Target {
     private final SyncFilter filter;
     private final ArrayDeque<Queued> pending = new ArrayDeque<>();
     private final Runnable resume = this::resume;
-    /** The stream in progress (the snapshot, or a grant's); only the task running this subscription touches it. */
+    /**
+     * The stream in progress (the snapshot, or a grant's): written only by the task running this
+     * subscription, read by {@link #submit} to pick the workers of the next step.
+     */
     private volatile BulkStream bulk;
 
     private boolean snapshotDone;
