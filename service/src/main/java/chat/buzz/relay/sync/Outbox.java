@@ -12,8 +12,8 @@ import java.util.function.Consumer;
  * bulk producer park until the queue has drained to half ({@link #parkUntilDrained}) or tells the
  * caller to give up on the client ({@link #offer} returns false).
  *
- * <p>Answers to the client's own messages ({@link #offerReply}) wait in a second, small queue that is
- * written first: a client that sends many requests while its subscriptions' snapshots fill the main
+ * <p>Answers to the client's own messages ({@link #offerReply}) wait in a second queue, bounded by
+ * characters and written first: a client that sends many requests while its subscriptions' snapshots fill the main
  * queue reads its answers promptly, and they never count as frames it failed to read.
  */
 final class Outbox {
@@ -34,6 +34,7 @@ final class Outbox {
     private final ArrayDeque<String> replies = new ArrayDeque<>();
     private final List<Runnable> parked = new ArrayList<>();
     private long queuedChars;
+    private long replyChars;
     private boolean inFlight;
     private boolean closing;
     private String closeReason;
@@ -60,17 +61,19 @@ final class Outbox {
 
     /**
      * An answer to a message the client sent (OK, NOTICE, or the CLOSED of a REQ that started nothing),
-     * sent before the frames of subscriptions. Bounded by the frame limit on its own: a client that
-     * sends that many messages without reading their answers is too slow.
+     * sent before the frames of subscriptions. Answers are small, so they are bounded by the character
+     * limit alone, on their own: a client may send a burst of a thousand requests while its snapshots
+     * fill the socket, but one that sends megabytes of them without reading the answers is too slow.
      *
-     * @return false when that many answers are already waiting or the connection is going away
+     * @return false when the answers waiting already reach the limit or the connection is going away
      */
     boolean offerReply(String frame) {
         synchronized (this) {
-            if (closing || replies.size() >= maxFrames) {
+            if (closing || (!replies.isEmpty() && replyChars + frame.length() > maxChars)) {
                 return false;
             }
             replies.add(frame);
+            replyChars += frame.length();
         }
         pump();
         return true;
@@ -139,6 +142,7 @@ final class Outbox {
         queue.clear();
         replies.clear();
         queuedChars = 0;
+        replyChars = 0;
     }
 
     /** Pings go straight to the socket: they are tiny and must not wait behind a full queue. */
@@ -192,7 +196,9 @@ final class Outbox {
                     return;
                 }
                 next = replies.poll();
-                if (next == null) {
+                if (next != null) {
+                    replyChars -= next.length();
+                } else {
                     next = queue.poll();
                     if (next != null) {
                         queuedChars -= next.length();
