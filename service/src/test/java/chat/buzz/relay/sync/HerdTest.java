@@ -113,7 +113,8 @@ class HerdTest {
             await().atMost(Duration.ofSeconds(60)).until(() -> RELAY.gauge("buzz.sync.connections") == 1);
             await().atMost(Duration.ofSeconds(90)).until(() -> relayThreads() <= idleThreads + 10);
             System.out.printf("threads after the herd left: %d%n", relayThreads());
-            live.awaitMessage(m -> isHead(m, BigSnapshots.writeArtifact(RELAY, owner, channel, "after")));
+            UUID after = BigSnapshots.writeArtifact(RELAY, owner, channel, "after");
+            live.awaitMessage(m -> isHead(m, after));
         }
     }
 
