@@ -163,7 +163,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 config.getRelay(),
                 identity.publicKeyHex(),
                 gates,
-                config.getIncremental().getOverlapSeconds());
+                config.getIncremental().getOverlapSeconds(),
+                config.getSync());
         BooleanSupplier changeFeedConnected = SyncFeature.register(
                 environment,
                 config.getSync(),

@@ -3,6 +3,7 @@ package chat.buzz.relay.info;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Limits;
 import chat.buzz.relay.identity.RelayConfig;
+import chat.buzz.relay.sync.SyncConfig;
 import com.codahale.metrics.annotation.ExceptionMetered;
 import com.codahale.metrics.annotation.Timed;
 import jakarta.ws.rs.GET;
@@ -22,9 +23,12 @@ public final class InformationResource {
     private final Capabilities capabilities;
     private final String version;
     private final int overlapSeconds;
+    private final SyncConfig sync;
 
-    public InformationResource(RelayConfig config, String relayPubkey, Capabilities capabilities, int overlapSeconds) {
+    public InformationResource(
+            RelayConfig config, String relayPubkey, Capabilities capabilities, int overlapSeconds, SyncConfig sync) {
         this.overlapSeconds = overlapSeconds;
+        this.sync = sync;
         this.config = config;
         this.relayPubkey = relayPubkey;
         this.capabilities = capabilities;
@@ -47,7 +51,15 @@ public final class InformationResource {
                 List.of(1, 11, 29, 42, 98),
                 capabilities.active(),
                 new RelayInformation.Limitation(
-                        config.getMaxBodyBytes(), Limits.MAX_TAGS, Limits.MAX_CONTENT_BYTES, true),
+                        config.getMaxBodyBytes(),
+                        Limits.MAX_TAGS,
+                        Limits.MAX_CONTENT_BYTES,
+                        true,
+                        sync.getMaxSubscriptionsPerConnection(),
+                        sync.getMaxConnectionsPerAddress(),
+                        sync.getMaxConnectionsPerPubkey(),
+                        sync.getMaxConnections(),
+                        sync.getMaxUnauthenticatedPerAddress()),
                 new RelayInformation.Artifacts(
                         Kinds.ARTIFACT_REVISION,
                         Kinds.REMOVAL_MARKER,

@@ -20,11 +20,20 @@ public record RelayInformation(
         Limitation limitation,
         Artifacts artifacts) {
 
+    /**
+     * NIP-11's own names first; the connection caps of WebSocket sync have no NIP-11 name, so they get
+     * names in its style.
+     */
     public record Limitation(
             @JsonProperty("max_message_length") int maxMessageLength,
             @JsonProperty("max_event_tags") int maxEventTags,
             @JsonProperty("max_content_length") int maxContentLength,
-            @JsonProperty("auth_required") boolean authRequired) {}
+            @JsonProperty("auth_required") boolean authRequired,
+            @JsonProperty("max_subscriptions") int maxSubscriptions,
+            @JsonProperty("max_connections_per_address") int maxConnectionsPerAddress,
+            @JsonProperty("max_connections_per_pubkey") int maxConnectionsPerPubkey,
+            @JsonProperty("max_connections") int maxConnections,
+            @JsonProperty("max_unauthenticated_per_address") int maxUnauthenticatedPerAddress) {}
 
     public record Artifacts(
             @JsonProperty("revision_kind") int revisionKind,

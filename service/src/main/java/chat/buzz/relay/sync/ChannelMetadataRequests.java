@@ -41,12 +41,12 @@ final class ChannelMetadataRequests {
                 live.subscribe(session.community().id(), session.reader(), filter, new ChannelMetadataLive.Sink() {
                     @Override
                     public void event(String eventJson) {
-                        session.reply(Frames.event(id, eventJson));
+                        session.deliver(Frames.event(id, eventJson));
                     }
 
                     @Override
                     public void endOfStoredEvents() {
-                        session.reply(Frames.eose(id));
+                        session.deliver(Frames.eose(id));
                     }
 
                     @Override

@@ -11,37 +11,46 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sync worker pool, shared fairly: tasks are queued per owner (a pubkey) and owners take turns,
- * and no owner runs more than {@code perOwner} tasks at once, so one pubkey with many connections
- * cannot occupy every worker. Tasks are short (one query and some queueing); none waits for a client.
+ * A sync worker pool, shared fairly: tasks are queued per owner (a pubkey) and owners take turns; no
+ * owner runs more than {@code perOwner} tasks at once and no address (the group a task comes from)
+ * more than {@code perAddress}, so neither one pubkey with many connections nor many fresh pubkeys
+ * from one address can occupy every worker. Tasks are short (one query and some queueing); none waits
+ * for a client.
  */
 final class FairWorkers {
     private static final Logger LOG = LoggerFactory.getLogger(FairWorkers.class);
 
+    private record Task(String address, Runnable work) {}
+
     private final Executor threads;
     private final int size;
     private final int perOwner;
-    private final Map<String, ArrayDeque<Runnable>> waiting = new HashMap<>();
+    private final int perAddress;
+    private final Map<String, ArrayDeque<Task>> waiting = new HashMap<>();
     /** Owners with waiting tasks, in the order they get their next turn. */
     private final ArrayDeque<String> turns = new ArrayDeque<>();
 
     private final Map<String, Integer> runningByOwner = new HashMap<>();
+    private final Map<String, Integer> runningByAddress = new HashMap<>();
     private int running;
+    private int queued;
 
     /** @param threads runs at most {@code size} tasks at once here, so its own queue stays empty */
-    FairWorkers(Executor threads, int size, int perOwner) {
+    FairWorkers(Executor threads, int size, int perOwner, int perAddress) {
         this.threads = threads;
         this.size = size;
         this.perOwner = Math.max(1, Math.min(perOwner, size));
+        this.perAddress = Math.max(1, Math.min(perAddress, size));
     }
 
-    void submit(String owner, Runnable task) {
+    void submit(String address, String owner, Runnable task) {
         synchronized (this) {
-            ArrayDeque<Runnable> queue = waiting.computeIfAbsent(owner, o -> new ArrayDeque<>());
+            ArrayDeque<Task> queue = waiting.computeIfAbsent(owner, o -> new ArrayDeque<>());
             if (queue.isEmpty()) {
                 turns.add(owner);
             }
-            queue.add(task);
+            queue.add(new Task(address, task));
+            queued++;
         }
         dispatch();
     }
@@ -51,7 +60,7 @@ final class FairWorkers {
     }
 
     synchronized int waiting() {
-        return waiting.values().stream().mapToInt(ArrayDeque::size).sum();
+        return queued;
     }
 
     private void dispatch() {
@@ -74,37 +83,44 @@ final class FairWorkers {
         }
     }
 
-    /** The next task of the first owner in line who is under its limit; that owner goes to the back. */
+    /**
+     * The next task of the first owner in line who, with its task's address, is under its limits; that
+     * owner goes to the back.
+     */
     private Runnable nextTurn() {
         for (int i = turns.size(); i > 0; i--) {
             String owner = turns.poll();
-            if (runningByOwner.getOrDefault(owner, 0) >= perOwner) {
+            ArrayDeque<Task> queue = waiting.get(owner);
+            if (runningByOwner.getOrDefault(owner, 0) >= perOwner
+                    || runningByAddress.getOrDefault(queue.peek().address(), 0) >= perAddress) {
                 turns.add(owner);
                 continue;
             }
-            ArrayDeque<Runnable> queue = waiting.get(owner);
-            Runnable task = queue.poll();
+            Task task = queue.poll();
             if (queue.isEmpty()) {
                 waiting.remove(owner);
             } else {
                 turns.add(owner);
             }
+            queued--;
             running++;
             runningByOwner.merge(owner, 1, Integer::sum);
+            runningByAddress.merge(task.address(), 1, Integer::sum);
             return () -> runThenRelease(owner, task);
         }
         return null;
     }
 
-    private void runThenRelease(String owner, Runnable task) {
+    private void runThenRelease(String owner, Task task) {
         try {
-            task.run();
+            task.work().run();
         } catch (RuntimeException e) {
             LOG.warn("A sync task failed", e);
         } finally {
             synchronized (this) {
                 running--;
                 runningByOwner.computeIfPresent(owner, (o, n) -> n <= 1 ? null : n - 1);
+                runningByAddress.computeIfPresent(task.address(), (a, n) -> n <= 1 ? null : n - 1);
             }
             dispatch();
         }

@@ -11,6 +11,10 @@ import java.util.function.Consumer;
  * Nothing here ever grows past its limits and nothing here ever blocks: a full queue either makes a
  * bulk producer park until the queue has drained to half ({@link #parkUntilDrained}) or tells the
  * caller to give up on the client ({@link #offer} returns false).
+ *
+ * <p>Answers to the client's own messages ({@link #offerReply}) wait in a second queue, bounded by
+ * characters and written first: a client that sends many requests while its subscriptions' snapshots fill the main
+ * queue reads its answers promptly, and they never count as frames it failed to read.
  */
 final class Outbox {
     /** Where frames go: the WebSocket session. {@code done} gets null on success. */
@@ -27,8 +31,10 @@ final class Outbox {
     private final long maxChars;
     private final int reservedFrames;
     private final ArrayDeque<String> queue = new ArrayDeque<>();
+    private final ArrayDeque<String> replies = new ArrayDeque<>();
     private final List<Runnable> parked = new ArrayList<>();
     private long queuedChars;
+    private long replyChars;
     private boolean inFlight;
     private boolean closing;
     private String closeReason;
@@ -48,6 +54,26 @@ final class Outbox {
                 return false;
             }
             enqueue(frame);
+        }
+        pump();
+        return true;
+    }
+
+    /**
+     * An answer to a message the client sent (OK, NOTICE, or the CLOSED of a REQ that started nothing),
+     * sent before the frames of subscriptions. Answers are small, so they are bounded by the character
+     * limit alone, on their own: a client may send a burst of a thousand requests while its snapshots
+     * fill the socket, but one that sends megabytes of them without reading the answers is too slow.
+     *
+     * @return false when the answers waiting already reach the limit or the connection is going away
+     */
+    boolean offerReply(String frame) {
+        synchronized (this) {
+            if (closing || (!replies.isEmpty() && replyChars + frame.length() > maxChars)) {
+                return false;
+            }
+            replies.add(frame);
+            replyChars += frame.length();
         }
         pump();
         return true;
@@ -95,8 +121,7 @@ final class Outbox {
             if (closing) {
                 return;
             }
-            queue.clear();
-            queuedChars = 0;
+            clear();
             enqueue(lastWords);
             closing = true;
             closeReason = reason;
@@ -108,10 +133,16 @@ final class Outbox {
     void abandon() {
         synchronized (this) {
             closing = true;
-            queue.clear();
-            queuedChars = 0;
+            clear();
         }
         wake();
+    }
+
+    private void clear() {
+        queue.clear();
+        replies.clear();
+        queuedChars = 0;
+        replyChars = 0;
     }
 
     /** Pings go straight to the socket: they are tiny and must not wait behind a full queue. */
@@ -164,13 +195,20 @@ final class Outbox {
                 if (inFlight) {
                     return;
                 }
-                next = queue.poll();
+                next = replies.poll();
+                if (next != null) {
+                    replyChars -= next.length();
+                } else {
+                    next = queue.poll();
+                    if (next != null) {
+                        queuedChars -= next.length();
+                    }
+                }
                 closeNow = next == null && closing && closeReason != null;
                 if (next == null && !closeNow) {
                     return;
                 }
                 if (next != null) {
-                    queuedChars -= next.length();
                     inFlight = true;
                 }
             }
@@ -193,8 +231,7 @@ final class Outbox {
                     inFlight = false;
                     if (error != null) {
                         closing = true;
-                        queue.clear();
-                        queuedChars = 0;
+                        clear();
                         closeReason = null;
                     }
                 }

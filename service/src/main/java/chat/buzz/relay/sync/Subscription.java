@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * One REQ: streams the snapshot, then applies live changes in arrival order. It is registered for
  * changes before the snapshot query starts and holds them until EOSE, so a change that commits
  * while the snapshot streams is delivered after it (possibly twice, which clients tolerate).
- * All work for one subscription runs serially on the hub's worker pool, in short tasks: a bulk
+ * All work for one subscription runs serially on the hub's workers, in short tasks: a bulk
  * stream parks on a full queue instead of waiting for the client (see {@link BulkStream}). Frames
  * are queued under this object's lock together with the cancelled check, so nothing follows a CLOSED.
  */
@@ -28,8 +28,11 @@ final class Subscription implements BulkStream.Target {
     private final SyncFilter filter;
     private final ArrayDeque<Queued> pending = new ArrayDeque<>();
     private final Runnable resume = this::resume;
-    /** The stream in progress (the snapshot, or a grant's); only the task running this subscription touches it. */
-    private BulkStream bulk;
+    /**
+     * The stream in progress (the snapshot, or a grant's): written only by the task running this
+     * subscription, read by {@link #submit} to pick the workers of the next step.
+     */
+    private volatile BulkStream bulk;
 
     private boolean snapshotDone;
     /**
@@ -78,8 +81,16 @@ final class Subscription implements BulkStream.Target {
         submit();
     }
 
+    /**
+     * The next step goes to the stream workers while a bulk stream is in progress (or about to begin),
+     * otherwise to the live workers: a live subscriber's changes never queue behind anyone's snapshot.
+     */
     private void submit() {
-        hub.submit(owner.reader(), this::run);
+        if (bulk != null || !isSnapshotDone()) {
+            hub.submitStream(owner, this::run);
+        } else {
+            hub.submitLive(owner, this::run);
+        }
     }
 
     /**

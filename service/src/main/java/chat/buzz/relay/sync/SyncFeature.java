@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.ee10.websocket.jakarta.server.config.JakartaWebSocketServletContainerInitializer;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.jdbi.v3.core.Jdbi;
 
 /** Wires WebSocket sync into the application: endpoint, worker pool, pinger and change listener. */
@@ -39,13 +40,16 @@ public final class SyncFeature {
             long overlapSeconds,
             DatabaseOutage outage,
             ChannelMetadataReads channelMetadataReads) {
-        ExecutorService threads = environment
-                .lifecycle()
-                .executorService("sync-worker-%d")
-                .minThreads(config.getWorkerThreads())
-                .maxThreads(config.getWorkerThreads())
-                .build();
-        FairWorkers workers = new FairWorkers(threads, config.getWorkerThreads(), config.getWorkersPerPubkey());
+        FairWorkers streamWorkers = new FairWorkers(
+                fixedThreads(environment, "sync-worker-%d", config.getWorkerThreads()),
+                config.getWorkerThreads(),
+                config.getWorkersPerPubkey(),
+                config.getWorkersPerAddress());
+        FairWorkers liveWorkers = new FairWorkers(
+                fixedThreads(environment, "sync-live-%d", config.getLiveWorkerThreads()),
+                config.getLiveWorkerThreads(),
+                config.getWorkersPerPubkey(),
+                config.getLiveWorkerThreads());
         // Pings and deadlines (AUTH, snapshot): each task only queues a frame or a close, never waits.
         ScheduledExecutorService timers = environment
                 .lifecycle()
@@ -54,19 +58,9 @@ public final class SyncFeature {
                 .removeOnCancelPolicy(true)
                 .build();
         // One query per change; a few changes judged at once, handed out in the order they were heard.
-        ExecutorService fanoutThread = environment
-                .lifecycle()
-                .executorService("sync-fanout-%d")
-                .minThreads(FANOUT_JUDGES)
-                .maxThreads(FANOUT_JUDGES)
-                .build();
+        ExecutorService fanoutThread = fixedThreads(environment, "sync-fanout-%d", FANOUT_JUDGES);
         // Channel metadata subscriptions: one thread, so each snapshot is ordered before later changes.
-        ExecutorService channelMetadataThread = environment
-                .lifecycle()
-                .executorService("channel-metadata-%d")
-                .minThreads(1)
-                .maxThreads(1)
-                .build();
+        ExecutorService channelMetadataThread = fixedThreads(environment, "channel-metadata-%d", 1);
         SyncHub hub = new SyncHub(
                 config,
                 new SyncReads(jdbi, config.getStatementBudgetMillis()),
@@ -74,7 +68,8 @@ public final class SyncFeature {
                 gates,
                 clock,
                 overlapSeconds,
-                workers,
+                streamWorkers,
+                liveWorkers,
                 fanoutThread,
                 timers,
                 environment.metrics(),
@@ -95,6 +90,13 @@ public final class SyncFeature {
                 config.getPingIntervalSeconds(),
                 TimeUnit.SECONDS);
 
+        // Jetty retires one idle thread per idle timeout by default, so the threads a herd of connections
+        // called up would stay for hours after it left; let every idle one go at its timeout.
+        environment.lifecycle().addServerLifecycleListener(server -> {
+            if (server.getThreadPool() instanceof QueuedThreadPool pool) {
+                pool.setMaxEvictCount(pool.getMaxThreads());
+            }
+        });
         JakartaWebSocketServletContainerInitializer.configure(
                 environment.getApplicationContext(),
                 (servletContext, container) ->
@@ -104,5 +106,14 @@ public final class SyncFeature {
                 .addFilter("sync-upgrade", new SyncUpgradeFilter(communities, hub, publicScheme))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         return listener::isListening;
+    }
+
+    private static ExecutorService fixedThreads(Environment environment, String names, int threads) {
+        return environment
+                .lifecycle()
+                .executorService(names)
+                .minThreads(threads)
+                .maxThreads(threads)
+                .build();
     }
 }

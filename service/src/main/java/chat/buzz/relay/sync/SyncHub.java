@@ -28,7 +28,8 @@ final class SyncHub {
     private final Gates gates;
     private final Clock clock;
     private final long overlapSeconds;
-    private final FairWorkers workers;
+    private final FairWorkers streamWorkers;
+    private final FairWorkers liveWorkers;
     private final ScheduledExecutorService timers;
     private final Map<Long, Set<Subscription>> byCommunity = new ConcurrentHashMap<>();
     private final Set<SyncSession> sessions = ConcurrentHashMap.newKeySet();
@@ -40,10 +41,11 @@ final class SyncHub {
     private final Counter snapshotTimeouts;
     private final Counter statementTimeouts;
     private final Counter authTimeouts;
-    private final Counter refusedUnauthenticated;
+    private final Counter refusedConnections;
+    private final Counter shedConnections;
     private final AtomicInteger activeSnapshots = new AtomicInteger();
     private final AtomicInteger parkedStreams = new AtomicInteger();
-    private final UnauthenticatedConnections unauthenticated;
+    private final ConnectionAdmission admission;
     private final DatabaseOutage outage;
     private final Fanout fanout;
     private final ChannelMetadataLive channelMetadata;
@@ -55,7 +57,8 @@ final class SyncHub {
             Gates gates,
             Clock clock,
             long overlapSeconds,
-            FairWorkers workers,
+            FairWorkers streamWorkers,
+            FairWorkers liveWorkers,
             Executor fanoutThread,
             ScheduledExecutorService timers,
             MetricRegistry metrics,
@@ -69,11 +72,11 @@ final class SyncHub {
         this.gates = gates;
         this.clock = clock;
         this.overlapSeconds = overlapSeconds;
-        this.workers = workers;
+        this.streamWorkers = streamWorkers;
+        this.liveWorkers = liveWorkers;
         this.timers = timers;
         this.fanout = new Fanout(this, fanoutThread);
-        this.unauthenticated = new UnauthenticatedConnections(
-                config.getMaxUnauthenticatedPerAddress(), config.getMaxUnauthenticatedConnections());
+        this.admission = new ConnectionAdmission(config);
         this.tooSlow = metrics.counter("buzz.sync.disconnected-too-slow");
         this.resets = metrics.counter("buzz.sync.feed-resets");
         this.backpressureWaits = metrics.counter("buzz.sync.backpressure-waits");
@@ -81,14 +84,17 @@ final class SyncHub {
         this.snapshotTimeouts = metrics.counter("buzz.sync.snapshot-timeouts");
         this.statementTimeouts = metrics.counter("buzz.sync.statement-timeouts");
         this.authTimeouts = metrics.counter("buzz.sync.disconnected-auth-timeout");
-        this.refusedUnauthenticated = metrics.counter("buzz.sync.refused-unauthenticated");
+        this.refusedConnections = metrics.counter("buzz.sync.refused-connections");
+        this.shedConnections = metrics.counter("buzz.sync.shed-unauthenticated");
         metrics.gauge("buzz.sync.connections", () -> sessions::size);
         metrics.gauge(
                 "buzz.sync.subscriptions",
                 () -> () -> byCommunity.values().stream().mapToInt(Set::size).sum());
-        metrics.gauge("buzz.sync.unauthenticated", () -> unauthenticated::total);
-        metrics.gauge("buzz.sync.workers-busy", () -> workers::running);
-        metrics.gauge("buzz.sync.tasks-waiting", () -> workers::waiting);
+        metrics.gauge("buzz.sync.unauthenticated", () -> admission::waiting);
+        metrics.gauge("buzz.sync.workers-busy", () -> streamWorkers::running);
+        metrics.gauge("buzz.sync.tasks-waiting", () -> streamWorkers::waiting);
+        metrics.gauge("buzz.sync.live-workers-busy", () -> liveWorkers::running);
+        metrics.gauge("buzz.sync.live-tasks-waiting", () -> liveWorkers::waiting);
         metrics.gauge("buzz.sync.snapshots-active", () -> activeSnapshots::get);
         metrics.gauge("buzz.sync.streams-parked", () -> parkedStreams::get);
         metrics.gauge("buzz.sync.live-access-queries", () -> reads::liveAccessQueries);
@@ -127,9 +133,14 @@ final class SyncHub {
         return overlapSeconds;
     }
 
-    /** Work for one subscriber, queued fairly by its pubkey. */
-    void submit(String pubkey, Runnable task) {
-        workers.submit(pubkey, task);
+    /** A step of a bulk stream (a snapshot or a grant's), queued fairly by address and pubkey. */
+    void submitStream(SyncSession session, Runnable task) {
+        streamWorkers.submit(session.address(), session.reader(), task);
+    }
+
+    /** Live changes of a subscription past its snapshot: their own workers, never behind any stream. */
+    void submitLive(SyncSession session, Runnable task) {
+        liveWorkers.submit(session.address(), session.reader(), task);
     }
 
     ScheduledFuture<?> schedule(Runnable task, long delaySeconds) {
@@ -194,21 +205,27 @@ final class SyncHub {
         channelMetadata.resetAll(message);
     }
 
-    void opened(SyncSession session) {
+    /**
+     * A new connection: admitted to wait for its AUTH, possibly in place of the oldest connection still
+     * waiting (which is told and closed), or refused.
+     *
+     * @return null when admitted, otherwise the NOTICE text saying why not
+     */
+    String opened(SyncSession session) {
         sessions.add(session);
-    }
-
-    /** @return null when a new connection from {@code address} may wait for its AUTH, otherwise why not */
-    String admitUnauthenticated(String address) {
-        String refusal = unauthenticated.admit(address);
-        if (refusal != null) {
-            refusedUnauthenticated.inc();
+        ConnectionAdmission.Decision decision = admission.open(session);
+        if (decision.shed() != null) {
+            shedConnections.inc();
+            decision.shed().shed(ConnectionAdmission.SHED_NOTICE);
         }
-        return refusal;
+        if (decision.refusal() != null) {
+            refusedConnections.inc();
+        }
+        return decision.refusal();
     }
 
-    void authenticatedOrGone(String address) {
-        unauthenticated.release(address);
+    void authenticated(SyncSession session) {
+        admission.authenticated(session);
     }
 
     void authTimedOut() {
@@ -229,6 +246,7 @@ final class SyncHub {
     }
 
     void closed(SyncSession session, String pubkey) {
+        admission.closed(session);
         if (sessions.remove(session) && pubkey != null) {
             connectionsByPubkey.computeIfPresent(pubkey, (key, count) -> count <= 1 ? null : count - 1);
         }

@@ -16,13 +16,12 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One WebSocket connection: NIP-42 AUTH, then REQ/CLOSE. Every reply goes through the
  * connection's {@link Outbox}; a malformed frame is answered and the connection stays open.
  */
-final class SyncSession {
+final class SyncSession implements ConnectionAdmission.Connection {
     static final int MAX_SUBSCRIPTION_ID = 64;
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -37,10 +36,12 @@ final class SyncSession {
     private volatile String reader;
     private volatile long lastHeardNanos = System.nanoTime();
     private volatile boolean closed;
-    private final AtomicBoolean waitingForAuth = new AtomicBoolean();
     private volatile ScheduledFuture<?> authDeadline;
 
-    /** @param address the client's IP address, for the cap on connections waiting to authenticate */
+    /**
+     * @param address the client's IP address (behind a trusted proxy, the one it forwarded), for the caps
+     *     on connections per address
+     */
     SyncSession(SyncHub hub, Community community, String relayUrl, String address, Outbox.Sink sink) {
         this.hub = hub;
         this.community = community;
@@ -73,14 +74,22 @@ final class SyncSession {
         return lastHeardNanos;
     }
 
+    @Override
+    public String address() {
+        return address;
+    }
+
+    @Override
+    public void shed(String notice) {
+        outbox.closeAfter(Frames.notice(notice), "shed for a newer connection");
+    }
+
     void opened() {
-        hub.opened(this);
-        String refusal = hub.admitUnauthenticated(address);
+        String refusal = hub.opened(this);
         if (refusal != null) {
-            outbox.closeAfter(Frames.notice(refusal), "too many unauthenticated connections");
+            outbox.closeAfter(Frames.notice(refusal), "too many connections");
             return;
         }
-        waitingForAuth.set(true);
         authDeadline = hub.schedule(this::authOverdue, hub.config().getAuthTimeoutSeconds());
         reply(Frames.auth(challenge));
     }
@@ -95,14 +104,10 @@ final class SyncSession {
         }
     }
 
-    /** Leaves the unauthenticated count once: on a successful AUTH or when the connection ends. */
     private void stopWaitingForAuth() {
-        if (waitingForAuth.compareAndSet(true, false)) {
-            hub.authenticatedOrGone(address);
-            ScheduledFuture<?> deadline = authDeadline;
-            if (deadline != null) {
-                deadline.cancel(false);
-            }
+        ScheduledFuture<?> deadline = authDeadline;
+        if (deadline != null) {
+            deadline.cancel(false);
         }
     }
 
@@ -175,6 +180,7 @@ final class SyncSession {
             return;
         }
         reader = pubkey;
+        hub.authenticated(this);
         stopWaitingForAuth();
         reply(Frames.ok(event.id(), true, ""));
     }
@@ -187,7 +193,7 @@ final class SyncSession {
         }
         String id = message.get(1).asText();
         if (reader == null) {
-            reply(Frames.closed(id, "auth-required: answer the AUTH challenge first"));
+            answer(id, Frames.closed(id, "auth-required: answer the AUTH challenge first"));
             return;
         }
         // Channel metadata (PROTOCOL 4.6): after AUTH, whatever the sync gate says.
@@ -198,18 +204,18 @@ final class SyncSession {
             return;
         }
         if (!hub.gates().isEnabled(Gate.SYNC)) {
-            reply(Frames.closed(id, "sync_unavailable: WebSocket sync is turned off on this relay"));
+            answer(id, Frames.closed(id, "sync_unavailable: WebSocket sync is turned off on this relay"));
             return;
         }
         if (message.size() != 3) {
-            reply(Frames.closed(id, "invalid: a sync REQ has exactly one filter"));
+            answer(id, Frames.closed(id, "invalid: a sync REQ has exactly one filter"));
             return;
         }
         SyncFilter filter;
         try {
             filter = SyncFilter.parse(message.get(2));
         } catch (SyncFilter.Invalid e) {
-            reply(Frames.closed(id, "invalid: " + e.getMessage()));
+            answer(id, Frames.closed(id, "invalid: " + e.getMessage()));
             return;
         }
         if (!freeSlotFor(id)) {
@@ -235,10 +241,12 @@ final class SyncSession {
         }
         channelMetadata.close(id);
         if (subscriptions.size() + channelMetadata.size() >= hub.config().getMaxSubscriptionsPerConnection()) {
-            reply(Frames.closed(
+            answer(
                     id,
-                    "blocked: at most " + hub.config().getMaxSubscriptionsPerConnection()
-                            + " subscriptions per connection; CLOSE one first"));
+                    Frames.closed(
+                            id,
+                            "blocked: at most " + hub.config().getMaxSubscriptionsPerConnection()
+                                    + " subscriptions per connection; CLOSE one first"));
             return false;
         }
         return true;
@@ -291,10 +299,31 @@ final class SyncSession {
         hub.closed(this, reader);
     }
 
-    /** Queues a frame for the client; a full queue ends the connection. */
+    /** An answer to the client's message: it goes ahead of queued subscription frames (see {@link Outbox}). */
     void reply(String frame) {
+        if (!outbox.offerReply(frame)) {
+            tooSlow();
+        }
+    }
+
+    /** A frame of a subscription: it waits behind the frames queued before it; a full queue ends the connection. */
+    void deliver(String frame) {
         if (!outbox.offer(frame)) {
             tooSlow();
+        }
+    }
+
+    /**
+     * The CLOSED of a REQ that started nothing. While a subscription of that id is open, the answer
+     * queues behind the frames already queued for it, so that id's frames keep their order.
+     */
+    private void answer(String id, String closed) {
+        if (subscriptions.containsKey(id)) {
+            if (!outbox.offer(closed)) {
+                tooSlow();
+            }
+        } else {
+            reply(closed);
         }
     }
 

@@ -13,8 +13,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** One pubkey cannot take every worker, and owners take turns instead of queueing behind the busiest. */
+/**
+ * Neither one pubkey nor one address with many pubkeys can take every worker, and owners take turns
+ * instead of queueing behind the busiest.
+ */
 class FairWorkersTest {
+    private static final String ADDRESS = "192.0.2.1";
     private final ExecutorService threads = Executors.newFixedThreadPool(3);
 
     @AfterEach
@@ -24,18 +28,18 @@ class FairWorkersTest {
 
     @Test
     void anOwnerAtItsLimitLeavesWorkersForOthers() throws Exception {
-        FairWorkers workers = new FairWorkers(threads, 3, 2);
+        FairWorkers workers = new FairWorkers(threads, 3, 2, 3);
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch hostileStarted = new CountDownLatch(2);
         for (int i = 0; i < 10; i++) {
-            workers.submit("hostile", () -> {
+            workers.submit(ADDRESS, "hostile", () -> {
                 hostileStarted.countDown();
                 awaitQuietly(release);
             });
         }
         assertThat(hostileStarted.await(10, TimeUnit.SECONDS)).isTrue();
         CountDownLatch otherRan = new CountDownLatch(1);
-        workers.submit("other", otherRan::countDown);
+        workers.submit(ADDRESS, "other", otherRan::countDown);
 
         assertThat(otherRan.await(10, TimeUnit.SECONDS))
                 .as("another owner's task runs while hostile ones block")
@@ -49,22 +53,47 @@ class FairWorkersTest {
     }
 
     @Test
+    void manyOwnersFromOneAddressAtItsLimitLeaveWorkersForAnotherAddress() throws Exception {
+        FairWorkers workers = new FairWorkers(threads, 3, 1, 2);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch floodStarted = new CountDownLatch(2);
+        for (int i = 0; i < 20; i++) {
+            workers.submit(ADDRESS, "fresh-key-" + i, () -> {
+                floodStarted.countDown();
+                awaitQuietly(release);
+            });
+        }
+        assertThat(floodStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        CountDownLatch otherRan = new CountDownLatch(1);
+        workers.submit("198.51.100.7", "neighbour", otherRan::countDown);
+
+        assertThat(otherRan.await(10, TimeUnit.SECONDS))
+                .as("a task from another address runs while the flooding address holds its share")
+                .isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(workers::running, running -> running == 2);
+        assertThat(workers.waiting())
+                .as("the flooding address's other pubkeys wait for its share")
+                .isEqualTo(18);
+        release.countDown();
+    }
+
+    @Test
     void ownersTakeTurns() throws Exception {
-        FairWorkers workers = new FairWorkers(threads, 1, 1);
+        FairWorkers workers = new FairWorkers(threads, 1, 1, 1);
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch firstStarted = new CountDownLatch(1);
         List<String> order = new CopyOnWriteArrayList<>();
-        workers.submit("a", () -> {
+        workers.submit(ADDRESS, "a", () -> {
             firstStarted.countDown();
             awaitQuietly(release);
         });
         assertThat(firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
         for (int i = 0; i < 3; i++) {
-            workers.submit("a", () -> order.add("a"));
+            workers.submit(ADDRESS, "a", () -> order.add("a"));
         }
-        workers.submit("b", () -> order.add("b"));
+        workers.submit(ADDRESS, "b", () -> order.add("b"));
         CountDownLatch done = new CountDownLatch(1);
-        workers.submit("c", done::countDown);
+        workers.submit(ADDRESS, "c", done::countDown);
         release.countDown();
 
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();

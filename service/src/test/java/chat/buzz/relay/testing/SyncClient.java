@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -206,6 +207,19 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
 
     public CompletableFuture<String> closedConnection() {
         return closed;
+    }
+
+    /** Waits for the relay to close the connection with 1008 and returns the last NOTICE's text before it. */
+    public String awaitNoticeAndPolicyClose() {
+        String close = closed.orTimeout(30, TimeUnit.SECONDS).join();
+        if (!close.startsWith("1008")) {
+            throw new AssertionError("closed with " + close + ", not 1008");
+        }
+        JsonNode last = received.get(received.size() - 1);
+        if (!verb(last).equals("NOTICE")) {
+            throw new AssertionError("the last message before the close was " + last + ", not a NOTICE");
+        }
+        return last.get(1).asText();
     }
 
     public static String verb(JsonNode message) {
