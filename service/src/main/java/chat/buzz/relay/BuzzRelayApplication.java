@@ -23,6 +23,7 @@ import chat.buzz.relay.fleet.FleetFeature;
 import chat.buzz.relay.fleet.InstanceName;
 import chat.buzz.relay.gate.FlagDao;
 import chat.buzz.relay.gate.FlagService;
+import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.GateFeature;
 import chat.buzz.relay.health.HealthFeature;
 import chat.buzz.relay.identity.RelayIdentity;
@@ -168,7 +169,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 config.getIncremental().getOverlapSeconds(),
                 database.outage());
 
-        HealthFeature.register(environment, jdbi, config.getChangelog(), changeFeedConnected);
+        HealthFeature.register(
+                environment, jdbi, config.getChangelog(), changeFeedConnected, () -> gates.isEnabled(Gate.INCREMENTAL));
         Fleet fleet = FleetFeature.register(
                 environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
         OperationsFeature.register(
