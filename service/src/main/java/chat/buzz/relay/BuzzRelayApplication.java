@@ -93,6 +93,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
     @Override
     public void run(BuzzRelayConfiguration config, Environment environment) throws Exception {
         Clock clock = Clock.systemUTC();
+        String instanceId = InstanceName.newInstanceId();
+        InstanceName.nameConnections(config.getDataSourceFactory(), instanceId);
         RelayDatabase database = DatabaseFeature.register(
                 environment,
                 config.getEmbeddedDatabase(),
@@ -128,7 +130,6 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 readiness,
                 config.getAdmin().getFlagRefresh(),
                 opsScheduler);
-        String instanceId = InstanceName.newInstanceId();
         DatabaseSyncStatistics statistics =
                 OperationsFeature.statistics(environment, database, instanceId, clock, config.getAdmin(), opsScheduler);
 
