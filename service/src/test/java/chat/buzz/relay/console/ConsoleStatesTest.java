@@ -96,7 +96,8 @@ class ConsoleStatesTest {
     }
 
     private void recordThePendingChangeset(String id) {
-        WebElement reason = browser.driver.findElement(By.id("reason-" + id));
+        browser.driver.get(RELAY.adminUrl() + "/console/migrations.html");
+        WebElement reason = browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("reason-" + id)));
         reason.sendKeys("applied by hand in the console drill");
         browser.driver
                 .findElement(By.xpath("//button[contains(., 'Record " + id + "')]"))
@@ -125,6 +126,10 @@ class ConsoleStatesTest {
                     .until(driver -> !mainText().isBlank() && !mainText().startsWith("Loading"));
             String text = mainText();
             assertThat(text).as("%s in state %s", page, state).doesNotContain("[object", "undefined", "NaN");
+            if (page.equals("migrations.html")) {
+                // The pending changesets are what this page is for; the screenshot shows them, not the header.
+                browser.driver.executeScript("document.getElementById('pending').scrollIntoView()");
+            }
             browser.screenshot(SHOTS, state + "-" + page.replace(".html", ""));
             texts.put(page, text);
         }
