@@ -6,8 +6,9 @@ const main = document.getElementById("main");
 function confirmationSummary(confirmation) {
   if (!confirmation) return "no fleet view to confirm it (see Fleet)";
   const each = confirmation.instances.map(i => i.confirmed
-    ? `${i.instanceId} confirmed after ${i.secondsAfterFlip.toFixed(1)} s`
-    : `${i.instanceId} NOT confirmed${i.stale ? " (stale)" : ""}`);
+    ? `${i.instanceId} applied it after ${i.secondsAfterFlip.toFixed(1)} s`
+    : i.gone ? `${i.instanceId} gone (no database session; not counted)`
+      : `${i.instanceId} NOT confirmed${i.stale ? " (stale: frozen or cut off)" : ""}`);
   const verdict = confirmation.everyInstanceConfirmed
     ? `every instance confirmed within ${confirmation.secondsToLastConfirmation.toFixed(1)} s`
     : "NOT every instance confirmed";
@@ -30,11 +31,22 @@ function flagCard(flag, unmet) {
     el("button", { type: "submit", id: `apply-${id}` }, "Apply"), message);
   form.addEventListener("submit", async event => {
     event.preventDefault();
+    // The flip waits for every instance's heartbeat: say so, and take no second click meanwhile.
+    const apply = form.querySelector(`#apply-${id}`);
+    apply.disabled = true;
+    const started = Date.now();
+    const waiting = () => showMessage(message, "notice",
+      `Waiting for every instance to apply it: ${((Date.now() - started) / 1000).toFixed(0)} s so far…`);
+    waiting();
+    const ticker = setInterval(waiting, 1000);
     const reply = await api("/api/flags", { method: "POST",
       body: { gate: id, value: value.value, reason: reason.value, force: force.checked } });
+    clearInterval(ticker);
+    apply.disabled = false;
     if (reply.ok) {
+      const every = reply.json.confirmation?.everyInstanceConfirmed;
       await render(`${id}: ${reply.json.action} (${reply.json.oldValue ? "on" : "off"} → ${reply.json.newValue ? "on" : "off"}); `
-        + confirmationSummary(reply.json.confirmation));
+        + confirmationSummary(reply.json.confirmation), every ? "notice" : "warning");
     } else {
       showMessage(message, "error", reply.json?.message ?? `refused (${reply.status})`, reply.json?.missing ?? []);
       message.querySelector("div").id = `refusal-${id}`;
@@ -52,14 +64,14 @@ function flagCard(flag, unmet) {
     form);
 }
 
-async function render(notice) {
+async function render(notice, kind = "notice") {
   const [flags, history] = await Promise.all([api("/api/flags"), api("/api/flags/history?limit=50")]);
   if (!flags.ok || !history.ok) {
     showMessage(main, "error", "Could not load the flags.");
     return;
   }
   const content = [];
-  if (notice) content.push(el("div", { class: "notice", role: "status", id: "notice" }, notice));
+  if (notice) content.push(el("div", { class: kind, role: "status", id: "notice" }, notice));
   for (const flag of flags.json.flags) content.push(flagCard(flag, flags.json.unmet[flag.gate]));
   content.push(el("h2", {}, "History"));
   const rows = history.json.map(h => [when(h.changedAt), h.gate, h.operator, h.action,

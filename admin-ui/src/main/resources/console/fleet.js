@@ -2,6 +2,7 @@ import { api, el, page, showMessage, svg, when } from "/console/console.js";
 
 const main = document.getElementById("main");
 const SERIES = [["requests", "#0a58ca"], ["unavailable", "#dc6803"], ["resets", "#b42318"]];
+const UNITS = { requests: "requests", unavailable: "503s", resets: "resets" };
 
 // One small line chart per series: the instance's per-heartbeat requests, 503s and resets served.
 function sparkline(instanceId, traffic, field, color) {
@@ -13,7 +14,7 @@ function sparkline(instanceId, traffic, field, color) {
   const total = values.reduce((sum, v) => sum + v, 0);
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
     class: `sparkline sparkline-${field}`, "data-total": total });
-  root.append(svg("title", {}, `${instanceId}: ${total} ${field === "unavailable" ? "503s" : field} over ${values.length} heartbeats (peak ${Math.max(0, ...values)})`));
+  root.append(svg("title", {}, `${instanceId}: ${total} ${UNITS[field]} over ${values.length} heartbeats (peak ${Math.max(0, ...values)})`));
   if (values.length === 1) {
     // One beat so far (or the last one before it went silent): a dot, since a line needs two points.
     const [x, y] = points[0].split(",");
@@ -21,18 +22,47 @@ function sparkline(instanceId, traffic, field, color) {
   } else if (values.length) {
     root.append(svg("polyline", { points: points.join(" "), fill: "none", stroke: color, "stroke-width": 1.5 }));
   }
-  return root;
+  // The scale, written out: each chart is drawn to its own peak, so one 503 and sixty resets differ in the label.
+  return el("div", { class: "spark" }, root,
+    el("small", { class: `scale scale-${field}` }, `peak ${Math.max(0, ...values)} ${UNITS[field]}/beat, ${total} in all`));
 }
 
 function gates(report) {
   return Object.entries(report.gates).map(([gate, on]) => el("span", { class: on ? "on" : "off" }, `${gate} ${on ? "on" : "off"} `));
 }
 
+// A gone instance (no database session left) can be forgotten; a stale one still holds sessions and blocks.
+function forgetForm(r) {
+  const reason = el("input", { type: "text", id: `forget-reason-${r.instanceId}`, required: true });
+  const output = el("div", { "aria-live": "polite" });
+  const form = el("form", { class: "forget" },
+    el("label", { for: `forget-reason-${r.instanceId}` }, "Reason (audited)"), reason,
+    el("button", { type: "submit", id: `forget-${r.instanceId}` }, "Forget this instance"), output);
+  form.addEventListener("submit", async event => {
+    event.preventDefault();
+    const reply = await api("/api/instances/forget", { method: "POST", body: { instanceId: r.instanceId, reason: reason.value } });
+    if (reply.ok) await render(`Forgot ${r.instanceId}.`);
+    else showMessage(output, "error", reply.json?.message ?? `refused (${reply.status})`, reply.json?.missing ?? []);
+  });
+  return form;
+}
+
+function state(view) {
+  if (view.gone) {
+    return el("span", { class: "bad gone-mark" }, " GONE: no database session left; counts for no confirmation");
+  }
+  if (view.stale) {
+    return el("span", { class: "bad stale-mark" },
+      ` STALE: silent ${view.secondsSinceSeen.toFixed(0)} s but still connected (frozen or cut off): blocks flips until forced`);
+  }
+  return null;
+}
+
 function row(view) {
   const r = view.report;
-  return el("tr", { id: `instance-${r.instanceId}`, class: view.stale ? "stale" : null },
-    el("td", {}, el("code", {}, r.instanceId), view.self ? " (this one)" : null,
-      view.stale ? el("span", { class: "bad stale-mark" }, ` STALE: silent ${view.secondsSinceSeen.toFixed(0)} s`) : null),
+  return el("tr", { id: `instance-${r.instanceId}`, class: view.gone ? "gone" : view.stale ? "stale" : null },
+    el("td", {}, el("code", {}, r.instanceId), view.self ? " (this one)" : null, state(view),
+      view.gone ? forgetForm(r) : null),
     el("td", {}, r.host),
     el("td", {}, r.version, el("br"), el("small", {}, `built ${r.build}`)),
     el("td", {}, `${view.secondsSinceSeen.toFixed(1)} s ago`, el("br"), el("small", {}, `up since ${when(r.startedAt)}`)),
@@ -44,25 +74,45 @@ function row(view) {
     el("td", { class: "sparklines" }, SERIES.map(([field, color]) => sparkline(r.instanceId, r.traffic, field, color))));
 }
 
-async function render() {
+let refresh;
+
+function schemaState(unmet) {
+  return unmet.length
+    ? el("div", { class: "warning", id: "incremental-schema", role: "status" },
+      el("p", {}, `Incremental schema not in place (${unmet.length} item(s)); instances stay ready with the incremental gate off.`),
+      el("details", {}, el("summary", {}, "What is missing"), el("ul", {}, unmet.map(u => el("li", {}, u)))))
+    : el("p", { id: "incremental-schema", class: "ok" }, "Incremental schema: every changeset and index in place.");
+}
+
+async function render(notice) {
+  clearTimeout(refresh);
   const reply = await api("/api/instances");
   if (!reply.ok) {
-    showMessage(main, "error", "Could not load the fleet view.");
+    showMessage(main, "error", reply.json?.message ?? "Could not load the fleet view.");
+    refresh = setTimeout(render, 5000);
     return;
   }
   const fleet = reply.json;
-  const stale = fleet.instances.filter(i => i.stale).length;
+  // A form being filled in is not redrawn under the operator's hands.
+  if (main.contains(document.activeElement) && document.activeElement.tagName === "INPUT") {
+    refresh = setTimeout(render, 1000);
+    return;
+  }
+  const stale = fleet.instances.filter(i => i.stale && !i.gone).length;
+  const gone = fleet.instances.filter(i => i.gone).length;
   const headers = ["Instance", "Host", "Version", "Last heartbeat", "Gates applied", "Change feed", "Pool in use",
     "WebSocket", "Incremental permits", "Requests · 503s · resets"];
   main.replaceChildren(
-    el("p", { id: "fleet-summary" }, `${fleet.instances.length} instance(s), ${stale} stale. Each beats every `
+    notice ? el("div", { class: "notice", role: "status" }, notice) : "",
+    schemaState(fleet.incrementalSchema.incremental),
+    el("p", { id: "fleet-summary" }, `${fleet.instances.length} instance(s), ${stale} stale, ${gone} gone. Each beats every `
       + `${fleet.heartbeatSeconds} s; ${fleet.staleAfterMissedBeats} missed beats mark it stale.`),
     el("table", { id: "fleet" },
       el("thead", {}, el("tr", {}, headers.map(h => el("th", { scope: "col" }, h)))),
       el("tbody", {}, fleet.instances.map(row))),
     el("p", { class: "legend" }, SERIES.map(([field, color]) =>
-      el("span", {}, el("span", { class: "swatch", style: `background:${color}` }), field === "unavailable" ? "503s" : field))));
-  setTimeout(render, Math.max(1000, fleet.heartbeatSeconds * 1000));
+      el("span", {}, el("span", { class: "swatch", style: `background:${color}` }), `${UNITS[field]} per heartbeat`))));
+  refresh = setTimeout(render, Math.max(1000, fleet.heartbeatSeconds * 1000));
 }
 
 if (await page()) await render();

@@ -53,7 +53,9 @@ async function render(notice) {
     el("p", {}, "Run these with psql before migrating a populated database; each builds without blocking writes."),
     el("pre", { id: "prebuild" }, m.indexes.map(i => i.prebuild).join("\n")),
     el("h2", {}, `Pending changesets (${m.pending.length})`),
-    m.pending.length ? m.pending.map(c => pendingCard(c, output)) : el("p", {}, "None: the ledger is up to date."),
+    // One element: replaceChildren takes nodes, and an array passed to it would be written out as text.
+    el("div", { id: "pending" },
+      m.pending.length ? m.pending.map(c => pendingCard(c, output)) : el("p", {}, "None: the ledger is up to date.")),
     el("h2", {}, "Ledger (databasechangelog)"),
     el("p", {}, `Rollback tag ${m.rollbackTag}: `, el("strong", {}, m.rollbackTagPresent ? "present" : "missing")),
     table(["Order", "Id", "Author", "File", "Executed", "Type", "Tag"],

@@ -9,10 +9,14 @@ async function run(body, output) {
     return;
   }
   const r = reply.json;
-  output.replaceChildren(el("div", { class: "notice", role: "status" },
+  const partial = r.confirmation && !r.confirmation.everyInstanceConfirmed;
+  output.replaceChildren(el("div", { class: partial ? "warning" : "notice", role: "status" },
     el("p", {}, `Mode ${r.mode}. Gate change: `, r.gateChange ? `${r.gateChange.oldValue ? "on" : "off"} → off` : "none",
       `. Schema rolled back: ${r.schemaRolledBack ? "yes" : "no"}.`),
-    el("p", {}, r.next)),
+    el("p", {}, r.next),
+    r.blockers?.length ? el("p", { id: "blockers" }, `Would block the schema rollback now: ${r.blockers.join(", ")}`) : "",
+    partial ? el("p", {}, `Not confirmed: ${r.confirmation.instances.filter(i => !i.confirmed && !i.gone)
+      .map(i => i.instanceId).join(", ")}`) : ""),
     r.sql ? el("pre", { id: "rollback-sql" }, r.sql) : "");
 }
 
@@ -22,10 +26,13 @@ async function render() {
   const present = migrations.json?.rollbackTagPresent;
   const reason = el("input", { type: "text", id: "reason", required: true });
   const confirm = el("input", { type: "text", id: "confirm", autocomplete: "off" });
+  const force = el("input", { type: "checkbox", id: "force" });
   const output = el("div", { id: "output", "aria-live": "polite" });
   const form = el("form", { id: "rollback-form" },
     el("label", { for: "reason" }, "Reason (required, audited)"), reason,
     el("label", { for: "confirm" }, "To roll the schema back, type yes"), confirm,
+    el("div", {}, force, " ", el("label", { for: "force", style: "display:inline" },
+      "Force past instances that did not confirm the gate off (frozen or cut off; the audit names them)")),
     el("button", { type: "button", id: "dry-run" }, "Dry run: show the SQL"),
     el("button", { type: "button", id: "gate-off" }, "Turn the gate off only"),
     el("button", { type: "submit", id: "roll-back", class: "danger" }, "Turn the gate off and roll the schema back"));
@@ -37,7 +44,7 @@ async function render() {
       showMessage(output, "error", "Type yes in the confirmation field to roll the schema back.");
       return;
     }
-    run({ confirm: "yes", reason: reason.value }, output);
+    run({ confirm: "yes", reason: reason.value, force: force.checked }, output);
   });
   main.replaceChildren(
     el("p", {}, "Rollback first turns the incremental gate off for every relay instance (an override, recorded in the flag history), ",

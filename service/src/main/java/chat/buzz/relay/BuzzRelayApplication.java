@@ -25,6 +25,7 @@ import chat.buzz.relay.fleet.FleetFeature;
 import chat.buzz.relay.fleet.InstanceName;
 import chat.buzz.relay.gate.FlagDao;
 import chat.buzz.relay.gate.FlagService;
+import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.GateFeature;
 import chat.buzz.relay.health.HealthFeature;
 import chat.buzz.relay.identity.RelayIdentity;
@@ -95,6 +96,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
     @Override
     public void run(BuzzRelayConfiguration config, Environment environment) throws Exception {
         Clock clock = Clock.systemUTC();
+        String instanceId = InstanceName.newInstanceId(System.getenv(InstanceName.VARIABLE), config.getServerFactory());
+        InstanceName.nameConnections(config.getDataSourceFactory(), instanceId);
         RelayDatabase database = DatabaseFeature.register(
                 environment,
                 config.getEmbeddedDatabase(),
@@ -131,7 +134,6 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 readiness,
                 config.getAdmin().getFlagRefresh(),
                 opsScheduler);
-        String instanceId = InstanceName.newInstanceId();
         StartupSummary.installOn(
                 environment.lifecycle(), instanceId, database.settings().getUrl(), gates);
         DatabaseSyncStatistics statistics =
@@ -179,7 +181,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 database.outage(),
                 channelMetadata);
 
-        HealthFeature.register(environment, jdbi, config.getChangelog(), changeFeedConnected);
+        HealthFeature.register(
+                environment, jdbi, config.getChangelog(), changeFeedConnected, () -> gates.isEnabled(Gate.INCREMENTAL));
         Fleet fleet = FleetFeature.register(
                 environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
         OperationsFeature.register(

@@ -7,6 +7,7 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,11 +21,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Every instance writes a heartbeat row into PostgreSQL; any instance's admin port shows them all.
- * An instance silent for three heartbeats is stale; one silent for {@code forgetAfter} is removed.
+ * An instance silent for three heartbeats is stale; one with no database session left is gone (an
+ * operator may forget it at once); one silent for {@code forgetAfter} is removed.
  */
 public final class Fleet {
     private static final Logger LOG = LoggerFactory.getLogger(Fleet.class);
-    static final int MISSED_BEATS_BEFORE_STALE = 3;
+    public static final int MISSED_BEATS_BEFORE_STALE = 3;
     /** The sparklines cover about this much recent time, in at most MAX_SAMPLES points. */
     private static final Duration SPARKLINE = Duration.ofMinutes(10);
 
@@ -129,16 +131,38 @@ public final class Fleet {
         });
     }
 
-    /** Every instance that beat within forgetAfter, with whether it is stale (missed three beats). */
+    /** Every instance that beat within forgetAfter, with whether it is stale (missed three beats) or gone. */
     public List<InstanceView> instances() {
         double staleAfter = MISSED_BEATS_BEFORE_STALE * heartbeat.toMillis() / 1000.0;
         return jdbi.withExtension(FleetDao.class, FleetDao::all).stream()
                 .map(seen -> new InstanceView(
                         seen.report(),
                         seen.secondsSinceSeen() > staleAfter,
+                        seen.sessions() == 0,
                         seen.secondsSinceSeen(),
                         seen.report().instanceId().equals(instanceId)))
                 .toList();
+    }
+
+    /** What forgetting an instance came to. */
+    public enum Forgotten {
+        FORGOTTEN,
+        /** Its process still holds database sessions: frozen or cut off, not gone. */
+        NOT_GONE,
+        UNKNOWN
+    }
+
+    /** Removes a gone instance from the fleet view; one that still holds a session is left alone. */
+    public Forgotten forgetGone(String id) {
+        return jdbi.inTransaction(handle -> {
+            FleetDao dao = handle.attach(FleetDao.class);
+            if (dao.forgetGone(id) > 0) {
+                return Forgotten.FORGOTTEN;
+            }
+            boolean known = dao.all().stream()
+                    .anyMatch(seen -> seen.report().instanceId().equals(id));
+            return known ? Forgotten.NOT_GONE : Forgotten.UNKNOWN;
+        });
     }
 
     /** The database's clock: heartbeats are stamped with it, so a flip is compared on the same clock. */
@@ -148,14 +172,17 @@ public final class Fleet {
     }
 
     /**
-     * Waits until every instance in the fleet view has sent a heartbeat after {@code flippedAt} (database
-     * clock) that applies {@code value} for the gate, or until {@code bound} passes.
+     * Waits until every instance in the fleet view that is not gone has sent a heartbeat after
+     * {@code flippedAt} (database clock) that applies {@code value} for the gate, or until {@code bound}
+     * passes. Each instance is reported with the time of its first confirming heartbeat, not the last one
+     * seen while others were awaited.
      */
     public GateConfirmation awaitGate(Gate gate, boolean value, Instant flippedAt, Duration bound) {
         String name = gate.name().toLowerCase(Locale.ROOT);
         long deadline = System.nanoTime() + bound.toNanos();
+        Map<String, Double> firstConfirmed = new HashMap<>();
         while (true) {
-            GateConfirmation confirmation = confirmation(name, value, flippedAt);
+            GateConfirmation confirmation = confirmation(name, value, flippedAt, firstConfirmed);
             if (confirmation.everyInstanceConfirmed() || System.nanoTime() >= deadline) {
                 return confirmation;
             }
@@ -168,16 +195,21 @@ public final class Fleet {
         }
     }
 
-    private GateConfirmation confirmation(String gate, boolean value, Instant flippedAt) {
+    private GateConfirmation confirmation(
+            String gate, boolean value, Instant flippedAt, Map<String, Double> firstConfirmed) {
         List<GateConfirmation.InstanceConfirmation> all = instances().stream()
                 .map(view -> {
                     InstanceReport report = view.report();
-                    boolean after = report.lastSeen().isAfter(flippedAt);
                     boolean confirmed = !view.stale()
-                            && after
+                            && !view.gone()
+                            && report.lastSeen().isAfter(flippedAt)
                             && Boolean.valueOf(value).equals(report.gates().get(gate));
                     Double seconds = confirmed
-                            ? Duration.between(flippedAt, report.lastSeen()).toMillis() / 1000.0
+                            ? firstConfirmed.computeIfAbsent(
+                                    report.instanceId(),
+                                    id -> Duration.between(flippedAt, report.lastSeen())
+                                                    .toMillis()
+                                            / 1000.0)
                             : null;
                     return new GateConfirmation.InstanceConfirmation(
                             report.instanceId(),
@@ -186,10 +218,14 @@ public final class Fleet {
                             report.build(),
                             confirmed,
                             view.stale(),
+                            view.gone(),
                             seconds);
                 })
                 .toList();
-        boolean every = !all.isEmpty() && all.stream().allMatch(GateConfirmation.InstanceConfirmation::confirmed);
+        List<GateConfirmation.InstanceConfirmation> serving =
+                all.stream().filter(i -> !i.gone()).toList();
+        boolean every =
+                !serving.isEmpty() && serving.stream().allMatch(GateConfirmation.InstanceConfirmation::confirmed);
         Double last = all.stream()
                 .filter(GateConfirmation.InstanceConfirmation::confirmed)
                 .map(GateConfirmation.InstanceConfirmation::secondsAfterFlip)

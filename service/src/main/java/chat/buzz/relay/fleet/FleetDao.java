@@ -56,18 +56,40 @@ public interface FleetDao {
             """)
     void forget(@Bind("instanceId") String instanceId);
 
-    /** An instance's last report, and how long ago it came by the database's clock. */
-    record Seen(@Nested InstanceReport report, double secondsSinceSeen) {}
+    /**
+     * An instance's last report, how long ago it came by the database's clock, and how many database
+     * sessions its process holds now (none: the process is gone; a frozen one keeps its sessions).
+     */
+    record Seen(@Nested InstanceReport report, double secondsSinceSeen, int sessions) {}
 
     @SqlQuery("""
             SELECT instance_id, host, version, build, started_at, last_seen, flags_read_at, gates::text AS gates,
                    change_feed_connected, pool_active, pool_size, websocket_connections,
                    websocket_subscriptions, incremental_permits_used, traffic::text AS traffic,
-                   extract(epoch FROM clock_timestamp() - last_seen)::float8 AS seconds_since_seen
-            FROM relay_instances
+                   extract(epoch FROM clock_timestamp() - last_seen)::float8 AS seconds_since_seen,
+                   (SELECT count(*) FROM pg_stat_activity a
+                    WHERE a.application_name = left(:prefix || r.instance_id, :maxName))::int AS sessions
+            FROM relay_instances r
             ORDER BY host, started_at, instance_id
             """)
     @RegisterConstructorMapper(Seen.class)
     @RegisterColumnMapperFactory(FleetJson.class)
-    List<Seen> all();
+    List<Seen> all(@Bind("prefix") String prefix, @Bind("maxName") int maxName);
+
+    default List<Seen> all() {
+        return all(InstanceName.APPLICATION_NAME_PREFIX, InstanceName.MAX_APPLICATION_NAME);
+    }
+
+    /** Removes an instance only if no database session of its process is left; @return rows removed */
+    @SqlUpdate("""
+            DELETE FROM relay_instances r
+            WHERE instance_id = :instanceId
+              AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a
+                              WHERE a.application_name = left(:prefix || r.instance_id, :maxName))
+            """)
+    int forgetGone(@Bind("instanceId") String instanceId, @Bind("prefix") String prefix, @Bind("maxName") int maxName);
+
+    default int forgetGone(String instanceId) {
+        return forgetGone(instanceId, InstanceName.APPLICATION_NAME_PREFIX, InstanceName.MAX_APPLICATION_NAME);
+    }
 }

@@ -2,7 +2,6 @@ package chat.buzz.relay.fleet;
 
 import chat.buzz.relay.admin.AdminConfig;
 import chat.buzz.relay.gate.FlagService;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.Managed;
 import jakarta.servlet.DispatcherType;
@@ -11,7 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BooleanSupplier;
 import org.jdbi.v3.core.Jdbi;
 
-/** Every instance beats into the database; the admin port lists the fleet from there. */
+/** Every instance beats into the database; the admin API (GET /api/instances) lists the fleet from there. */
 public final class FleetFeature {
     private FleetFeature() {}
 
@@ -44,17 +43,6 @@ public final class FleetFeature {
                 .servlets()
                 .addFilter("fleet-traffic", new TrafficCounter(environment.metrics()))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
-        environment
-                .admin()
-                .addServlet(
-                        "instances",
-                        new InstancesServlet(
-                                fleet,
-                                environment
-                                        .getObjectMapper()
-                                        .copy()
-                                        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)))
-                .addMapping(InstancesServlet.PATH);
         return fleet;
     }
 }

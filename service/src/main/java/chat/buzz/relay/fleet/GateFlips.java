@@ -8,6 +8,8 @@ import chat.buzz.relay.gate.Gate;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +52,25 @@ public final class GateFlips {
         }
         FlagHistoryEntry change = flags.change(operator, gate, action, reason, force);
         return new ConfirmedFlip(change, awaitConfirmation(gate, change.newValue(), flippedAt));
+    }
+
+    /**
+     * The instances that would leave a flip unconfirmed if it were made now: stale (silent) but not gone,
+     * so frozen or cut off; empty when the fleet view cannot be read.
+     */
+    public List<String> likelyBlockers() {
+        try {
+            return fleet.instances().stream()
+                    .filter(view -> view.stale() && !view.gone())
+                    .map(view -> String.format(
+                            Locale.ROOT,
+                            "%s (stale, silent %d s)",
+                            view.report().instanceId(),
+                            Math.round(view.secondsSinceSeen())))
+                    .toList();
+        } catch (RuntimeException e) {
+            return List.of();
+        }
     }
 
     public Duration bound() {

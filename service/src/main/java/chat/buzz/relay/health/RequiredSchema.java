@@ -14,9 +14,10 @@ import liquibase.resource.ClassLoaderResourceAccessor;
 import liquibase.resource.ResourceAccessor;
 
 /**
- * The changesets this build cannot serve without. Those after the before-incremental tag are left out:
- * the documented rollback removes them while every instance keeps serving with the gate off, and a
- * fleet that drops out of the load balancer during a rollback would turn it into an outage.
+ * The changesets this build cannot serve without: those before the before-incremental tag. The tagging
+ * changeset and everything after it are left out: Liquibase's rollback to the tag removes the tag's own
+ * ledger row along with the later ones while every instance keeps serving with the gate off, and a fleet
+ * that drops out of the load balancer during a rollback would turn it into an outage.
  */
 public final class RequiredSchema {
     private RequiredSchema() {}
@@ -30,10 +31,10 @@ public final class RequiredSchema {
                     .parse(changelog, new ChangeLogParameters(), resources);
             Set<String> required = new LinkedHashSet<>();
             for (ChangeSet changeSet : log.getChangeSets()) {
-                required.add(key(changeSet.getId(), changeSet.getAuthor()));
                 if (tagsBeforeIncremental(changeSet)) {
                     break;
                 }
+                required.add(key(changeSet.getId(), changeSet.getAuthor()));
             }
             return required;
         } catch (LiquibaseException e) {

@@ -21,7 +21,8 @@ public final class IncrementalRollback {
 
     /**
      * What happened; {@code sql} is what the schema rollback runs (or ran); {@code confirmation} says which
-     * instances confirmed the gate off (null on a dry run, or when the fleet view could not be read).
+     * instances confirmed the gate off (null on a dry run, or when the fleet view could not be read);
+     * {@code blockers} are the instances that would refuse a confirmed rollback if it ran now.
      */
     public record Outcome(
             String tag,
@@ -31,7 +32,8 @@ public final class IncrementalRollback {
             boolean schemaRolledBack,
             String sql,
             String next,
-            GateConfirmation confirmation) {}
+            GateConfirmation confirmation,
+            List<String> blockers) {}
 
     private final GateFlips flips;
     private final MigrationLedger ledger;
@@ -61,6 +63,7 @@ public final class IncrementalRollback {
                         List.of("tag " + tag));
             }
             String sql = ledger.rollbackSql(tag);
+            List<String> blockers = flips.likelyBlockers();
             ledger.audit(operator, "rollback-incremental", tag, "dry run", reason);
             return new Outcome(
                     tag,
@@ -69,8 +72,13 @@ public final class IncrementalRollback {
                     null,
                     false,
                     sql,
-                    "rerun with confirm=yes to turn the gate off and roll the schema back",
-                    null);
+                    blockers.isEmpty()
+                            ? "rerun with confirm=yes to turn the gate off and roll the schema back"
+                            : "rerun with confirm=yes to turn the gate off and roll the schema back; "
+                                    + String.join(", ", blockers) + " would not confirm it and so refuse the"
+                                    + " rollback: stop that process (it then counts as gone) or add force=yes",
+                    null,
+                    blockers);
         }
         if (mode == Mode.CONFIRMED && !tagPresent) {
             ledger.audit(operator, "rollback-incremental", tag, "refused: tag missing", reason);
@@ -97,7 +105,8 @@ public final class IncrementalRollback {
                                     : "not every instance " + "confirmed the gate off (see confirmation)")
                             + "; rerun with confirm=yes to roll the "
                             + "schema back to " + tag,
-                    confirmation);
+                    confirmation,
+                    confirmation == null ? List.of() : confirmation.unconfirmed());
         }
         long bound = flips.bound().toSeconds();
         String forcedPast = confirmation == null ? " (no fleet view: waited " + bound + " s)" : "";
@@ -114,8 +123,9 @@ public final class IncrementalRollback {
                         409,
                         "instances_unconfirmed",
                         "the gate is off, but not every instance confirmed it "
-                                + "within " + bound + " s; the schema was left unchanged. Check them "
-                                + "(GET /api/instances), or rerun with force=yes",
+                                + "within " + bound + " s; the schema was left unchanged. An instance listed"
+                                + " here still holds database sessions (frozen or cut off): stop its process"
+                                + " (it then counts as gone) or rerun with force=yes and a reason",
                         unconfirmed);
             }
             forcedPast = " (forced past unconfirmed: " + String.join(", ", unconfirmed) + ")";
@@ -137,6 +147,7 @@ public final class IncrementalRollback {
                 sql,
                 "the schema is at " + tag + "; relays keep accepting writes with the gate off;"
                         + " migrate forward (runbook 01) before turning the gate on again",
-                confirmation);
+                confirmation,
+                List.of());
     }
 }

@@ -87,11 +87,11 @@ public final class OperationsFeature {
         MigrationLedger ledger = new MigrationLedger(database.jdbi(), database.settings(), changelog, readiness);
         GateFlips flips = new GateFlips(gates, fleet, admin.confirmationBound());
         IncrementalRollback rollback = new IncrementalRollback(flips, ledger);
-        OperatorActions actions = new OperatorActions(flips, ledger, rollback);
+        OperatorActions actions = new OperatorActions(flips, ledger, rollback, fleet);
         BurstTimeline bursts = new BurstTimeline(database.jdbi(), clock, admin.getBurstThreshold());
         DropwizardResourceConfig api = new DropwizardResourceConfig(environment.metrics());
         api.register(new JacksonFeature(json));
-        api.register(new OpsApiResource(gates, readiness, ledger, bursts, actions));
+        api.register(new OpsApiResource(fleet, gates, readiness, ledger, bursts, actions));
         OpsApiErrors.all(database.outage()).forEach(api::register);
         // Jersey on the admin context: behind the same security filter as every admin route.
         environment.admin().addServlet("ops-api", new ServletContainer(api)).addMapping("/api/*");

@@ -1,11 +1,13 @@
 package chat.buzz.relay.ops;
 
+import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.GateFlips;
 import chat.buzz.relay.gate.FlagAction;
 import chat.buzz.relay.gate.FlagRefusedException;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.web.StorableText;
+import java.util.List;
 
 /**
  * The operator actions, with their input checked once for both ways in: the console's JSON API and
@@ -17,8 +19,10 @@ public final class OperatorActions {
     private final GateFlips flips;
     private final MigrationLedger ledger;
     private final IncrementalRollback rollback;
+    private final Fleet fleet;
 
-    public OperatorActions(GateFlips flips, MigrationLedger ledger, IncrementalRollback rollback) {
+    public OperatorActions(GateFlips flips, MigrationLedger ledger, IncrementalRollback rollback, Fleet fleet) {
+        this.fleet = fleet;
         this.flips = flips;
         this.ledger = ledger;
         this.rollback = rollback;
@@ -46,6 +50,36 @@ public final class OperatorActions {
         }
         refuseNul("id", id);
         return ledger.record(operator, id.strip(), requireReason(reason));
+    }
+
+    /**
+     * Removes an instance whose process is gone from the fleet view, audited. One that still holds a
+     * database session (frozen, cut off) is refused: it may wake up and serve, so it must keep counting.
+     */
+    public OpsApiViews.Forgotten forgetInstance(String operator, String instanceId, String reason) {
+        if (instanceId == null || instanceId.isBlank()) {
+            throw new OpsRefusal(400, "instance_required", "the instance id is required");
+        }
+        refuseNul("instanceId", instanceId);
+        String why = requireReason(reason);
+        String id = instanceId.strip();
+        Fleet.Forgotten outcome = fleet.forgetGone(id);
+        switch (outcome) {
+            case FORGOTTEN -> {
+                ledger.audit(operator, "forget-instance", id, "forgotten", why);
+                return new OpsApiViews.Forgotten(id, "forgotten");
+            }
+            case NOT_GONE -> {
+                ledger.audit(operator, "forget-instance", id, "refused: instance not gone", why);
+                throw new OpsRefusal(
+                        409,
+                        "instance_not_gone",
+                        "the instance still holds database sessions (frozen or cut off, not gone); stop its "
+                                + "process, or force the flip or rollback past it",
+                        List.of(id));
+            }
+            default -> throw new OpsRefusal(404, "unknown_instance", "no instance " + id + " in the fleet view");
+        }
     }
 
     /** Gate off only, or with {@code dryRun} the schema rollback's SQL, or with {@code confirmed} the rollback. */

@@ -51,6 +51,14 @@ final class OpsApiRequests {
             @JsonDeserialize(using = OperatorInput.Text.class)
             String reason) {}
 
+    /** {@code POST /api/instances/forget} */
+    record ForgetInstance(
+            @JsonDeserialize(using = OperatorInput.Text.class)
+            String instanceId,
+
+            @JsonDeserialize(using = OperatorInput.Text.class)
+            String reason) {}
+
     /** {@code POST /api/rollback} */
     record Rollback(
             @JsonDeserialize(using = OperatorInput.YesNo.class)

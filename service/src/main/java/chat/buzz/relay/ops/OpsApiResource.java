@@ -1,6 +1,7 @@
 package chat.buzz.relay.ops;
 
 import chat.buzz.relay.admin.Operator;
+import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.GateFlips;
 import chat.buzz.relay.gate.FlagHistoryEntry;
 import chat.buzz.relay.gate.FlagService;
@@ -35,13 +36,16 @@ public final class OpsApiResource {
     private final MigrationLedger ledger;
     private final BurstTimeline bursts;
     private final OperatorActions actions;
+    private final Fleet fleet;
 
     public OpsApiResource(
+            Fleet fleet,
             FlagService flags,
             IncrementalReadiness readiness,
             MigrationLedger ledger,
             BurstTimeline bursts,
             OperatorActions actions) {
+        this.fleet = fleet;
         this.flags = flags;
         this.readiness = readiness;
         this.ledger = ledger;
@@ -78,6 +82,24 @@ public final class OpsApiResource {
                 IncrementalSchema.ROLLBACK_TAG,
                 ledger.tagExists(IncrementalSchema.ROLLBACK_TAG),
                 IncrementalSchema.CHANGESETS);
+    }
+
+    @GET
+    @Path("instances")
+    public OpsApiViews.Instances instances() {
+        return new OpsApiViews.Instances(
+                fleet.heartbeat().toMillis() / 1000.0,
+                Fleet.MISSED_BEATS_BEFORE_STALE,
+                fleet.instances(),
+                new OpsApiViews.Unmet(readiness.unmet(Gate.INCREMENTAL)));
+    }
+
+    @POST
+    @Path("instances/forget")
+    public OpsApiViews.Forgotten forgetInstance(@HeaderParam(HttpHeaders.CONTENT_TYPE) String type, InputStream body)
+            throws IOException {
+        OpsApiRequests.ForgetInstance forget = OpsApiRequests.read(type, body, OpsApiRequests.ForgetInstance.class);
+        return actions.forgetInstance(Operator.name(), forget.instanceId(), forget.reason());
     }
 
     @GET

@@ -1,5 +1,6 @@
 package chat.buzz.relay.ops;
 
+import chat.buzz.relay.fleet.InstanceView;
 import chat.buzz.relay.gate.FlagState;
 import java.util.List;
 
@@ -24,6 +25,19 @@ final class OpsApiViews {
             String rollbackTag,
             boolean rollbackTagPresent,
             List<String> incrementalChangesets) {}
+
+    /**
+     * {@code GET /api/instances}: the fleet view, and the incremental schema's state (one database, so one
+     * state for the fleet) apart from readiness, which a schema rolled back with the gate off keeps.
+     */
+    record Instances(
+            double heartbeatSeconds,
+            int staleAfterMissedBeats,
+            List<InstanceView> instances,
+            Unmet incrementalSchema) {}
+
+    /** {@code POST /api/instances/forget} */
+    record Forgotten(String instanceId, String outcome) {}
 
     /** {@code GET /api/bursts} */
     record Bursts(List<BurstDao.CommunityRow> communities, BurstTimeline.Timeline timeline) {}

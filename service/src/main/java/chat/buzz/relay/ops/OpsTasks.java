@@ -32,7 +32,11 @@ public final class OpsTasks {
                         "record-migration",
                         json,
                         p -> actions.recordMigration(Operator.name(), p.apply("id"), p.apply("reason"))),
-                new JsonTask("rollback-incremental", json, p -> rollback(actions, p)));
+                new JsonTask("rollback-incremental", json, p -> rollback(actions, p)),
+                new JsonTask(
+                        "forget-instance",
+                        json,
+                        p -> actions.forgetInstance(Operator.name(), p.apply("instance"), p.apply("reason"))));
     }
 
     /** The switches in the order they were always checked: force, dry-run, confirm. */

@@ -134,7 +134,8 @@ final class ChangeListener implements Managed {
         if (database.getPassword() != null) {
             properties.setProperty("password", database.getPassword());
         }
-        properties.setProperty("ApplicationName", "buzz-relay sync listener");
+        // The instance's name when it set one, so its LISTEN session counts as one of its sessions.
+        properties.putIfAbsent("ApplicationName", "buzz-relay sync listener");
         return DriverManager.getConnection(database.getUrl(), properties);
     }
 

@@ -53,8 +53,11 @@ final class Browser implements AutoCloseable {
     }
 
     void screenshot(String name) {
+        screenshot(Path.of("target", "screenshots"), name);
+    }
+
+    void screenshot(Path directory, String name) {
         try {
-            Path directory = Path.of("target", "screenshots");
             Files.createDirectories(directory);
             File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
             Files.copy(shot.toPath(), directory.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);

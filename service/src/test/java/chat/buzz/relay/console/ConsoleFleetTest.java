@@ -38,8 +38,8 @@ class ConsoleFleetTest {
     static final TestRelay SECOND = TestRelay.anotherInstance(FIRST, ConfigOverride.config("admin.heartbeat", "300ms"));
 
     @Test
-    void theFleetPageShowsEveryInstanceWithItsSparklinesAndMarksTheStaleOne() {
-        // An instance that beat a minute ago and then went silent: stale (three missed beats), not yet forgotten.
+    void theFleetPageShowsEveryInstanceWithItsSparklinesAndMarksTheGoneOne() {
+        // An instance that beat a minute ago and then crashed: no session of its process is left, so it is gone.
         FIRST.jdbi().useHandle(h -> h.execute("""
                 INSERT INTO relay_instances (instance_id, host, version, build, started_at, last_seen, gates,
                                              change_feed_connected, pool_active, pool_size, websocket_connections,
@@ -67,14 +67,14 @@ class ConsoleFleetTest {
 
             browser.waiting()
                     .until(ExpectedConditions.textToBePresentInElementLocated(
-                            By.id("fleet-summary"), "3 instance(s), 1 stale"));
+                            By.id("fleet-summary"), "3 instance(s), 0 stale, 1 gone"));
             List<WebElement> rows = browser.driver.findElements(By.cssSelector("#fleet tbody tr"));
             assertThat(rows).hasSize(3);
-            assertThat(browser.driver.findElements(By.cssSelector("#fleet tbody tr.stale")))
+            assertThat(browser.driver.findElements(By.cssSelector("#fleet tbody tr.gone")))
                     .singleElement()
                     .satisfies(row -> assertThat(row.getAttribute("id")).isEqualTo("instance-" + GONE))
                     .satisfies(
-                            row -> assertThat(row.getText()).contains("STALE", "gone-host", "0.0.9", "incremental on"));
+                            row -> assertThat(row.getText()).contains("GONE", "gone-host", "0.0.9", "incremental on"));
             assertThat(rows)
                     .filteredOn(row -> !row.getAttribute("id").equals("instance-" + GONE))
                     .hasSize(2)

@@ -127,16 +127,19 @@ class DatabaseOutageTest {
         assertThat(incremental.error()).isEqualTo("incremental_database_unavailable");
         assertThat(incremental.message()).isNotBlank();
 
-        HttpResponse<String> admin = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create(relay.adminUrl() + "/api/migrations"))
-                                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
-                                .GET()
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-        assertRetryAfter(admin.statusCode(), admin);
-        assertThat(RelayClient.JSON.readTree(admin.body()).path("error").asText())
-                .isEqualTo("database_unavailable");
+        for (String route : List.of("/api/migrations", "/api/instances")) {
+            HttpResponse<String> admin = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(relay.adminUrl() + route))
+                                    .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertRetryAfter(admin.statusCode(), admin);
+            assertThat(RelayClient.JSON.readTree(admin.body()).path("error").asText())
+                    .as(route)
+                    .isEqualTo("database_unavailable");
+        }
     }
 
     private static void assertRetryAfter(int status, HttpResponse<String> response) {

@@ -6,14 +6,18 @@ import static org.awaitility.Awaitility.await;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
+import chat.buzz.relay.testing.TestDatabases;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -136,41 +140,55 @@ class FleetViewTest {
 
     @Test
     @Order(5)
-    void aSilentInstanceIsMarkedStaleBlocksTheSchemaRollbackUnlessForcedAndIsLaterForgotten() {
-        // A crashed or frozen instance does not leave: its row just stops changing.
-        String silent = "crashed-host-5ca1ab1e";
+    void aSilentInstanceBlocksTheRollbackWhileItHoldsASessionAndStopsCountingOnceItsSessionsAreGone() throws Exception {
+        // A frozen instance's row stops changing while its process keeps its database sessions open.
+        String silent = "frozen-host-5ca1ab1e";
         FIRST.jdbi().useHandle(h -> h.execute("""
                 INSERT INTO relay_instances (instance_id, host, version, started_at, last_seen, gates,
                                              change_feed_connected, pool_active, pool_size, websocket_connections)
-                VALUES (?, 'crashed-host', '0.1.0', now() - interval '1 hour', now() - interval '1 minute',
+                VALUES (?, 'frozen-host', '0.1.0', now() - interval '1 hour', now() - interval '1 minute',
                         '{"incremental": true}', true, 0, 4, 0)
                 """, silent));
+        Properties named = new Properties();
+        named.setProperty("user", TestDatabases.USER);
+        named.setProperty("ApplicationName", InstanceName.applicationName(silent));
+        try (Connection session = DriverManager.getConnection(FIRST.databaseUrl(), named)) {
+            await().atMost(PATIENCE)
+                    .until(() -> instances(FIRST).stream()
+                            .anyMatch(i -> id(i).equals(silent)
+                                    && i.get("stale").asBoolean()
+                                    && !i.get("gone").asBoolean()));
+            assertThat(instances(FIRST))
+                    .filteredOn(i -> !id(i).equals(silent))
+                    .allMatch(i -> !i.get("stale").asBoolean() && !i.get("gone").asBoolean());
+
+            AdminClient.Reply dryRun = FIRST.admin()
+                    .task("rollback-incremental", Map.of("dry-run", "true", "reason", "who would block it"));
+            assertThat(dryRun.status()).as(dryRun.body()).isEqualTo(200);
+            assertThat(dryRun.json().get("next").asText()).contains(silent + " (stale, silent");
+
+            AdminClient.Reply refused = FIRST.admin()
+                    .task("rollback-incremental", Map.of("confirm", "yes", "reason", "one instance is silent"));
+            assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+            assertThat(refused.json().get("error").asText()).as("%s", ledger()).isEqualTo("instances_unconfirmed");
+            assertThat(refused.body()).contains(silent + " (stale)");
+            assertThat(tagApplied()).as("the schema was left alone").isTrue();
+            assertThat(session.isValid(1)).isTrue();
+        }
+
         await().atMost(PATIENCE)
                 .until(() -> instances(FIRST).stream()
-                        .anyMatch(i -> id(i).equals(silent) && i.get("stale").asBoolean()));
-        assertThat(instances(FIRST))
-                .filteredOn(i -> !id(i).equals(silent))
-                .allMatch(i -> !i.get("stale").asBoolean());
-
-        AdminClient.Reply refused = FIRST.admin()
-                .task("rollback-incremental", Map.of("confirm", "yes", "reason", "one instance is silent"));
-        assertThat(refused.status()).as(refused.body()).isEqualTo(409);
-        assertThat(refused.json().get("error").asText()).as("%s", ledger()).isEqualTo("instances_unconfirmed");
-        assertThat(refused.body()).contains(silent + " (stale)");
-        assertThat(tagApplied()).as("the schema was left alone").isTrue();
-
-        AdminClient.Reply forced = FIRST.admin()
-                .task(
-                        "rollback-incremental",
-                        Map.of("confirm", "yes", "force", "yes", "reason", "silent instance is being replaced"));
-        assertThat(forced.status()).as(forced.body()).isEqualTo(200);
-        assertThat(forced.json().get("schemaRolledBack").asBoolean()).isTrue();
-        JsonNode confirmation = forced.json().get("confirmation");
-        assertThat(confirmation.get("everyInstanceConfirmed").asBoolean()).isFalse();
+                        .anyMatch(i -> id(i).equals(silent) && i.get("gone").asBoolean()));
+        AdminClient.Reply rolledBack = FIRST.admin()
+                .task("rollback-incremental", Map.of("confirm", "yes", "reason", "the silent instance is gone"));
+        assertThat(rolledBack.status()).as(rolledBack.body()).isEqualTo(200);
+        assertThat(rolledBack.json().get("schemaRolledBack").asBoolean()).isTrue();
+        JsonNode confirmation = rolledBack.json().get("confirmation");
+        assertThat(confirmation.get("everyInstanceConfirmed").asBoolean()).isTrue();
         assertThat(confirmation.get("instances"))
                 .anyMatch(i -> i.get("instanceId").asText().equals(silent)
                         && !i.get("confirmed").asBoolean()
-                        && i.get("stale").asBoolean())
+                        && i.get("gone").asBoolean())
                 .anyMatch(i -> !i.get("instanceId").asText().equals(silent)
                         && i.get("confirmed").asBoolean());
         assertThat(tagApplied()).isFalse();
@@ -181,8 +199,7 @@ class FleetViewTest {
                         .one());
         assertThat(audit)
                 .contains("refused: instances did not confirm the gate off")
-                .contains("forced past unconfirmed: ")
-                .contains(silent + " (stale)");
+                .contains("rolled back");
 
         FIRST.jdbi()
                 .useHandle(h -> h.execute(

@@ -113,6 +113,16 @@ class FrozenInstanceTest {
             assertThat(refused.body()).contains(secondId);
             assertThat(tagApplied()).as("the schema was left alone").isTrue();
 
+            assertThat(instances())
+                    .as("a frozen process keeps its database sessions: stale, not gone")
+                    .anyMatch(i -> id(i).equals(secondId)
+                            && i.get("stale").asBoolean()
+                            && !i.get("gone").asBoolean());
+            AdminClient.Reply forget =
+                    FIRST.admin().post("/api/instances/forget", Map.of("instanceId", secondId, "reason", "looks dead"));
+            assertThat(forget.status()).as(forget.body()).isEqualTo(409);
+            assertThat(forget.json().get("error").asText()).isEqualTo("instance_not_gone");
+
             AdminClient.Reply forced = FIRST.admin()
                     .task(
                             "rollback-incremental",

@@ -1,0 +1,163 @@
+package chat.buzz.relay.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import chat.buzz.relay.fleet.InstanceName;
+import chat.buzz.relay.incremental.IncrementalSchema;
+import chat.buzz.relay.testing.AdminClient;
+import chat.buzz.relay.testing.IntegrationTest;
+import chat.buzz.relay.testing.TestDatabases;
+import chat.buzz.relay.testing.TestRelay;
+import io.dropwizard.testing.ConfigOverride;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+/**
+ * Every console page, in each state an operator meets on a night shift, read as Chromium renders it:
+ * nothing shows "[object", the pending SQL is on the page, Record works, and frozen and gone
+ * instances are told apart. Screenshots of every page in every state go to target/console-screenshots.
+ */
+@IntegrationTest
+class ConsoleStatesTest {
+    private static final Path SHOTS = Path.of("target", "console-screenshots");
+    private static final List<String> PAGES =
+            List.of("fleet.html", "flags.html", "migrations.html", "rollback.html", "bursts.html");
+    private static final String SILENT = "frozen-host-0ddba11";
+
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("admin.heartbeat", "500ms"),
+            ConfigOverride.config("admin.flagRefresh", "200ms"),
+            ConfigOverride.config("admin.gateConfirmationBound", "3s"),
+            ConfigOverride.config("gates.incremental", "false"),
+            ConfigOverride.config("gates.sync", "false"));
+
+    private static Browser browser;
+
+    @BeforeAll
+    static void signIn() {
+        browser = new Browser();
+        browser.driver.get(RELAY.adminUrl() + "/console/");
+        browser.driver.findElement(By.id("token")).sendKeys(AdminClient.OLIVIA);
+        browser.driver.findElement(By.cssSelector("#sign-in button")).click();
+        browser.waiting()
+                .until(ExpectedConditions.textToBePresentInElementLocated(
+                        By.className("who"), "Signed in as olivia-oncall"));
+    }
+
+    @AfterAll
+    static void closeBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @Test
+    void everyPageInEveryStateAnOperatorMeets() throws Exception {
+        everyPage("1-fresh");
+
+        AdminClient.Reply on = admin().post("/api/flags", Map.of("gate", "incremental", "value", "on", "reason", "go"));
+        assertThat(on.status()).as(on.body()).isEqualTo(200);
+        assertThat(everyPage("2-incremental-enabled").get("flags.html")).contains("incremental on");
+
+        String last = IncrementalSchema.CHANGESETS.get(IncrementalSchema.CHANGESETS.size() - 1);
+        RELAY.jdbi().useHandle(h -> h.execute("DELETE FROM databasechangelog WHERE id = ?", last));
+        String migrations = everyPage("3-changesets-pending").get("migrations.html");
+        assertThat(migrations).contains("Pending changesets (1)", "buzz:" + last, "CREATE");
+        recordThePendingChangeset(last);
+
+        AdminClient.Reply rollback =
+                admin().task("rollback-incremental", Map.of("confirm", "yes", "reason", "console drill"));
+        assertThat(rollback.status()).as(rollback.body()).isEqualTo(200);
+        Map<String, String> rolledBack = everyPage("4-rolled-back");
+        assertThat(rolledBack.get("fleet.html")).contains("Incremental schema not in place");
+        assertThat(rolledBack.get("migrations.html")).contains("0076-add-artifact-modified-at");
+
+        insertSilentInstance();
+        try (Connection session = sessionNamedFor(SILENT)) {
+            Map<String, String> frozen = everyPage("5-instance-frozen");
+            assertThat(frozen.get("fleet.html")).contains(SILENT, "STALE", "blocks flips until forced");
+            assertThat(session.isValid(1)).isTrue();
+        }
+        Map<String, String> gone = everyPage("6-instance-gone");
+        assertThat(gone.get("fleet.html")).contains(SILENT, "GONE");
+        forgetTheGoneInstance();
+    }
+
+    private void recordThePendingChangeset(String id) {
+        browser.driver.get(RELAY.adminUrl() + "/console/migrations.html");
+        WebElement reason = browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("reason-" + id)));
+        reason.sendKeys("applied by hand in the console drill");
+        browser.driver
+                .findElement(By.xpath("//button[contains(., 'Record " + id + "')]"))
+                .click();
+        browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("main"), "Recorded " + id));
+        assertThat(mainText()).contains("Pending changesets (0)").doesNotContain("[object");
+        browser.screenshot(SHOTS, "3-changesets-pending-recorded");
+    }
+
+    private void forgetTheGoneInstance() {
+        browser.driver.get(RELAY.adminUrl() + "/console/fleet.html");
+        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("forget-" + SILENT)));
+        browser.driver.findElement(By.id("forget-reason-" + SILENT)).sendKeys("crashed, not coming back");
+        browser.driver.findElement(By.id("forget-" + SILENT)).click();
+        browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("main"), "Forgot " + SILENT));
+        browser.screenshot(SHOTS, "6-instance-gone-forgotten");
+        assertThat(admin().get("/api/instances").body()).doesNotContain(SILENT);
+    }
+
+    /** Opens each page, waits until it drew its content, checks it and screenshots it; @return page to text */
+    private static Map<String, String> everyPage(String state) {
+        Map<String, String> texts = new java.util.LinkedHashMap<>();
+        for (String page : PAGES) {
+            browser.driver.get(RELAY.adminUrl() + "/console/" + page);
+            browser.waiting()
+                    .until(driver -> !mainText().isBlank() && !mainText().startsWith("Loading"));
+            String text = mainText();
+            assertThat(text).as("%s in state %s", page, state).doesNotContain("[object", "undefined", "NaN");
+            if (page.equals("migrations.html")) {
+                // The pending changesets are what this page is for; the screenshot shows them, not the header.
+                browser.driver.executeScript("document.getElementById('pending').scrollIntoView()");
+            }
+            browser.screenshot(SHOTS, state + "-" + page.replace(".html", ""));
+            texts.put(page, text);
+        }
+        return texts;
+    }
+
+    private static String mainText() {
+        return browser.driver.findElement(By.id("main")).getText();
+    }
+
+    private static void insertSilentInstance() {
+        RELAY.jdbi().useHandle(h -> h.execute("""
+                INSERT INTO relay_instances (instance_id, host, version, started_at, last_seen, gates,
+                                             change_feed_connected, pool_active, pool_size, websocket_connections)
+                VALUES (?, 'frozen-host', '0.1.0', now() - interval '1 hour', now() - interval '1 minute',
+                        '{"incremental": false}', true, 0, 4, 0)
+                """, SILENT));
+    }
+
+    /** A session as the frozen instance's process would hold one: named as the relay names its sessions. */
+    private static Connection sessionNamedFor(String instanceId) throws Exception {
+        Properties named = new Properties();
+        named.setProperty("user", TestDatabases.USER);
+        named.setProperty("ApplicationName", InstanceName.applicationName(instanceId));
+        return DriverManager.getConnection(RELAY.databaseUrl(), named);
+    }
+
+    private static AdminClient admin() {
+        return new AdminClient(RELAY.adminUrl(), AdminClient.OLIVIA);
+    }
+}
