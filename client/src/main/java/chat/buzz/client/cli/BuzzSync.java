@@ -37,13 +37,24 @@ public final class BuzzSync implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    private final boolean stderrIsTerminal;
+
+    BuzzSync(boolean stderrIsTerminal) {
+        this.stderrIsTerminal = stderrIsTerminal;
     }
 
-    /** Runs one command line; returns its exit code. */
+    public static void main(String[] args) {
+        System.exit(run(
+                args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), Terminal.stderrIsOne()));
+    }
+
+    /** Runs one command line with stderr taken for a file (no redrawn progress); returns its exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine commandLine = new CommandLine(new BuzzSync());
+        return run(args, out, err, false);
+    }
+
+    static int run(String[] args, PrintWriter out, PrintWriter err, boolean stderrIsTerminal) {
+        CommandLine commandLine = new CommandLine(new BuzzSync(stderrIsTerminal));
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setExecutionExceptionHandler((error, line, parsed) -> {
@@ -56,6 +67,11 @@ public final class BuzzSync implements Runnable {
             return problem.exitCode();
         });
         return commandLine.execute(args);
+    }
+
+    /** Whether progress may be redrawn in place with carriage returns. */
+    boolean stderrIsTerminal() {
+        return stderrIsTerminal;
     }
 
     @Override

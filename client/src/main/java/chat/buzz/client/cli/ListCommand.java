@@ -1,6 +1,5 @@
 package chat.buzz.client.cli;
 
-import chat.buzz.client.SqliteStore;
 import chat.buzz.client.Store;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.protocol.Event;
@@ -33,9 +32,10 @@ final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Optional<String> only = Optional.ofNullable(channel).map(h -> Arguments.uuid("--channel", h));
         List<StoredArtifact> artifacts;
-        try (Store store = SqliteStore.open(connection.store)) {
-            artifacts = store.list(Optional.ofNullable(channel));
+        try (Store store = connection.existingStore()) {
+            artifacts = store.list(only);
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {

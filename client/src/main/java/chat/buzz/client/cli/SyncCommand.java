@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
@@ -23,13 +24,14 @@ final class SyncCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
+    @ParentCommand
+    BuzzSync top;
+
     @Option(
             names = "--progress",
             negatable = true,
-            defaultValue = "true",
-            fallbackValue = "true",
-            description = "draw a progress bar on stderr while reading (default: on)")
-    boolean progress;
+            description = "draw a progress bar on stderr while reading (default: only when stderr is a terminal)")
+    Boolean progress;
 
     @Option(
             names = "--check",
@@ -42,9 +44,10 @@ final class SyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ProgressBar bar = new ProgressBar(connection.notes(), spec.commandLine().getErr(), progress);
+        boolean drawing = progress != null ? progress : top.stderrIsTerminal();
+        ProgressBar bar = new ProgressBar(connection.notes(), spec.commandLine().getErr(), drawing);
         try (SyncClient client = connection.open(bar)) {
-            if (progress
+            if (drawing
                     && client.capabilities().incremental()
                     && client.store().position().isEmpty()) {
                 bar.expect(client.digestRead().count());
