@@ -35,5 +35,12 @@ public final class Kinds {
     /** A relay-signed removal marker: an artifact left a channel (moves) or a reader's set (live sync). */
     public static final int REMOVAL_MARKER = 45011;
 
+    /** NIP-29 relay-signed channel metadata: {@code d}, {@code name}, {@code private}, {@code closed}, {@code hidden}, {@code ttl} (4.6). */
+    public static final int CHANNEL_METADATA = 39000;
+    /** NIP-29 relay-signed channel admins: {@code d} and a {@code p} tag with the role for each owner and admin (4.6). */
+    public static final int CHANNEL_ADMINS = 39001;
+    /** NIP-29 relay-signed channel members: {@code d} and a {@code p} tag for each active member (4.6). */
+    public static final int CHANNEL_MEMBERS = 39002;
+
     private Kinds() {}
 }

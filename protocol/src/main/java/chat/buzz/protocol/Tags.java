@@ -38,6 +38,15 @@ public final class Tags {
     /** {@code e}: the id of the event a redaction hides (3.1 and 3.4, kind 9005). */
     public static final String REDACTED_EVENT = "e";
 
+    /** {@code private}: no value; a private channel's metadata (4.6, NIP-29 kind 39000). */
+    public static final String PRIVATE_CHANNEL = "private";
+    /** {@code closed}: no value; a channel joined by invitation only, as every private one is (4.6, kind 39000). */
+    public static final String CLOSED_CHANNEL = "closed";
+    /** {@code hidden}: no value; an unlisted channel, left out of broad listings (4.6, kind 39000). */
+    public static final String HIDDEN_CHANNEL = "hidden";
+    /** {@code a}: the address {@code <kind>:<pubkey>:<d>} of an addressable event a deletion withdraws (4.6, NIP-09). */
+    public static final String ADDRESS = "a";
+
     /** {@code u}: the absolute URL of the signed HTTP request (2.1, NIP-98). */
     public static final String URL = "u";
     /** {@code method}: the HTTP method of the signed request (2.1, NIP-98). */
@@ -58,6 +67,9 @@ public final class Tags {
     public static final String FILTER_CHANNEL = FILTER_PREFIX + CHANNEL;
     /** {@code #d}: filter key for artifact ids; a known-ID read in mode incremental (4, 4.3). */
     public static final String FILTER_ARTIFACT_ID = FILTER_PREFIX + ARTIFACT_ID;
+
+    /** {@code #d} on a channel-metadata read: the channel ids (4.6). */
+    public static final String FILTER_CHANNEL_ID = FILTER_PREFIX + ARTIFACT_ID;
 
     private Tags() {}
 }

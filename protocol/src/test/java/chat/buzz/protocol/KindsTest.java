@@ -21,8 +21,13 @@ class KindsTest {
                     Kinds.RELAY_AUTH,
                     Kinds.HTTP_AUTH,
                     Kinds.ARTIFACT_REVISION,
-                    Kinds.REMOVAL_MARKER
+                    Kinds.REMOVAL_MARKER,
+                    Kinds.CHANNEL_METADATA,
+                    Kinds.CHANNEL_ADMINS,
+                    Kinds.CHANNEL_MEMBERS
                 })
-                .containsExactly(5, 9000, 9001, 9002, 9005, 9007, 9008, 9021, 9022, 22242, 27235, 45010, 45011);
+                .containsExactly(
+                        5, 9000, 9001, 9002, 9005, 9007, 9008, 9021, 9022, 22242, 27235, 45010, 45011, 39000, 39001,
+                        39002);
     }
 }

@@ -31,6 +31,10 @@ class TagsTest {
                 arguments("MEMBER", Tags.MEMBER, "p"),
                 arguments("ROLE", Tags.ROLE, "role"),
                 arguments("REDACTED_EVENT", Tags.REDACTED_EVENT, "e"),
+                arguments("PRIVATE_CHANNEL", Tags.PRIVATE_CHANNEL, "private"),
+                arguments("CLOSED_CHANNEL", Tags.CLOSED_CHANNEL, "closed"),
+                arguments("HIDDEN_CHANNEL", Tags.HIDDEN_CHANNEL, "hidden"),
+                arguments("ADDRESS", Tags.ADDRESS, "a"),
                 arguments("URL", Tags.URL, "u"),
                 arguments("METHOD", Tags.METHOD, "method"),
                 arguments("PAYLOAD_HASH", Tags.PAYLOAD_HASH, "payload"),
@@ -39,7 +43,8 @@ class TagsTest {
                 arguments("CHALLENGE", Tags.CHALLENGE, "challenge"),
                 arguments("FILTER_PREFIX", Tags.FILTER_PREFIX, "#"),
                 arguments("FILTER_CHANNEL", Tags.FILTER_CHANNEL, "#h"),
-                arguments("FILTER_ARTIFACT_ID", Tags.FILTER_ARTIFACT_ID, "#d"));
+                arguments("FILTER_ARTIFACT_ID", Tags.FILTER_ARTIFACT_ID, "#d"),
+                arguments("FILTER_CHANNEL_ID", Tags.FILTER_CHANNEL_ID, "#d"));
     }
 
     @ParameterizedTest(name = "{0} is \"{2}\" on the wire")
