@@ -1,5 +1,6 @@
 package chat.buzz.client;
 
+import chat.buzz.protocol.Event;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -103,6 +104,7 @@ public final class SqliteStore implements Store {
                         statement.execute(sql);
                     }
                 }
+                statement.execute(ChannelMetadataTable.SCHEMA);
             }
             return new SqliteStore(connection);
         } catch (SQLException e) {
@@ -350,6 +352,30 @@ public final class SqliteStore implements Store {
                 }
             }
         });
+    }
+
+    @Override
+    public synchronized void replaceChannelMetadata(Optional<Collection<String>> channels, List<Event> events) {
+        inTransaction(() -> ChannelMetadataTable.replace(connection, channels.orElse(null), events));
+    }
+
+    @Override
+    public synchronized void applyChannelMetadata(List<Event> events) {
+        inTransaction(() -> ChannelMetadataTable.apply(connection, events));
+    }
+
+    @Override
+    public synchronized void dropChannelMetadata(String channel, int kind) {
+        inTransaction(() -> ChannelMetadataTable.drop(connection, channel, kind));
+    }
+
+    @Override
+    public synchronized List<Event> channelMetadata() {
+        try {
+            return ChannelMetadataTable.all(connection);
+        } catch (SQLException e) {
+            throw failure(e);
+        }
     }
 
     /** For tests and repairs of a damaged file: write a row exactly as given, bypassing every rule. */

@@ -19,6 +19,11 @@ import picocli.CommandLine.Command;
             WriteCommand.class,
             WhoamiCommand.class,
             VerifyCommand.class,
+            ChannelsCommand.class,
+            ChannelCommand.class,
+            MemberCommand.class,
+            MembershipCommands.Join.class,
+            MembershipCommands.Leave.class,
             CommandLine.HelpCommand.class
         },
         footerHeading = "%nExit codes:%n",
@@ -30,7 +35,7 @@ import picocli.CommandLine.Command;
             "  4 the relay is unreachable, busy or off (after retries)",
             "  5 the key or store file is unusable",
             "  6 verify: the store differs from the relay",
-            "  7 write: the relay did not accept the event",
+            "  7 write, channel, member, join, leave: the relay did not accept the event",
             "  8 get: no such artifact"
         })
 public final class BuzzSync implements Runnable {
@@ -77,6 +82,8 @@ public final class BuzzSync implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(
-                spec.commandLine(), "name a command: keygen, sync, follow, get, list," + " write, whoami or verify");
+                spec.commandLine(),
+                "name a command: keygen, sync, follow, get, list, write, whoami, verify, channels, channel,"
+                        + " member, join or leave");
     }
 }

@@ -98,6 +98,10 @@ final class ConnectionOptions {
         return SqliteStore.openExisting(store);
     }
 
+    PrintWriter out() {
+        return command.commandLine().getOut();
+    }
+
     PrintWriter err() {
         return command.commandLine().getErr();
     }

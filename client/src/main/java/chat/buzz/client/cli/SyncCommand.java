@@ -1,5 +1,6 @@
 package chat.buzz.client.cli;
 
+import chat.buzz.client.Channels;
 import chat.buzz.client.SessionReport;
 import chat.buzz.client.SyncClient;
 import java.io.PrintWriter;
@@ -55,6 +56,9 @@ final class SyncCommand implements Callable<Integer> {
             SessionReport report = client.sync(check);
             PrintWriter out = spec.commandLine().getOut();
             out.println(summary(report));
+            new Channels(client)
+                    .refreshIfOffered()
+                    .ifPresent(channels -> out.println("channels: " + channels.size() + " you can read"));
             if (report.check() != null) {
                 out.println("self-check: " + report.check().describe());
                 if (!report.check().consistent()) {

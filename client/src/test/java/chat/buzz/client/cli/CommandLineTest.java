@@ -49,7 +49,8 @@ class CommandLineTest {
     void whoamiHelpNamesItsOptionsAndWhereTheChannelsComeFrom() {
         Outcome outcome = run("whoami", "--help");
         assertThat(outcome.out())
-                .contains("--json", "print one JSON object instead of text", "--sync", "empty channels are not listed");
+                .contains(
+                        "--json", "print one JSON object instead of text", "--sync", "channel metadata (PROTOCOL 4.6)");
     }
 
     @Test
