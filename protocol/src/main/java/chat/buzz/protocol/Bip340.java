@@ -27,9 +27,14 @@ public final class Bip340 {
     }
 
     public static byte[] sign(byte[] secretKey32, byte[] message32) {
+        return sign(secretKey32, message32, freshAuxRand());
+    }
+
+    /** 32 random bytes: the auxiliary randomness BIP-340 recommends against side-channel attacks. */
+    static byte[] freshAuxRand() {
         byte[] aux = new byte[32];
         RANDOM.nextBytes(aux);
-        return sign(secretKey32, message32, aux);
+        return aux;
     }
 
     public static byte[] sign(byte[] secretKey32, byte[] message32, byte[] auxRand32) {

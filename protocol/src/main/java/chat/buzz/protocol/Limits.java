@@ -37,6 +37,10 @@ public final class Limits {
     public static final int MAX_SCOPE = 100;
     /** Artifact ids in a known-ID read. */
     public static final int MAX_IDS = 100;
+    /** Channel metadata reads (4.6): channel ids in {@code #d}. */
+    public static final int CHANNEL_METADATA_MAX_IDS = 100;
+    /** Channel metadata reads (4.6): the largest (and default) number of events in one answer. */
+    public static final int CHANNEL_METADATA_MAX_LIMIT = 1000;
 
     private Limits() {}
 }

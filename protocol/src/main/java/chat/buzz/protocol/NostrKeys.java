@@ -41,9 +41,22 @@ public final class NostrKeys {
     }
 
     public Event sign(int kind, long createdAt, List<List<String>> tags, String content) {
+        return sign(kind, createdAt, tags, content, Bip340.freshAuxRand());
+    }
+
+    /**
+     * Signs with all-zero auxiliary randomness (allowed by BIP-340: the nonce still derives from the secret
+     * key and the id), so the same event content always gets the same signature. For events the relay
+     * re-creates on every read, where repeated reads of one state must be byte for byte identical.
+     */
+    public Event signReproducibly(int kind, long createdAt, List<List<String>> tags, String content) {
+        return sign(kind, createdAt, tags, content, new byte[32]);
+    }
+
+    private Event sign(int kind, long createdAt, List<List<String>> tags, String content, byte[] auxRand) {
         String payload = CanonicalJson.idPayload(publicKeyHex, createdAt, kind, tags, content);
         byte[] id = Sha256.digest(payload.getBytes(StandardCharsets.UTF_8));
-        String sig = Hex.encode(Bip340.sign(secretKey, id));
+        String sig = Hex.encode(Bip340.sign(secretKey, id, auxRand));
         return new Event(Hex.encode(id), publicKeyHex, createdAt, kind, tags, content, sig);
     }
 

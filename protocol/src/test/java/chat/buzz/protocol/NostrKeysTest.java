@@ -61,4 +61,16 @@ class NostrKeysTest {
         assertThat(NostrKeys.fromSecretHex(Hex.encode(a.secretKey())).publicKeyHex())
                 .isEqualTo(a.publicKeyHex());
     }
+
+    @Test
+    void reproducibleSignaturesAreValidAndRepeat() {
+        NostrKeys keys = NostrKeys.generate();
+        List<List<String>> tags = List.of(List.of("d", "x"));
+        Event first = keys.signReproducibly(39000, 123, tags, "");
+        first.verify();
+        assertThat(keys.signReproducibly(39000, 123, tags, "")).isEqualTo(first);
+        assertThat(keys.sign(39000, 123, tags, "").sig())
+                .as("ordinary signatures use fresh randomness")
+                .isNotEqualTo(first.sig());
+    }
 }

@@ -7,6 +7,8 @@ import chat.buzz.relay.auth.AuthFeature;
 import chat.buzz.relay.auth.ReplayGuardDao;
 import chat.buzz.relay.channel.ChannelDao;
 import chat.buzz.relay.channel.ChannelFeature;
+import chat.buzz.relay.channelmeta.ChannelMetadataEvents;
+import chat.buzz.relay.channelmeta.ChannelMetadataReads;
 import chat.buzz.relay.community.CommunityDao;
 import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.community.CommunityFeature;
@@ -138,12 +140,15 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 ChannelFeature.handlers(
                         config.getPolicyChangeLimit(), OperationsFeature.policyChanges(environment), statistics),
                 ArtifactFeature.handlers(identity, clock));
+        ChannelMetadataReads channelMetadata =
+                new ChannelMetadataReads(jdbi, new ChannelMetadataEvents(identity, clock));
         QueryResource query = QueryFeature.register(
                 environment,
                 jdbi,
                 config.getCurrent(),
                 IncrementalFeature.reads(
-                        config.getIncremental(), jdbi, gates, identity, statistics, environment.metrics()));
+                        config.getIncremental(), jdbi, gates, identity, statistics, environment.metrics()),
+                channelMetadata);
         ErrorAnswers.register(
                 environment,
                 config.getServerFactory(),

@@ -41,6 +41,7 @@ public final class InformationResource {
                 config.getName(),
                 config.getDescription(),
                 relayPubkey,
+                relayPubkey,
                 "buzz-relay",
                 version,
                 List.of(1, 11, 29, 42, 98),

@@ -3,11 +3,16 @@ package chat.buzz.relay.info;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
-/** The NIP-11 document (PROTOCOL 6). */
+/**
+ * The NIP-11 document (PROTOCOL 6). {@code pubkey} and {@code self} both name the relay's own key, the one
+ * that signs removal markers and channel metadata: NIP-29 clients look for the group events' author in
+ * {@code pubkey}, newer NIP-11 readers in {@code self}.
+ */
 public record RelayInformation(
         String name,
         String description,
         String pubkey,
+        String self,
         String software,
         String version,
         @JsonProperty("supported_nips") List<Integer> supportedNips,

@@ -1,7 +1,10 @@
 package chat.buzz.relay.query;
 
+import chat.buzz.protocol.Event;
 import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.channelmeta.ChannelMetadataFilter;
+import chat.buzz.relay.channelmeta.ChannelMetadataReads;
 import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.Utf8;
 import com.codahale.metrics.annotation.ExceptionMetered;
@@ -17,18 +20,22 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.CharacterCodingException;
+import java.util.List;
+import java.util.stream.Collectors;
 
-/** POST /query: one filter object in an array; its "artifact" key chooses the mode. */
+/** POST /query: one filter object in an array; its "artifact" key chooses the mode, and without one it reads channel metadata. */
 @Path("/query")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.WILDCARD)
 public final class QueryResource {
     private final CurrentReads current;
     private final IncrementalMode incremental;
+    private final ChannelMetadataReads channelMetadata;
 
-    public QueryResource(CurrentReads current, IncrementalMode incremental) {
+    public QueryResource(CurrentReads current, IncrementalMode incremental, ChannelMetadataReads channelMetadata) {
         this.current = current;
         this.incremental = incremental;
+        this.channelMetadata = channelMetadata;
     }
 
     @POST
@@ -37,7 +44,10 @@ public final class QueryResource {
     public Response query(@Auth Caller caller, byte[] body) {
         ObjectNode filter = singleFilter(body);
         JsonNode mode = filter.get("artifact");
-        if (mode == null || !mode.isTextual()) {
+        if (mode == null) {
+            return channelMetadata(caller, filter);
+        }
+        if (!mode.isTextual()) {
             throw new QueryRejection("the filter needs \"artifact\": \"current\" or \"incremental\"");
         }
         return switch (mode.textValue()) {
@@ -47,6 +57,18 @@ public final class QueryResource {
             case "incremental" -> incremental.read(caller, filter);
             default -> throw new QueryRejection("unknown artifact mode " + mode.textValue());
         };
+    }
+
+    private Response channelMetadata(Caller caller, ObjectNode filter) {
+        ChannelMetadataFilter parsed;
+        try {
+            parsed = ChannelMetadataFilter.parse(filter, channelMetadata.relayPubkey());
+        } catch (ChannelMetadataFilter.Invalid e) {
+            throw new QueryRejection(e.getMessage());
+        }
+        List<Event> events = channelMetadata.read(caller.community().id(), caller.pubkey(), parsed);
+        String body = events.stream().map(Event::toJson).collect(Collectors.joining(",", "[", "]"));
+        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();
     }
 
     /** While the database is unreachable: the incremental mode's own code, or "unavailable: ..." for the rest. */

@@ -33,8 +33,11 @@ class InformationDocumentTest {
                 .hasValue("*");
         JsonNode document = reply.json();
         assertThat(document.get("supported_nips").toString()).isEqualTo("[1,11,29,42,98]");
-        assertThat(document.get("pubkey").asText())
-                .isEqualTo(NostrKeys.fromSecretHex("0".repeat(63) + "3").publicKeyHex());
+        String relayKey = NostrKeys.fromSecretHex("0".repeat(63) + "3").publicKeyHex();
+        assertThat(document.get("pubkey").asText()).isEqualTo(relayKey);
+        assertThat(document.get("self").asText())
+                .as("NIP-11 self is the relay's own key")
+                .isEqualTo(relayKey);
         assertThat(document.get("capabilities").isArray()).isTrue();
         assertThat(document.get("capabilities")).isEmpty();
         JsonNode artifacts = document.get("artifacts");
