@@ -56,16 +56,13 @@ final class SyncCommand implements Callable<Integer> {
             SessionReport report = client.sync(check);
             PrintWriter out = spec.commandLine().getOut();
             out.println(summary(report));
+            if (report.check() != null) {
+                out.println("self-check: " + report.check().describe());
+            }
             new Channels(client)
                     .refreshIfOffered()
                     .ifPresent(channels -> out.println("channels: " + channels.size() + " you can read"));
-            if (report.check() != null) {
-                out.println("self-check: " + report.check().describe());
-                if (!report.check().consistent()) {
-                    return ExitCode.DRIFT;
-                }
-            }
-            return ExitCode.OK;
+            return report.check() == null || report.check().consistent() ? ExitCode.OK : ExitCode.DRIFT;
         }
     }
 
