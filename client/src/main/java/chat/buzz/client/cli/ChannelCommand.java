@@ -7,7 +7,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code channel create|edit|delete}: NIP-29 kinds 9007, 9002 and 9008 (PROTOCOL 3.1). */
 @Command(
@@ -65,8 +64,8 @@ final class ChannelCommand implements Runnable {
         @Mixin
         ConnectionOptions connection;
 
-        @Parameters(paramLabel = "CHANNEL", description = "the channel id")
-        String id;
+        @Mixin
+        ChannelArgument channelArgument;
 
         @Option(names = "--name", description = "a new name")
         String name;
@@ -82,7 +81,7 @@ final class ChannelCommand implements Runnable {
 
         @Override
         public Integer call() {
-            String channel = Arguments.uuid("the channel", id);
+            String channel = channelArgument.id();
             if (visibility != null && !visibility.equals("open") && !visibility.equals("private")) {
                 throw new UsageProblem("--visibility is open or private, not '" + visibility + "'");
             }
@@ -110,12 +109,12 @@ final class ChannelCommand implements Runnable {
         @Mixin
         ConnectionOptions connection;
 
-        @Parameters(paramLabel = "CHANNEL", description = "the channel id")
-        String id;
+        @Mixin
+        ChannelArgument channelArgument;
 
         @Override
         public Integer call() {
-            String channel = Arguments.uuid("the channel", id);
+            String channel = channelArgument.id();
             return ChannelWriting.run(
                     connection,
                     "channel delete",

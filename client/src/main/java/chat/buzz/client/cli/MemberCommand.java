@@ -27,8 +27,8 @@ final class MemberCommand implements Runnable {
         @Mixin
         ConnectionOptions connection;
 
-        @Parameters(index = "0", paramLabel = "CHANNEL", description = "the channel id")
-        String id;
+        @Mixin
+        ChannelArgument channelArgument;
 
         @Parameters(index = "1", paramLabel = "PUBKEY", description = "the member's public key (64 hex digits)")
         String pubkey;
@@ -38,7 +38,7 @@ final class MemberCommand implements Runnable {
 
         @Override
         public Integer call() {
-            String channel = Arguments.uuid("the channel", id);
+            String channel = channelArgument.id();
             String member = Arguments.pubkey(pubkey);
             if (role != null && !role.equals("admin") && !role.equals("member")) {
                 throw new UsageProblem("--role is admin or member, not '" + role + "'");
@@ -60,15 +60,15 @@ final class MemberCommand implements Runnable {
         @Mixin
         ConnectionOptions connection;
 
-        @Parameters(index = "0", paramLabel = "CHANNEL", description = "the channel id")
-        String id;
+        @Mixin
+        ChannelArgument channelArgument;
 
         @Parameters(index = "1", paramLabel = "PUBKEY", description = "the member's public key (64 hex digits)")
         String pubkey;
 
         @Override
         public Integer call() {
-            String channel = Arguments.uuid("the channel", id);
+            String channel = channelArgument.id();
             String member = Arguments.pubkey(pubkey);
             return ChannelWriting.run(
                     connection,
