@@ -54,7 +54,11 @@ public final class InformationResource {
                         "/query",
                         List.of("current", "incremental"),
                         new RelayInformation.Incremental(
-                                Limits.INCREMENTAL_PAGE_SIZE, overlapSeconds, Limits.MAX_IDS, Limits.MAX_SCOPE)));
+                                Limits.INCREMENTAL_PAGE_SIZE,
+                                overlapSeconds,
+                                Limits.MAX_IDS,
+                                Limits.MAX_SCOPE,
+                                RelayInformation.Incremental.POLICY_CHANGES_AS_RESET)));
         return cors(Response.ok(document, NOSTR_JSON)).build();
     }
 
