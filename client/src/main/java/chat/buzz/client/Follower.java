@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,10 @@ public final class Follower implements AutoCloseable {
     private volatile boolean current;
     private int subscriptions;
     private int resubscriptions;
+    /** When the relay was lost, until the follower is current again; null while connected. */
+    private Instant lostAt;
+    /** Changes of the initial heads after a reconnect: what happened while the follower was away. */
+    private int caughtUp;
 
     public Follower(SyncClient client, Duration pollEvery, Duration checkEvery) {
         this.client = client;
@@ -64,8 +69,10 @@ public final class Follower implements AutoCloseable {
                 failures++;
                 Duration wait = Duration.ofMillis(ThreadLocalRandom.current()
                         .nextLong(Math.min(60_000L, 1000L << Math.min(failures, 6)) + 1));
-                listener.note("following interrupted (" + error.getMessage() + "); trying again in " + wait.toMillis()
-                        + " ms");
+                if (lostAt == null) {
+                    lostAt = Instant.now();
+                }
+                listener.disconnected(error.getMessage(), wait);
                 Thread.sleep(wait.toMillis());
                 client.refreshCapabilities();
             }
@@ -73,11 +80,17 @@ public final class Follower implements AutoCloseable {
     }
 
     private Instant poll(Instant nextCheck) throws InterruptedException {
-        listener.following("by polling every " + pollEvery.toSeconds() + " s (the relay offers no WebSocket sync)");
+        if (lostAt == null) {
+            listener.following("by polling every " + pollEvery.toSeconds() + " s (the relay offers no WebSocket sync)");
+        }
         client.reportChanges(true);
         try {
             while (!stopped && !client.capabilities().sync()) {
-                client.sync();
+                SessionReport report = client.sync();
+                if (lostAt != null) {
+                    caughtUp = report.bootstrap() ? 0 : report.upserts() + report.removes();
+                    current("by polling every " + pollEvery.toSeconds() + " s (the relay offers no WebSocket sync)");
+                }
                 nextCheck = checkIfDue(nextCheck);
                 sleepUnlessStopped(pollEvery);
                 client.refreshCapabilities();
@@ -135,6 +148,7 @@ public final class Follower implements AutoCloseable {
                         Entry entry = Entry.fromSyncEvent(frame.path(2));
                         if (initial != null && entry.upsert()) {
                             initial.add(entry.d());
+                            reportIfNew(entry);
                         }
                         if (!batch.offer(message.arrival(), entry)) {
                             continue;
@@ -149,6 +163,7 @@ public final class Follower implements AutoCloseable {
                     case "EOSE" -> {
                         if (frame.path(1).asText().equals(subscription) && initial != null) {
                             batch.flush();
+                            reportGone(initial);
                             int dropped = client.store().retainOnly(initial);
                             if (dropped > 0) {
                                 listener.note("subscription's initial heads: dropped " + dropped
@@ -156,7 +171,7 @@ public final class Follower implements AutoCloseable {
                             }
                             initial = null;
                             current = true;
-                            listener.following("live over WebSocket sync");
+                            current("live over WebSocket sync");
                         }
                     }
                     case "CLOSED" -> {
@@ -187,6 +202,39 @@ public final class Follower implements AutoCloseable {
         } finally {
             live = null;
             current = false;
+        }
+    }
+
+    /** Says the follower is current: the first time, or as a reconnection with what it caught up on. */
+    private void current(String how) {
+        if (lostAt == null) {
+            listener.following(how);
+        } else {
+            listener.reconnected(how, Duration.between(lostAt, Instant.now()), caughtUp);
+            lostAt = null;
+        }
+        caughtUp = 0;
+    }
+
+    /** An initial head the store does not hold yet changed while the follower was away (or since its sync). */
+    private void reportIfNew(Entry entry) {
+        boolean held = client.store()
+                .get(entry.d())
+                .map(a -> a.headId().equals(entry.headId()))
+                .orElse(false);
+        if (!held) {
+            caughtUp++;
+            listener.changed(entry);
+        }
+    }
+
+    /** Held ids the initial heads left out are gone: reported as removes before the store drops them. */
+    private void reportGone(Set<String> initial) {
+        for (StoredArtifact artifact : client.store().list(Optional.empty())) {
+            if (!artifact.knownIdOnly() && !initial.contains(artifact.d())) {
+                caughtUp++;
+                listener.changed(new Entry(false, artifact.d(), artifact.h(), null, null, "gone while away"));
+            }
         }
     }
 

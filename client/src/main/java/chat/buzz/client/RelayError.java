@@ -9,6 +9,9 @@ import java.util.Optional;
  * it sent one; {@link #status()} is 0 when no HTTP answer arrived.
  */
 public class RelayError extends RuntimeException {
+    /** The code of a failure to reach a relay that has not answered this client yet. */
+    public static final String NEVER_REACHED = "never_reached";
+
     private final int status;
     private final String code;
     private final Duration retryAfter;
@@ -26,8 +29,21 @@ public class RelayError extends RuntimeException {
         return error;
     }
 
+    /** Not reached on the first try: not retried, since a relay that was never there will not appear by waiting. */
+    public static RelayError neverReached(String what, Throwable cause) {
+        RelayError error = new RelayError(0, NEVER_REACHED, what + ": " + explain(cause), null);
+        error.initCause(cause);
+        return error;
+    }
+
     /** The first message along the cause chain; a refused connection often has none but its type. */
     private static String explain(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof java.net.ConnectException
+                    && (t.getMessage() == null || t.getMessage().isBlank())) {
+                return "connection refused";
+            }
+        }
         for (Throwable t = cause; t != null; t = t.getCause()) {
             if (t.getMessage() != null && !t.getMessage().isBlank()) {
                 return t.getMessage();
@@ -53,6 +69,8 @@ public class RelayError extends RuntimeException {
 
     /** Whether the same request may succeed later: capacity, timeouts, rate limits, server trouble, no answer. */
     public boolean retryable() {
-        return status == 0 || status == 429 || (status >= 500 && !"incremental_unavailable".equals(code));
+        return (status == 0 && !NEVER_REACHED.equals(code))
+                || status == 429
+                || (status >= 500 && !"incremental_unavailable".equals(code));
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -25,18 +26,34 @@ public final class SignedHttp {
     private final String baseUrl;
     private final NostrKeys keys;
     private final HttpClient http;
+    private volatile boolean answered;
 
     /** @param baseUrl {@code http(s)://host[:port]}; its host selects the community */
     public SignedHttp(String baseUrl, NostrKeys keys) {
-        this.baseUrl = baseUrl.replaceAll("/+$", "");
-        URI uri = URI.create(this.baseUrl);
-        if (uri.getHost() == null
-                || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
-            throw new IllegalArgumentException("relay URL must look like https://relay.example.com, not " + baseUrl);
-        }
+        this.baseUrl = checkedUrl(baseUrl);
         this.keys = keys;
         this.http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    /** The base URL without a trailing slash; a URL without an http(s) scheme or host is refused up front. */
+    public static String checkedUrl(String url) {
+        String trimmed = url.replaceAll("/+$", "");
+        URI uri = null;
+        try {
+            uri = new URI(trimmed);
+        } catch (URISyntaxException notAUri) {
+            // explained below, with the same words as a URI without a scheme
+        }
+        boolean web = uri != null
+                && uri.getHost() != null
+                && ("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()));
+        if (!web) {
+            String hint = trimmed.contains("://") ? "" : " (add the scheme: http://" + trimmed + ")";
+            throw new IllegalArgumentException(
+                    "relay URL must look like https://relay.example.com, not '" + url + "'" + hint);
+        }
+        return trimmed;
     }
 
     public String baseUrl() {
@@ -103,9 +120,16 @@ public final class SignedHttp {
 
     private HttpResponse<String> send(HttpRequest request, String what) {
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            HttpResponse<String> response =
+                    http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            answered = true;
+            return response;
         } catch (IOException e) {
-            throw RelayError.unreachable(what + " to " + baseUrl, e);
+            // A relay that never answered is most likely a wrong URL or a relay not started: say so at once
+            // instead of retrying; one that answered before and went away is worth waiting for.
+            throw answered
+                    ? RelayError.unreachable(what + " to " + baseUrl, e)
+                    : RelayError.neverReached(what + " to " + baseUrl, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw RelayError.unreachable(what + " to " + baseUrl, e);

@@ -1,6 +1,11 @@
 package chat.buzz.client;
 
+import chat.buzz.protocol.Event;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -51,12 +56,38 @@ public final class SqliteStore implements Store {
         this.connection = connection;
     }
 
+    /**
+     * Opens the store, creating the file (owner-only: it holds what the key may read) but never its
+     * directory: a mistyped path should fail, not grow a directory tree.
+     */
     public static SqliteStore open(Path file) {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new StoreFailure(
+                    "cannot open the store " + file + ": the directory " + parent + " does not exist (create it first)",
+                    null);
+        }
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                java.nio.file.Files.createDirectories(parent);
-            }
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (FileAlreadyExistsException existing) {
+            // opened as it is
+        } catch (UnsupportedOperationException | IOException e) {
+            // not POSIX, or a race with another process creating it: SQLite creates or opens it below
+        }
+        return connect(file);
+    }
+
+    /** Opens a store that must exist already: commands that only read it never create an empty one. */
+    public static SqliteStore openExisting(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new StoreFailure(
+                    "no store at " + file + " (buzz-sync sync creates it; or name it with --store)", null);
+        }
+        return connect(file);
+    }
+
+    private static SqliteStore connect(Path file) {
+        try {
             SQLiteConfig config = new SQLiteConfig();
             // A deferred transaction that reads and then writes fails with SQLITE_BUSY_SNAPSHOT when another
             // connection (a `list`, a second client) wrote in between; taking the write lock first makes it wait.
@@ -73,9 +104,10 @@ public final class SqliteStore implements Store {
                         statement.execute(sql);
                     }
                 }
+                statement.execute(ChannelMetadataTable.SCHEMA);
             }
             return new SqliteStore(connection);
-        } catch (SQLException | java.io.IOException e) {
+        } catch (SQLException e) {
             throw new StoreFailure("cannot open the store " + file + ": " + e.getMessage(), e);
         }
     }
@@ -320,6 +352,30 @@ public final class SqliteStore implements Store {
                 }
             }
         });
+    }
+
+    @Override
+    public synchronized void replaceChannelMetadata(Optional<Collection<String>> channels, List<Event> events) {
+        inTransaction(() -> ChannelMetadataTable.replace(connection, channels.orElse(null), events));
+    }
+
+    @Override
+    public synchronized void applyChannelMetadata(List<Event> events) {
+        inTransaction(() -> ChannelMetadataTable.apply(connection, events));
+    }
+
+    @Override
+    public synchronized void dropChannelMetadata(String channel, int kind) {
+        inTransaction(() -> ChannelMetadataTable.drop(connection, channel, kind));
+    }
+
+    @Override
+    public synchronized List<Event> channelMetadata() {
+        try {
+            return ChannelMetadataTable.all(connection);
+        } catch (SQLException e) {
+            throw failure(e);
+        }
     }
 
     /** For tests and repairs of a damaged file: write a row exactly as given, bypassing every rule. */

@@ -1,5 +1,6 @@
 package chat.buzz.client;
 
+import chat.buzz.protocol.Event;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -72,6 +73,22 @@ public interface Store extends AutoCloseable {
 
     /** For repairs and tests: drop ids without touching the cursor. */
     void forget(Collection<String> ids);
+
+    /**
+     * Channel metadata (PROTOCOL 4.6, kinds 39000-39002): replaces what is held for {@code channels}
+     * (everything when empty, after a full listing) with {@code events}; a channel named but without
+     * events is no longer readable and its metadata goes.
+     */
+    void replaceChannelMetadata(Optional<Collection<String>> channels, List<Event> events);
+
+    /** Live channel metadata: each event replaces the one of its channel and kind unless that is newer. */
+    void applyChannelMetadata(List<Event> events);
+
+    /** A channel's event of this kind was withdrawn (a kind-5 over WebSocket: the channel left the key's view). */
+    void dropChannelMetadata(String channel, int kind);
+
+    /** The metadata events held, to be folded with {@link Channel#fold}. */
+    List<Event> channelMetadata();
 
     @Override
     void close();

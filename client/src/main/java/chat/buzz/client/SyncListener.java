@@ -16,4 +16,17 @@ public interface SyncListener {
 
     /** An artifact changed while following; {@code entry.upsert()} false means it left. */
     default void changed(Entry entry) {}
+
+    /** A follower lost the relay ({@code reason}) and tries again after {@code retryIn}. */
+    default void disconnected(String reason, java.time.Duration retryIn) {
+        note("following interrupted (" + reason + "); trying again in " + retryIn.toMillis() + " ms");
+    }
+
+    /**
+     * A follower that was {@link #disconnected} is current again, {@code how} as in {@link #following};
+     * {@code caughtUp} changes made while it was away were reported to {@link #changed} before this.
+     */
+    default void reconnected(String how, java.time.Duration away, int caughtUp) {
+        following(how);
+    }
 }

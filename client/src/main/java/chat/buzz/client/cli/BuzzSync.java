@@ -19,6 +19,11 @@ import picocli.CommandLine.Command;
             WriteCommand.class,
             WhoamiCommand.class,
             VerifyCommand.class,
+            ChannelsCommand.class,
+            ChannelCommand.class,
+            MemberCommand.class,
+            MembershipCommands.Join.class,
+            MembershipCommands.Leave.class,
             CommandLine.HelpCommand.class
         },
         footerHeading = "%nExit codes:%n",
@@ -30,20 +35,31 @@ import picocli.CommandLine.Command;
             "  4 the relay is unreachable, busy or off (after retries)",
             "  5 the key or store file is unusable",
             "  6 verify: the store differs from the relay",
-            "  7 write: the relay did not accept the event",
+            "  7 write, channel, member, join, leave: the relay did not accept the event",
             "  8 get: no such artifact"
         })
 public final class BuzzSync implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    private final boolean stderrIsTerminal;
+
+    BuzzSync(boolean stderrIsTerminal) {
+        this.stderrIsTerminal = stderrIsTerminal;
     }
 
-    /** Runs one command line; returns its exit code. */
+    public static void main(String[] args) {
+        System.exit(run(
+                args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), Terminal.stderrIsOne()));
+    }
+
+    /** Runs one command line with stderr taken for a file (no redrawn progress); returns its exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine commandLine = new CommandLine(new BuzzSync());
+        return run(args, out, err, false);
+    }
+
+    static int run(String[] args, PrintWriter out, PrintWriter err, boolean stderrIsTerminal) {
+        CommandLine commandLine = new CommandLine(new BuzzSync(stderrIsTerminal));
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setExecutionExceptionHandler((error, line, parsed) -> {
@@ -58,9 +74,16 @@ public final class BuzzSync implements Runnable {
         return commandLine.execute(args);
     }
 
+    /** Whether progress may be redrawn in place with carriage returns. */
+    boolean stderrIsTerminal() {
+        return stderrIsTerminal;
+    }
+
     @Override
     public void run() {
         throw new CommandLine.ParameterException(
-                spec.commandLine(), "name a command: keygen, sync, follow, get, list," + " write, whoami or verify");
+                spec.commandLine(),
+                "name a command: keygen, sync, follow, get, list, write, whoami, verify, channels, channel,"
+                        + " member, join or leave");
     }
 }

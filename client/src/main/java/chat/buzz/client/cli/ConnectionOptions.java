@@ -6,10 +6,13 @@ import chat.buzz.client.SqliteStore;
 import chat.buzz.client.SyncClient;
 import chat.buzz.client.SyncListener;
 import chat.buzz.protocol.NostrKeys;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The options every command that talks to a relay shares. */
 final class ConnectionOptions {
@@ -52,8 +55,11 @@ final class ConnectionOptions {
     @Option(names = "--quiet", description = "print no notes (resets, retries, repairs) on stderr")
     boolean quiet;
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     NostrKeys keys() {
-        return KeyFile.read(key);
+        return KeyFile.read(key, this::warn);
     }
 
     String relay() {
@@ -63,29 +69,47 @@ final class ConnectionOptions {
         return relay;
     }
 
-    SyncClient open(SyncListener listener) {
+    /** Checks every option before the key, the store or the relay is touched: a usage error costs nothing. */
+    SignedHttp http() {
         String url = relay();
-        for (String channel : scope) {
-            if (!channel.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
-                throw new UsageProblem(
-                        "--scope takes channel ids as lowercase hyphenated UUIDs, not '" + channel + "'");
-            }
-        }
+        scope.replaceAll(channel -> Arguments.uuid("--scope", channel));
         if (scope.size() > 100) {
             throw new UsageProblem("--scope names at most 100 channels");
         }
         if (attempts < 1 || attempts > 100) {
             throw new UsageProblem("--attempts must be in 1..100");
         }
-        NostrKeys keys = keys();
-        SignedHttp http;
         try {
-            http = new SignedHttp(url, keys);
+            SignedHttp.checkedUrl(url);
         } catch (IllegalArgumentException e) {
             throw new UsageProblem(e.getMessage());
         }
+        return new SignedHttp(url, keys());
+    }
+
+    SyncClient open(SyncListener listener) {
+        SignedHttp http = http();
         return new SyncClient(
                 http, SqliteStore.open(store), scope, Backoff.standard().withAttempts(attempts), listener);
+    }
+
+    /** The store as it is, for commands that only read it: a missing one is an error, never created. */
+    SqliteStore existingStore() {
+        return SqliteStore.openExisting(store);
+    }
+
+    PrintWriter out() {
+        return command.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+        return command.commandLine().getErr();
+    }
+
+    /** Shown even with --quiet: it is about the safety of the key, not about progress. */
+    private void warn(String message) {
+        err().println("buzz-sync: " + message);
+        err().flush();
     }
 
     SyncListener notes() {
@@ -93,7 +117,7 @@ final class ConnectionOptions {
             @Override
             public void note(String message) {
                 if (!quiet) {
-                    System.err.println("buzz-sync: " + message);
+                    warn(message);
                 }
             }
         };

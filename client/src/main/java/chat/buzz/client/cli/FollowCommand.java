@@ -1,12 +1,16 @@
 package chat.buzz.client.cli;
 
+import chat.buzz.client.Channel;
+import chat.buzz.client.Channels;
 import chat.buzz.client.Entry;
 import chat.buzz.client.Follower;
 import chat.buzz.client.SyncClient;
 import chat.buzz.client.SyncListener;
-import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -39,12 +43,18 @@ final class FollowCommand implements Callable<Integer> {
             description = "minutes between self-checks (default: ${DEFAULT-VALUE})")
     long checkMinutes;
 
+    @Option(names = "--json", description = "print one JSON object per line instead of text (for scripts)")
+    boolean json;
+
+    /** Where the channel names come from once the client is open: the store's channel metadata. */
+    private final AtomicReference<Supplier<List<Channel>>> names = new AtomicReference<>(List::of);
+
     @Override
     public Integer call() throws InterruptedException {
         if (pollSeconds < 1 || checkMinutes < 1) {
             throw new UsageProblem("--poll-seconds and --check-minutes must be at least 1");
         }
-        PrintWriter out = spec.commandLine().getOut();
+        FollowOutput output = new FollowOutput(spec.commandLine().getOut(), json);
         SyncListener notes = connection.notes();
         SyncListener printing = new SyncListener() {
             @Override
@@ -54,22 +64,30 @@ final class FollowCommand implements Callable<Integer> {
 
             @Override
             public void following(String how) {
-                out.println("following " + how + "; Ctrl-C to stop");
-                out.flush();
+                output.following(how);
             }
 
             @Override
             public void changed(Entry entry) {
-                out.println(
-                        entry.upsert()
-                                ? "upsert " + entry.d() + " in " + entry.h() + " head " + entry.headId()
-                                : "remove " + entry.d() + " (" + entry.reason() + ")");
-                out.flush();
+                output.changed(entry, names.get().get());
+            }
+
+            @Override
+            public void disconnected(String reason, Duration retryIn) {
+                output.disconnected(reason, retryIn);
+            }
+
+            @Override
+            public void reconnected(String how, Duration away, int caughtUp) {
+                output.reconnected(how, away, caughtUp);
             }
         };
         try (SyncClient client = connection.open(printing);
                 Follower follower =
                         new Follower(client, Duration.ofSeconds(pollSeconds), Duration.ofMinutes(checkMinutes))) {
+            Channels channels = new Channels(client);
+            channels.refreshIfOffered();
+            names.set(channels::stored);
             Runtime.getRuntime().addShutdownHook(new Thread(follower::close));
             follower.run();
         }

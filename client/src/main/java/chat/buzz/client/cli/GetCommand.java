@@ -1,7 +1,6 @@
 package chat.buzz.client.cli;
 
 import chat.buzz.client.Entry;
-import chat.buzz.client.SqliteStore;
 import chat.buzz.client.Store;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.SyncClient;
@@ -33,9 +32,7 @@ final class GetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!id.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
-            throw new UsageProblem("an artifact id is a lowercase hyphenated UUID, not '" + id + "'");
-        }
+        id = Arguments.uuid("an artifact id", id);
         Optional<StoredArtifact> found;
         if (refresh) {
             try (SyncClient client = connection.open(connection.notes())) {
@@ -52,7 +49,7 @@ final class GetCommand implements Callable<Integer> {
                 found = client.store().get(id);
             }
         } else {
-            try (Store store = SqliteStore.open(connection.store)) {
+            try (Store store = connection.existingStore()) {
                 found = store.get(id);
             }
         }

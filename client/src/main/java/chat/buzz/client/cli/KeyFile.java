@@ -8,26 +8,58 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /** A secret key as 64 hex digits on one line, readable by its owner only. */
 final class KeyFile {
     private KeyFile() {}
 
-    static NostrKeys read(Path file) {
+    private static final Pattern HEX_KEY = Pattern.compile("[0-9a-f]{64}");
+
+    /** Reads the key (hex digits in either case); {@code warnings} hears when others may read the file. */
+    static NostrKeys read(Path file, Consumer<String> warnings) {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.US_ASCII).trim();
+            text = Files.readString(file, StandardCharsets.US_ASCII).trim().toLowerCase(Locale.ROOT);
         } catch (NoSuchFileException e) {
             throw new KeyFileProblem(
                     "no key file at " + file + " (create one with: buzz-sync keygen --key " + file + ")");
         } catch (IOException e) {
             throw new KeyFileProblem("cannot read the key file " + file + ": " + e.getMessage());
         }
+        if (!HEX_KEY.matcher(text).matches()) {
+            throw new KeyFileProblem("the key file " + file + " does not hold a secret key as 64 hex digits"
+                    + " (it holds " + text.length() + " characters"
+                    + (text.chars().allMatch(c -> Character.digit(c, 16) >= 0) ? "" : ", not all of them hex digits")
+                    + ")");
+        }
+        NostrKeys keys;
         try {
-            return NostrKeys.fromSecretHex(text);
+            keys = NostrKeys.fromSecretHex(text);
         } catch (IllegalArgumentException e) {
-            throw new KeyFileProblem("the key file " + file + " does not hold a secret key as 64 hex digits");
+            throw new KeyFileProblem("the key file " + file + " holds 64 hex digits that are not a valid secret key ("
+                    + e.getMessage() + ")");
+        }
+        warnIfOthersMayRead(file, warnings);
+        return keys;
+    }
+
+    /** A secret others can read is a secret shared; warn rather than refuse, as the key still works. */
+    private static void warnIfOthersMayRead(Path file, Consumer<String> warnings) {
+        Set<PosixFilePermission> permissions;
+        try {
+            permissions = Files.getPosixFilePermissions(file);
+        } catch (UnsupportedOperationException | IOException notPosix) {
+            return;
+        }
+        if (permissions.stream().anyMatch(p -> !p.name().startsWith("OWNER_"))) {
+            warnings.accept("warning: the key file " + file + " can be read or written by others ("
+                    + PosixFilePermissions.toString(permissions) + "); make it private with: chmod 600 " + file);
         }
     }
 

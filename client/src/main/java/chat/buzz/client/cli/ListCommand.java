@@ -1,12 +1,14 @@
 package chat.buzz.client.cli;
 
-import chat.buzz.client.SqliteStore;
+import chat.buzz.client.Channel;
 import chat.buzz.client.Store;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Tags;
 import java.io.PrintWriter;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -17,7 +19,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "list",
         mixinStandardHelpOptions = true,
-        description = "Lists the artifacts in the store (no network): id, channel, type and title, or JSON.")
+        description =
+                "Lists the artifacts in the store (no network): id, channel (and its name), type and title, or JSON.")
 final class ListCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -33,9 +36,12 @@ final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Optional<String> only = Optional.ofNullable(channel).map(h -> Arguments.uuid("--channel", h));
         List<StoredArtifact> artifacts;
-        try (Store store = SqliteStore.open(connection.store)) {
-            artifacts = store.list(Optional.ofNullable(channel));
+        Map<String, String> names = new HashMap<>();
+        try (Store store = connection.existingStore()) {
+            artifacts = store.list(only);
+            Channel.fold(store.channelMetadata()).forEach(c -> names.put(c.id(), c.name()));
         }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -46,7 +52,8 @@ final class ListCommand implements Callable<Integer> {
         }
         for (StoredArtifact artifact : artifacts) {
             Event head = Event.parse(artifact.eventJson());
-            out.println(artifact.d() + "  " + artifact.h() + "  "
+            String name = names.get(artifact.h());
+            out.println(artifact.d() + "  " + artifact.h() + (name == null ? "" : " (" + name + ")") + "  "
                     + head.tag(Tags.ARTIFACT_TYPE).orElse("-") + "  "
                     + head.tag(Tags.TITLE).orElse("") + (artifact.knownIdOnly() ? "  (known by id only)" : ""));
         }

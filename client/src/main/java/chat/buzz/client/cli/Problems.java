@@ -36,7 +36,8 @@ final class Problems {
                 error.getMessage() == null || error.getMessage().equals(code) ? "" : ": " + error.getMessage();
         if (error.status() == 0) {
             return new Problem(
-                    ExitCode.UNAVAILABLE, "cannot reach the relay" + relaySaid + " (check --relay and your network)");
+                    ExitCode.UNAVAILABLE,
+                    "cannot reach the relay" + relaySaid + " (check --relay, that the relay runs, and your network)");
         }
         int exit = error.status() >= 500 || error.status() == 429 ? ExitCode.UNAVAILABLE : ExitCode.REFUSED;
         return new Problem(exit, "relay answered " + error.status() + " " + code + relaySaid + advice(code));

@@ -16,6 +16,7 @@ final class ProgressBar implements SyncListener {
     private long total = -1;
     private int pages;
     private boolean drawn;
+    private boolean finished;
 
     ProgressBar(SyncListener notes, PrintWriter out, boolean enabled) {
         this.notes = notes;
@@ -30,9 +31,11 @@ final class ProgressBar implements SyncListener {
     @Override
     public void page(int entries, long entriesSoFar, boolean more) {
         pages++;
-        if (!enabled) {
+        // Only the first session is drawn: the self-check's catch-up after it would draw a stray "0/2025".
+        if (!enabled || finished) {
             return;
         }
+        finished = !more;
         String line;
         if (total > 0) {
             long done = Math.min(entriesSoFar, total);

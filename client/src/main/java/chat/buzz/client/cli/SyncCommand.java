@@ -1,5 +1,6 @@
 package chat.buzz.client.cli;
 
+import chat.buzz.client.Channels;
 import chat.buzz.client.SessionReport;
 import chat.buzz.client.SyncClient;
 import java.io.PrintWriter;
@@ -7,6 +8,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(
@@ -23,13 +25,14 @@ final class SyncCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
+    @ParentCommand
+    BuzzSync top;
+
     @Option(
             names = "--progress",
             negatable = true,
-            defaultValue = "true",
-            fallbackValue = "true",
-            description = "draw a progress bar on stderr while reading (default: on)")
-    boolean progress;
+            description = "draw a progress bar on stderr while reading (default: only when stderr is a terminal)")
+    Boolean progress;
 
     @Option(
             names = "--check",
@@ -42,9 +45,10 @@ final class SyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ProgressBar bar = new ProgressBar(connection.notes(), spec.commandLine().getErr(), progress);
+        boolean drawing = progress != null ? progress : top.stderrIsTerminal();
+        ProgressBar bar = new ProgressBar(connection.notes(), spec.commandLine().getErr(), drawing);
         try (SyncClient client = connection.open(bar)) {
-            if (progress
+            if (drawing
                     && client.capabilities().incremental()
                     && client.store().position().isEmpty()) {
                 bar.expect(client.digestRead().count());
@@ -54,11 +58,11 @@ final class SyncCommand implements Callable<Integer> {
             out.println(summary(report));
             if (report.check() != null) {
                 out.println("self-check: " + report.check().describe());
-                if (!report.check().consistent()) {
-                    return ExitCode.DRIFT;
-                }
             }
-            return ExitCode.OK;
+            new Channels(client)
+                    .refreshIfOffered()
+                    .ifPresent(channels -> out.println("channels: " + channels.size() + " you can read"));
+            return report.check() == null || report.check().consistent() ? ExitCode.OK : ExitCode.DRIFT;
         }
     }
 

@@ -1,5 +1,6 @@
 package chat.buzz.client.cli;
 
+import chat.buzz.client.Channels;
 import chat.buzz.client.RelayCapabilities;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.SyncClient;
@@ -24,17 +25,21 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Prints your public key, community, and the channels you can read.",
-            "The community is the one the relay URL's host selects. The relay offers no",
-            "read of channel metadata: the channels listed are those your store holds",
-            "artifacts of, so empty channels are not listed (--sync syncs first)."
+            "The community is the one the relay URL's host selects. The channels come from the relay's",
+            "channel metadata (PROTOCOL 4.6), with your role and how many of their artifacts the store",
+            "holds; a relay without it leaves the channels your store holds artifacts of, so empty",
+            "channels are not listed then (--sync syncs first)."
         })
 final class WhoamiCommand implements Callable<Integer> {
-    /** One readable channel; {@code discoverable} false when its artifacts were confirmed by id only. */
-    record Channel(String id, int artifacts, boolean discoverable) {}
+    /**
+     * One readable channel; {@code discoverable} false when its artifacts were confirmed by id only;
+     * {@code name}, {@code visibility} and {@code role} null when the relay offers no channel metadata.
+     */
+    record Channel(String id, String name, String visibility, String role, int artifacts, boolean discoverable) {}
 
     record Community(String host, String relayName) {}
 
-    /** What {@code --json} prints. */
+    /** What {@code --json} prints; {@code channelsFrom} is {@code relay} or {@code store}. */
     record Identity(
             String pubkey,
             String relay,
@@ -91,15 +96,27 @@ final class WhoamiCommand implements Callable<Integer> {
             int[] count = counts.computeIfAbsent(String.valueOf(artifact.h()), h -> new int[2]);
             count[artifact.knownIdOnly() ? 1 : 0]++;
         }
+        String me = client.http().keys().publicKeyHex();
+        Optional<List<chat.buzz.client.Channel>> listed = new Channels(client).refreshIfOffered();
         List<Channel> channels = new ArrayList<>();
-        counts.forEach((h, count) -> channels.add(new Channel(h, count[0] + count[1], count[0] > 0)));
+        for (chat.buzz.client.Channel channel : listed.orElse(List.of())) {
+            int[] count = counts.remove(channel.id());
+            channels.add(new Channel(
+                    channel.id(),
+                    channel.name(),
+                    channel.visibility(),
+                    channel.role(me),
+                    count == null ? 0 : count[0] + count[1],
+                    count == null || count[0] > 0 || count[1] == 0));
+        }
+        counts.forEach((h, count) -> channels.add(new Channel(h, null, null, null, count[0] + count[1], count[0] > 0)));
         return new Identity(
                 client.http().keys().publicKeyHex(),
                 client.http().baseUrl(),
                 new Community(URI.create(client.http().baseUrl()).getHost(), capabilities.name()),
                 offers,
                 client.scope(),
-                "store",
+                listed.isPresent() ? "relay" : "store",
                 channels);
     }
 
@@ -115,9 +132,15 @@ final class WhoamiCommand implements Callable<Integer> {
                 + (identity.offers().contains("artifacts.sync") ? ", WebSocket sync" : ""));
         out.println("scope       "
                 + (identity.scope().isEmpty() ? "everything you may discover" : String.join(",", identity.scope())));
-        out.println("channels    " + identity.channels().size() + " you can read with artifacts in the store");
+        out.println("channels    " + identity.channels().size()
+                + (identity.channelsFrom().equals("relay")
+                        ? " you can read"
+                        : " you can read with artifacts in the store"));
         for (Channel channel : identity.channels()) {
-            out.println("  " + channel.id() + "  " + channel.artifacts() + " artifacts"
+            String described = channel.name() == null
+                    ? ""
+                    : String.format("  %-7s  %-6s  %s", channel.visibility(), channel.role(), channel.name());
+            out.println("  " + channel.id() + described + "  " + channel.artifacts() + " artifacts"
                     + (channel.discoverable() ? "" : " (readable by id only: not discoverable)"));
         }
     }

@@ -7,7 +7,9 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -43,6 +45,9 @@ final class WriteCommand implements Callable<Integer> {
             Tags.TITLE,
             Tags.OPERATION,
             Tags.PREVIOUS_REVISION);
+
+    private static final List<String> JSON_KEYS = List.of("op", "id", "channel", "type", "title", "content", "prev");
+    private static final ObjectReader VALUES = new ObjectMapper().readerFor(JsonNode.class);
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -88,6 +93,8 @@ final class WriteCommand implements Callable<Integer> {
         if (!OPS.contains(op)) {
             throw new UsageProblem("--op is one of create, update, move, delete, restore; not '" + op + "'");
         }
+        channel = channel == null ? null : Arguments.uuid("--channel", channel);
+        id = id == null ? null : Arguments.uuid("--id", id);
         PrintWriter out = spec.commandLine().getOut();
         try (SyncClient client = connection.open(connection.notes())) {
             Event event = build(client);
@@ -116,9 +123,8 @@ final class WriteCommand implements Callable<Integer> {
 
     private Event build(SyncClient client) {
         String d = id != null ? id : op.equals("create") ? UUID.randomUUID().toString() : null;
-        if (d == null || !d.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
-            throw new UsageProblem(
-                    "--id must be the artifact's lowercase hyphenated UUID" + (d == null ? " for " + op : ""));
+        if (d == null) {
+            throw new UsageProblem("--id must be the artifact's lowercase hyphenated UUID for " + op);
         }
         Optional<Event> head = op.equals("create")
                 ? Optional.empty()
@@ -175,7 +181,16 @@ final class WriteCommand implements Callable<Integer> {
             String text = json.equals("-")
                     ? new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
                     : Files.readString(Path.of(json));
-            values = new ObjectMapper().readTree(text);
+            List<JsonNode> all;
+            try (MappingIterator<JsonNode> read = VALUES.readValues(text)) {
+                all = read.readAll();
+            }
+            // Writing the first and dropping the rest would lose writes silently: refuse the whole input.
+            if (all.size() > 1) {
+                throw new UsageProblem("--json " + json + " holds " + all.size() + " JSON values; write takes exactly"
+                        + " one object (run write once per object)");
+            }
+            values = all.isEmpty() ? null : all.get(0);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new UsageProblem("--json " + json + " is not JSON: " + e.getOriginalMessage());
         } catch (java.nio.file.NoSuchFileException e) {
@@ -184,6 +199,12 @@ final class WriteCommand implements Callable<Integer> {
         if (values == null || !values.isObject()) {
             throw new UsageProblem("--json must hold one JSON object with op, id, channel, type, title, content, prev");
         }
+        values.fieldNames().forEachRemaining(name -> {
+            if (!JSON_KEYS.contains(name)) {
+                throw new UsageProblem(
+                        "--json: unknown key '" + name + "' (the keys are " + String.join(", ", JSON_KEYS) + ")");
+            }
+        });
         op = op != null ? op : text(values, "op");
         id = id != null ? id : text(values, "id");
         channel = channel != null ? channel : text(values, "channel");

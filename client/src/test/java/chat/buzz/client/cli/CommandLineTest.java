@@ -49,7 +49,8 @@ class CommandLineTest {
     void whoamiHelpNamesItsOptionsAndWhereTheChannelsComeFrom() {
         Outcome outcome = run("whoami", "--help");
         assertThat(outcome.out())
-                .contains("--json", "print one JSON object instead of text", "--sync", "empty channels are not listed");
+                .contains(
+                        "--json", "print one JSON object instead of text", "--sync", "channel metadata (PROTOCOL 4.6)");
     }
 
     @Test
@@ -128,7 +129,9 @@ class CommandLineTest {
         run("keygen", "--key", key.toString());
         Outcome scope = run("sync", "--relay", "http://127.0.0.1:9", "--key", key.toString(), "--scope", "general");
         assertThat(scope.exit()).isEqualTo(ExitCode.USAGE);
-        assertThat(scope.err()).contains("--scope takes channel ids as lowercase hyphenated UUIDs, not 'general'");
+        assertThat(scope.err())
+                .contains("--scope takes a lowercase hyphenated UUID")
+                .contains("not 'general'");
         Outcome url = run("sync", "--relay", "relay.example.com", "--key", key.toString());
         assertThat(url.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(url.err()).contains("relay URL must look like https://relay.example.com");
@@ -138,22 +141,25 @@ class CommandLineTest {
     void getOfAnIdNotInTheStoreSaysSo() {
         String id = "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00";
         Path store = directory.resolve("s.db");
+        chat.buzz.client.SqliteStore.open(store).close();
         Outcome outcome = run("get", id, "--store", store.toString());
         assertThat(outcome.exit()).isEqualTo(ExitCode.NOT_FOUND);
         assertThat(outcome.err()).contains("no artifact " + id + " in the store");
         Outcome bad = run("get", "nope", "--store", store.toString());
         assertThat(bad.exit()).isEqualTo(ExitCode.USAGE);
-        assertThat(bad.err()).contains("an artifact id is a lowercase hyphenated UUID, not 'nope'");
+        assertThat(bad.err())
+                .contains("an artifact id takes a lowercase hyphenated UUID")
+                .contains("not 'nope'");
     }
 
     @Test
     void listOfAnEmptyStore() {
-        Outcome outcome = run("list", "--store", directory.resolve("s.db").toString());
+        Path store = directory.resolve("s.db");
+        chat.buzz.client.SqliteStore.open(store).close();
+        Outcome outcome = run("list", "--store", store.toString());
         assertThat(outcome.exit()).isZero();
         assertThat(outcome.out()).contains("0 artifacts");
-        assertThat(run("list", "--json", "--store", directory.resolve("s.db").toString())
-                        .out()
-                        .trim())
+        assertThat(run("list", "--json", "--store", store.toString()).out().trim())
                 .isEqualTo("[]");
     }
 
@@ -234,7 +240,8 @@ class CommandLineTest {
         assertThat(Problems.of(RelayError.unreachable("GET / to http://x", new java.net.ConnectException()))
                         .message())
                 .isEqualTo(
-                        "cannot reach the relay: GET / to http://x: connect exception (check --relay and your network)");
+                        "cannot reach the relay: GET / to http://x: connection refused (check --relay, that the relay"
+                                + " runs, and your network)");
         assertThat(Problems.of(new StoreFailure("the store failed: disk full", null))
                         .exitCode())
                 .isEqualTo(ExitCode.LOCAL);

@@ -2,6 +2,8 @@ package chat.buzz.relay.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import chat.buzz.client.SqliteStore;
+import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.cli.BuzzSync;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Hex;
@@ -12,6 +14,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -44,7 +48,8 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
     }
 
     private void writeKey() throws Exception {
-        Files.writeString(directory.resolve("me.key"), Hex.encode(reader.secretKey()) + "\n");
+        Path key = Files.writeString(directory.resolve("me.key"), Hex.encode(reader.secretKey()) + "\n");
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
     }
 
     @Test
@@ -111,7 +116,9 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
 
         Outcome verify = run(relay().baseUrl(), "verify");
         assertThat(verify.exit()).as(verify.err()).isZero();
-        assertThat(verify.out()).startsWith("store matches the relay: 1 artifacts");
+        assertThat(verify.out())
+                .startsWith("stored events: all 1 have a valid id and signature\n")
+                .contains("store matches the relay: 1 artifacts");
         Outcome delta = run(relay().baseUrl(), "sync", "--no-progress");
         assertThat(delta.out()).startsWith("synced: delta;");
     }
@@ -122,7 +129,7 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
         UUID open = writer.channel(owner, true, false, false);
         UUID member = writer.channel(owner, false, false, false);
         UUID notMember = writer.channel(owner, false, false, false);
-        writer.channel(owner, true, false, false);
+        UUID emptyOpen = writer.channel(owner, true, false, false);
         writer.add(owner, member, reader);
         writer.create(owner, open);
         writer.create(owner, open);
@@ -130,27 +137,32 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
         writer.create(owner, notMember);
 
         Outcome before = run(relay().baseUrl(), "whoami");
-        assertThat(before.out()).contains("channels    0 you can read with artifacts in the store");
+        assertThat(before.out()).contains("channels    3 you can read");
         Outcome json = run(relay().baseUrl(), "whoami", "--sync", "--json");
         assertThat(json.exit()).as(json.err()).isZero();
         JsonNode identity = new ObjectMapper().readTree(json.out());
         assertThat(identity.path("pubkey").asText()).isEqualTo(reader.publicKeyHex());
         assertThat(identity.path("community").path("host").asText()).isEqualTo("127.0.0.1");
         assertThat(identity.path("offers").toString()).isEqualTo("[\"artifacts.incremental\"]");
-        assertThat(identity.path("channels_from").asText()).isEqualTo("store");
+        assertThat(identity.path("channels_from").asText()).isEqualTo("relay");
         List<String> channels = new ArrayList<>();
         identity.path("channels")
-                .forEach(c -> channels.add(
-                        c.path("id").asText() + " " + c.path("artifacts").asInt() + " "
-                                + c.path("discoverable").asBoolean()));
-        assertThat(channels).containsExactlyInAnyOrder(open + " 2 true", member + " 1 true");
+                .forEach(c -> channels.add(c.path("id").asText() + " "
+                        + c.path("visibility").asText() + " "
+                        + c.path("role").asText() + " " + c.path("artifacts").asInt() + " "
+                        + c.path("discoverable").asBoolean()));
+        assertThat(channels)
+                .as("the empty open channel too, now that the relay lists channels; never the private one it is not in")
+                .containsExactlyInAnyOrder(
+                        open + " open - 2 true", member + " private member 1 true", emptyOpen + " open - 0 true");
         Outcome text = run(relay().baseUrl(), "whoami");
         assertThat(text.out())
                 .contains(
                         "public key  " + reader.publicKeyHex(),
                         "community   127.0.0.1",
-                        "channels    2 you can read with artifacts in the store",
-                        "  " + open + "  2 artifacts");
+                        "channels    3 you can read",
+                        "  " + member + "  private  member  ")
+                .doesNotContain(notMember.toString());
     }
 
     @Test
@@ -160,10 +172,11 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
         for (int i = 0; i < 250; i++) {
             writer.create(owner, open);
         }
-        Outcome sync = run(relay().baseUrl(), "sync");
+        Outcome sync = run(relay().baseUrl(), "sync", "--progress");
         assertThat(sync.exit()).as(sync.err()).isZero();
         assertThat(sync.err())
-                .as("a bar redrawn after each page, then finished on its own line")
+                .as("a bar redrawn after each page, then finished on its own line, and no other")
+                .doesNotContain("] 0/250")
                 .containsPattern("\\r\\[#{1,29} +\\] (100|200)/250 artifacts\\r")
                 .contains("\r[" + "#".repeat(30) + "] 250/250 artifacts\n");
         assertThat(sync.out())
@@ -220,19 +233,59 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
     }
 
     @Test
-    void aRelayThatIsNotThereIsReportedAfterRetries() throws Exception {
+    void aRelayThatIsNotThereIsReportedAtOnceInOneLine() throws Exception {
         writeKey();
-        Outcome sync = run(
-                "http://127.0.0.1:1",
-                "get",
-                "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00",
-                "--refresh",
-                "--quiet",
-                "--attempts",
-                "2");
-        assertThat(sync.exit()).isEqualTo(4);
-        assertThat(sync.err())
-                .startsWith("buzz-sync: gave up a known-ID read after 2 attempts; last answer: POST /query to"
-                        + " http://127.0.0.1:1: ");
+        Outcome never = run("http://127.0.0.1:1", "get", "0b9c3f5e-4d1e-4bde-8a57-8d2b1c1f6e00", "--refresh");
+        assertThat(never.exit()).isEqualTo(4);
+        assertThat(never.err())
+                .isEqualTo("buzz-sync: cannot reach the relay: POST /query to http://127.0.0.1:1: connection refused"
+                        + " (check --relay, that the relay runs, and your network)\n");
+    }
+
+    @Test
+    void verifyFindsAnEventEditedInTheStoreThatTheDigestCannotSeeAndRepairsIt() throws Exception {
+        writeKey();
+        UUID open = writer.channel(owner, true, false, false);
+        UUID d = writer.create(owner, open);
+        assertThat(run(relay().baseUrl(), "sync", "--no-progress").exit()).isZero();
+        Path file = directory.resolve("me.db");
+        try (SqliteStore store = SqliteStore.open(file)) {
+            StoredArtifact held = store.get(d.toString()).orElseThrow();
+            store.putRaw(new StoredArtifact(
+                    held.d(),
+                    held.h(),
+                    held.headId(),
+                    held.eventJson().replaceFirst("\\[\"title\",\"[^\"]*\"]", "[\"title\",\"edited by hand\"]"),
+                    false));
+            assertThat(store.get(d.toString()).orElseThrow().eventJson()).contains("edited by hand");
+        }
+
+        Outcome report = run(relay().baseUrl(), "verify", "--no-repair");
+        assertThat(report.exit()).isEqualTo(6);
+        assertThat(report.out())
+                .startsWith("stored events: 1 damaged\n  " + d + ": its id does not match its content\n")
+                .as("the digest covers ids only: it matches over the damaged event")
+                .contains("store matches the relay: 1 artifacts");
+        Outcome repaired = run(relay().baseUrl(), "verify", "--repair");
+        assertThat(repaired.exit()).as(repaired.err()).isZero();
+        assertThat(repaired.out()).contains("stored events: re-read 1 from the relay; 0 still damaged");
+        assertThat(Event.parse(run(relay().baseUrl(), "get", d.toString()).out().trim())
+                        .hasValidId())
+                .isTrue();
+        assertThat(run(relay().baseUrl(), "verify").out()).startsWith("stored events: all 1 have a valid id");
+    }
+
+    @Test
+    void progressIsNotRedrawnWhenStderrIsAFile() throws Exception {
+        writeKey();
+        UUID open = writer.channel(owner, true, false, false);
+        for (int i = 0; i < 120; i++) {
+            writer.create(owner, open);
+        }
+        int exit = CommandLineProcess.run(
+                directory, "sync", "--relay", relay().baseUrl(), "--key", "me.key", "--store", "me.db");
+        assertThat(exit).as(CommandLineProcess.errors(directory)).isZero();
+        assertThat(CommandLineProcess.output(directory)).contains("the store holds 120 artifacts");
+        assertThat(CommandLineProcess.errors(directory)).doesNotContain("\r").doesNotContain("/120");
     }
 }
