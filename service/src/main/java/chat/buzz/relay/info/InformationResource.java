@@ -53,7 +53,11 @@ public final class InformationResource {
                         "/query",
                         List.of("current", "incremental"),
                         new RelayInformation.Incremental(
-                                Limits.INCREMENTAL_PAGE_SIZE, overlapSeconds, Limits.MAX_IDS, Limits.MAX_SCOPE)));
+                                Limits.INCREMENTAL_PAGE_SIZE,
+                                Limits.INCREMENTAL_MAX_LIMIT,
+                                overlapSeconds,
+                                Limits.MAX_IDS,
+                                Limits.MAX_SCOPE)));
         return cors(Response.ok(document, NOSTR_JSON)).build();
     }
 
