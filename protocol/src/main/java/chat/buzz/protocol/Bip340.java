@@ -63,11 +63,7 @@ public final class Bip340 {
 
     /** BouncyCastle's check, for any message length. */
     static boolean verifyAnyLength(byte[] publicKey32, byte[] message, byte[] signature64) {
-        if (publicKey32 == null
-                || publicKey32.length != 32
-                || message == null
-                || signature64 == null
-                || signature64.length != 64) {
+        if (!wellFormed(publicKey32, message, signature64)) {
             return false;
         }
         try {
@@ -82,6 +78,15 @@ public final class Bip340 {
         } catch (RuntimeException e) {
             return false;
         }
+    }
+
+    /** A 32-byte key, a message and a 64-byte signature: what any verifier needs before it looks. */
+    static boolean wellFormed(byte[] publicKey32, byte[] message, byte[] signature64) {
+        return publicKey32 != null
+                && publicKey32.length == 32
+                && message != null
+                && signature64 != null
+                && signature64.length == 64;
     }
 
     static boolean isValidSecretKey(byte[] secretKey32) {

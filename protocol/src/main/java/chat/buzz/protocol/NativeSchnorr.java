@@ -48,11 +48,7 @@ final class NativeSchnorr implements SchnorrVerifier {
 
     @Override
     public boolean verify(byte[] publicKey32, byte[] message, byte[] signature64) {
-        if (publicKey32 == null
-                || publicKey32.length != 32
-                || message == null
-                || signature64 == null
-                || signature64.length != 64) {
+        if (!Bip340.wellFormed(publicKey32, message, signature64)) {
             return false;
         }
         if (message.length != 32) {
