@@ -11,8 +11,8 @@ import java.util.UUID;
 
 /**
  * The relay-signed removal marker ({@link Kinds#REMOVAL_MARKER}) that tells a live subscriber an artifact left its set.
- * It names the channel only when the reader may know it, and the reason only as far as
- * PROTOCOL 4.1 allows.
+ * It names the channel only as PROTOCOL 5 allows (a channel in the reader's set now), and the reason only as
+ * far as PROTOCOL 4.1 allows.
  */
 final class RemovalEvents {
     private final RelayIdentity relay;
