@@ -85,8 +85,7 @@ public final class AccessSql {
         return discoverableHead(head, event, channel, scoped, ReaderTerms.BOUND);
     }
 
-    private static String discoverableHead(
-            String head, String event, String channel, boolean scoped, ReaderTerms reader) {
+    static String discoverableHead(String head, String event, String channel, boolean scoped, ReaderTerms reader) {
         return "(" + liveHead(head, event) + " AND " + channel + ".ttl_seconds IS NULL AND "
                 + discoverableChannel(channel, scoped, reader) + ")";
     }
@@ -103,20 +102,17 @@ public final class AccessSql {
     }
 
     /**
-     * The reason of a remove that tells the reader nothing it could not read (PROTOCOL 4.1):
-     * {@code moved} only to readers of the channel left ({@code movedFrom}, an alias or null),
-     * {@code deleted} only to readers of the deleted head's channel, otherwise {@code unavailable}.
+     * Whether {@code channel} is in the reader's D now (PROTOCOL 5): its artifacts would be discovered,
+     * so a removal may name it. Never a private channel the reader is not in, nor an unlisted one it is
+     * not a member of unless the scope names it, nor a TTL channel.
      */
-    public static String removeReason(String head, String channel, String movedFrom) {
-        return removeReason(head, channel, movedFrom, ReaderTerms.BOUND);
+    static String channelInD(String channel, boolean scoped, ReaderTerms reader) {
+        return "(" + channel + ".ttl_seconds IS NULL AND " + discoverableChannel(channel, scoped, reader) + ")";
     }
 
-    public static String removeReason(String head, String channel, String movedFrom, ReaderTerms reader) {
-        String moved = movedFrom == null
-                ? ""
-                : " WHEN " + movedFrom + ".id IS NOT NULL AND " + readable(movedFrom, reader) + " THEN 'moved'";
-        return "(CASE" + moved + " WHEN " + head + ".deleted AND " + readable(channel, reader)
-                + " THEN 'deleted' ELSE 'unavailable' END)";
+    /** {@link #channelInD} for readers each with or without a scope (NULL). */
+    static String channelInD(String channel, ReaderTerms reader) {
+        return eitherScope(reader, scoped -> channelInD(channel, scoped, reader));
     }
 
     /**
@@ -142,18 +138,14 @@ public final class AccessSql {
      * channel from its acceptance until the next revision or its own redaction, unless it is a delete.
      * The reader's history is {@code channel_membership_spans}. Channel settings are taken as they are
      * now, which is exact when {@code :floor} is not older than the community's policy stamp: every
-     * change of visibility, listing, TTL or deletion advances that stamp.
+     * change of visibility, listing, TTL or deletion advances that stamp. This form is for readers each
+     * with or without a scope (NULL) and with their own floor; the next for a reader whose scope is known.
      */
-    public static String couldHaveHeld(String head, boolean scoped) {
-        return couldHaveHeld(head, scoped, ReaderTerms.BOUND);
-    }
-
-    /** {@link #couldHaveHeld} for readers each with or without a scope (NULL) and with their own floor. */
-    public static String couldHaveHeld(String head, ReaderTerms reader) {
+    static String couldHaveHeld(String head, ReaderTerms reader) {
         return eitherScope(reader, scoped -> couldHaveHeld(head, scoped, reader));
     }
 
-    private static String couldHaveHeld(String head, boolean scoped, ReaderTerms reader) {
+    static String couldHaveHeld(String head, boolean scoped, ReaderTerms reader) {
         String floor = floor(reader);
         String memberDuringHold = """
                 EXISTS (SELECT 1 FROM channel_membership_spans s WHERE s.channel_id = hc.id AND s.pubkey = %s
@@ -182,7 +174,7 @@ public final class AccessSql {
 
     /**
      * The channel an artifact most recently left by a move (its latest removal marker), for
-     * {@link #removeReason}: use as {@code LEFT JOIN LATERAL (...) alias ON true}.
+     * {@link Judge#facts}: use as {@code LEFT JOIN LATERAL (...) alias ON true}.
      */
     public static String lastMovedFrom(String head) {
         return """

@@ -1,13 +1,12 @@
 package chat.buzz.relay.incremental;
 
-import static chat.buzz.relay.access.AccessSql.couldHaveHeld;
 import static chat.buzz.relay.access.AccessSql.discoverableHead;
 import static chat.buzz.relay.access.AccessSql.lastMovedFrom;
 import static chat.buzz.relay.access.AccessSql.membershipDecidesDiscovery;
 import static chat.buzz.relay.access.AccessSql.readableHead;
-import static chat.buzz.relay.access.AccessSql.removeReason;
 
 import chat.buzz.relay.access.AccessSql;
+import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -133,7 +132,7 @@ public final class IncrementalQueries {
 
     private static final String BOOTSTRAP = """
             SELECT CAST(extract(epoch FROM a.modified_at) * 1000000 AS bigint) AS micros, :headSource AS source,
-                   a.d, a.xid, a.channel_id, e.json, true AS discoverable, CAST(NULL AS text) AS reason
+                   a.d, a.xid, a.channel_id, e.json, 'upsert' AS verdict, CAST(NULL AS text) AS reason
             FROM (SELECT a.*, <writerXid> AS xid FROM artifact_heads a
                   WHERE a.community_id = :community <inScope>
                     AND a.modified_at >= :afterTime
@@ -313,41 +312,37 @@ public final class IncrementalQueries {
      * from flattening the lateral subquery into a join it would plan as a hash join.
      */
     private static final String JUDGE_CANDIDATES = """
-            SELECT k.micros, k.source, k.d, k.xid, h.channel_id, CASE WHEN h.discoverable THEN h.json END AS json,
-                   h.discoverable AND NOT k.upsert_sent AS discoverable, h.reason
+            SELECT k.micros, k.source, k.d, k.xid, h.channel_id, CASE WHEN h.verdict = 'upsert' THEN h.json END AS json,
+                   h.verdict, h.reason
             FROM unnest(CAST(:micros AS bigint[]), CAST(:sources AS integer[]), CAST(:ds AS uuid[]), CAST(:xids AS bigint[]),
                         CAST(:upsertsSent AS boolean[]))
                  WITH ORDINALITY AS k(micros, source, d, xid, upsert_sent, ord)
             CROSS JOIN LATERAL (
-                SELECT a.channel_id, e.json, j.discoverable, r.reason
+                SELECT a.channel_id, e.json, <verdict>
                 FROM artifact_heads a
                 JOIN events e ON e.id = a.head_event_id
                 JOIN channels c ON c.id = a.channel_id
-                CROSS JOIN LATERAL (SELECT <discoverable> AS discoverable) j
                 LEFT JOIN LATERAL (SELECT * FROM channels m WHERE m.id = <lastMovedFrom> AND m.id <> a.channel_id) mc ON true
-                CROSS JOIN LATERAL (SELECT CASE WHEN NOT j.discoverable AND <couldHaveHeld>
-                                                THEN <removeReason> END AS reason) r
+                <facts>
                 WHERE a.community_id = :community AND a.d = k.d
                 OFFSET 0) h
-            WHERE (h.discoverable AND NOT k.upsert_sent) OR h.reason IS NOT NULL
+            WHERE h.verdict IS NOT NULL
             ORDER BY k.ord
             LIMIT :fetch
             """;
 
     /**
-     * Delta: the candidates (see {@link #deltaCandidates}) judged. A candidate in D(reader, scope) is an
-     * upsert; one outside it is a remove only when the reader could have held the artifact after the
-     * session's floor, and otherwise produces nothing, so nothing is named to a reader who never could
-     * have seen it. Candidates are not filtered by access first, so a page examines a bounded number of
-     * rows however sparse the reader's view.
+     * Delta: the candidates (see {@link #deltaCandidates}) judged by {@link Judge} with the session's
+     * floor; a candidate whose verdict is nothing takes no room in the page. Candidates are not
+     * filtered by access first, so a page examines a bounded number of rows however sparse the
+     * reader's view.
      */
     ResultIterable<ChangeRow> delta(List<String> scope, List<Candidate> candidates, long floor, int fetch) {
         boolean scoped = !scope.isEmpty();
         Query query = handle.createQuery(JUDGE_CANDIDATES)
-                .define("discoverable", discoverableHead("a", "e", "c", scoped))
                 .define("lastMovedFrom", lastMovedFrom("a"))
-                .define("couldHaveHeld", couldHaveHeld("a", scoped))
-                .define("removeReason", removeReason("a", "c", "mc"))
+                .define("facts", Judge.facts("a", "e", "c", "mc", Judge.Reader.bound(scoped)))
+                .define("verdict", Judge.verdictColumns("k.upsert_sent"))
                 .bind("community", community)
                 .bind("reader", reader)
                 .bind("floor", floor)
@@ -426,7 +421,7 @@ public final class IncrementalQueries {
     public List<KnownIdRow> knownIds(List<String> ids) {
         return handle.createQuery(KNOWN_IDS)
                 .define("readable", readableHead("a", "e", "c"))
-                .define("removeReason", removeReason("a", "c", null))
+                .define("removeReason", Judge.knownIdRemoveReason("a", "c"))
                 .bind("community", community)
                 .bind("reader", reader)
                 .bindArray("ids", String.class, ids)

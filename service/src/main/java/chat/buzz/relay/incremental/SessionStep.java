@@ -1,5 +1,6 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.incremental.Cursor.Phase;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.Optional;
@@ -53,7 +54,7 @@ record SessionStep(
                     Phase.DELTA,
                     policy,
                     now,
-                    Math.max(start, policy.micros()),
+                    Judge.floor(start, policy.micros()),
                     cursor.judged(),
                     JudgedRows.firstPage(false, snapshot.snapshot()),
                     Position.before(start),

@@ -57,7 +57,8 @@ public final class InformationResource {
                                 Limits.INCREMENTAL_MAX_LIMIT,
                                 overlapSeconds,
                                 Limits.MAX_IDS,
-                                Limits.MAX_SCOPE)));
+                                Limits.MAX_SCOPE,
+                                RelayInformation.Incremental.POLICY_CHANGES_AS_RESET)));
         return cors(Response.ok(document, NOSTR_JSON)).build();
     }
 

@@ -28,10 +28,18 @@ public record RelayInformation(
             List<String> modes,
             Incremental incremental) {}
 
+    /**
+     * @param policyChanges how a channel policy change reaches readers (PROTOCOL 4.4): {@code "reset"},
+     *                      the community's policy stamp advances; {@code "entries"} is not built yet
+     */
     public record Incremental(
             @JsonProperty("page_size") int pageSize,
             @JsonProperty("max_limit") int maxLimit,
             @JsonProperty("overlap_seconds") int overlapSeconds,
             @JsonProperty("max_ids") int maxIds,
-            @JsonProperty("max_scope") int maxScope) {}
+            @JsonProperty("max_scope") int maxScope,
+            @JsonProperty("policy_changes") String policyChanges) {
+        /** Every channel policy change advances the policy stamp: readers re-bootstrap. */
+        public static final String POLICY_CHANGES_AS_RESET = "reset";
+    }
 }

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.gate.Gate;
 import java.util.ArrayList;
@@ -125,17 +126,16 @@ final class Fanout {
                 .filter(json -> json != null)
                 .findFirst()
                 .orElse(null);
-        Map<String, String> removals = new HashMap<>();
+        Map<Judge.Verdict, String> removals = new HashMap<>();
         String[] events = new String[views.size()];
         for (int i = 0; i < events.length; i++) {
-            SyncReads.ReaderView view = views.get(i);
-            if (view.discoverable()) {
-                events[i] = head;
-            } else if (view.reason() != null) {
-                events[i] = removals.computeIfAbsent(
-                        view.reason() + " " + view.named(),
-                        key -> hub.removals().removal(d, view.named(), view.reason()));
-            }
+            Judge.Verdict verdict = views.get(i).verdict();
+            events[i] = switch (verdict.kind()) {
+                case UPSERT -> head;
+                case REMOVE ->
+                    removals.computeIfAbsent(verdict, v -> hub.removals().removal(d, v));
+                case NOTHING -> null;
+            };
         }
         return events;
     }

@@ -3,6 +3,7 @@ package chat.buzz.relay.sync;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Tags;
+import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.identity.RelayIdentity;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -11,8 +12,8 @@ import java.util.UUID;
 
 /**
  * The relay-signed removal marker ({@link Kinds#REMOVAL_MARKER}) that tells a live subscriber an artifact left its set.
- * It names the channel only as PROTOCOL 5 allows (a channel in the reader's set now), and the reason only as
- * far as PROTOCOL 4.1 allows.
+ * What it names, channel (only one in the reader's D now, PROTOCOL 5) and reason (PROTOCOL 4.1), is
+ * {@link Judge}'s to decide.
  */
 final class RemovalEvents {
     private final RelayIdentity relay;
@@ -23,15 +24,16 @@ final class RemovalEvents {
         this.clock = clock;
     }
 
-    /** @param channel the channel to name, or null when the reader may not learn it */
-    String removal(UUID d, UUID channel, String reason) {
+    /** The marker of a {@link Judge.Verdict.Kind#REMOVE} verdict: its reason, and its channel when it names one. */
+    String removal(UUID d, Judge.Verdict removed) {
+        UUID channel = removed.channelToName();
         List<List<String>> tags = new ArrayList<>();
         tags.add(List.of(Tags.ARTIFACT_FLAG, "1"));
         tags.add(List.of(Tags.ARTIFACT_ID, d.toString()));
         if (channel != null) {
             tags.add(List.of(Tags.CHANNEL, channel.toString()));
         }
-        tags.add(List.of(Tags.REMOVAL_REASON, reason));
+        tags.add(List.of(Tags.REMOVAL_REASON, removed.reason().wire()));
         Event event = relay.keys().sign(Kinds.REMOVAL_MARKER, clock.instant().getEpochSecond(), tags, "");
         return event.toJson();
     }

@@ -395,12 +395,12 @@ final class Subscription implements BulkStream.Target {
         if (view == null) {
             return;
         }
-        if (view.discoverable()) {
-            emitLive(Frames.event(id, view.json()));
-        } else if (view.reason() != null) {
-            // Judged against the head as it is now, not as the change saw it: a change handled late
-            // must not name a channel the artifact passed through and the reader cannot read.
-            emitLive(Frames.event(id, hub.removals().removal(change.d(), view.named(), view.reason())));
+        // Judged against the head as it is now, not as the change saw it: a change handled late
+        // must not name a channel the artifact passed through and the reader cannot read.
+        switch (view.verdict().kind()) {
+            case UPSERT -> emitLive(Frames.event(id, view.json()));
+            case REMOVE -> emitLive(Frames.event(id, hub.removals().removal(change.d(), view.verdict())));
+            case NOTHING -> {}
         }
     }
 
@@ -418,7 +418,7 @@ final class Subscription implements BulkStream.Target {
                         .leftChannelChunk(community(), owner.reader(), filter, floor, change.channel(), after, chunk)
                         .stream()
                         .map(row -> new BulkStream.Framed(
-                                row.d(), Frames.event(id, hub.removals().removal(row.d(), row.named(), row.reason()))))
+                                row.d(), Frames.event(id, hub.removals().removal(row.d(), row.verdict()))))
                         .toList();
         bulk = new BulkStream(
                 List.of(discoverable(change.channel()), removals),

@@ -1,6 +1,7 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.relay.access.AccessSql;
+import chat.buzz.relay.access.Judge;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -16,11 +17,10 @@ final class SyncReads {
     /**
      * A head as one reader sees it now.
      *
-     * @param json   the head, when in D
-     * @param reason the removal's reason when the reader could have held it, else null: say nothing
-     * @param named  the channel a removal may name, or null
+     * @param json    the head, when the verdict is an upsert (in a fan-out: on the first such view only)
+     * @param verdict what the reader hears
      */
-    record ReaderView(UUID d, String json, boolean discoverable, String reason, UUID named) {}
+    record ReaderView(UUID d, String json, Judge.Verdict verdict) {}
 
     /** A reader judged by a fan-out: its pubkey, the floor of its removals and its scope (empty: none). */
     record Judging(String pubkey, long floor, List<UUID> scope) {}
@@ -57,8 +57,8 @@ final class SyncReads {
     }
 
     /**
-     * The next chunk of {@code channel}'s artifacts that are not in D for the reader but that it could
-     * have held since {@code floor}.
+     * The next chunk of {@code channel}'s artifacts that the reader must be told have left, judged with
+     * {@code floor}.
      */
     List<ReaderView> leftChannelChunk(
             long community, String reader, SyncFilter filter, long floor, UUID channel, UUID after, int chunk) {
@@ -108,12 +108,7 @@ final class SyncReads {
                         "scopes",
                         String.class,
                         readers.stream().map(SyncReads::scopeList).toArray())
-                .map((rs, ctx) -> new ReaderView(
-                        d,
-                        rs.getString("json"),
-                        rs.getBoolean("discoverable"),
-                        rs.getString("reason"),
-                        rs.getObject("named", UUID.class)))
+                .map(SyncReads::readerView)
                 .list());
     }
 
@@ -123,12 +118,15 @@ final class SyncReads {
                 : String.join(",", reader.scope().stream().map(UUID::toString).toList());
     }
 
-    /** See {@link SyncQueries#FLOOR}. */
+    /**
+     * The moment since which a new subscription answers for what its reader could have held: the
+     * overlap before now, as {@link Judge#floor} bounds it.
+     */
     long floor(long community, long overlapSeconds) {
-        return jdbi.withHandle(handle -> handle.createQuery(SyncQueries.FLOOR)
+        return jdbi.withHandle(handle -> handle.createQuery(SyncQueries.FLOOR_INPUTS)
                 .bind("community", community)
-                .bind("overlap", overlapSeconds)
-                .mapTo(Long.class)
+                .map((rs, ctx) -> Judge.floor(
+                        rs.getLong("now_micros") - overlapSeconds * 1_000_000L, rs.getLong("policy_micros")))
                 .one());
     }
 
@@ -136,9 +134,7 @@ final class SyncReads {
         return new ReaderView(
                 rs.getObject("d", UUID.class),
                 rs.getString("json"),
-                rs.getBoolean("discoverable"),
-                rs.getString("reason"),
-                rs.getObject("named", UUID.class));
+                Judge.Verdict.of(rs.getString("verdict"), rs.getString("reason"), rs.getObject("named", UUID.class)));
     }
 
     List<UUID> ttlChannelsInScope(long community, String reader, SyncFilter filter) {

@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The Java read rules of {@link ChannelAccess} and the SQL rules of {@link AccessSql} give the same
- * answer for every kind of channel and reader: visibility × unlisted × TTL × deleted × role × removed.
+ * answer for every kind of channel and reader (and so does {@link Judge}'s "channel in D" rule of the
+ * channels a removal may name): visibility × unlisted × TTL × deleted × role × removed.
  * Each combination is one channel with one live head in a real database; the Java answer is built by
  * {@link AccessLookup} from the same rows the SQL reads.
  */
@@ -38,7 +39,9 @@ class AccessRulesAgreeTest {
                    <discoverableInScope> AS discoverable_in_scope,
                    <readableById> AS readable_by_id,
                    <liveHead> AND <currentBroad> AS current_broad,
-                   <liveHead> AND <currentNamed> AS current_named
+                   <liveHead> AND <currentNamed> AS current_named,
+                   <channelInD> AS channel_in_d,
+                   <channelInDInScope> AS channel_in_d_in_scope
             FROM artifact_heads a
             JOIN events e ON e.id = a.head_event_id
             JOIN channels c ON c.id = a.channel_id
@@ -166,7 +169,9 @@ class AccessRulesAgreeTest {
             boolean discoverableInScope,
             boolean readableById,
             boolean currentBroad,
-            boolean currentNamed) {}
+            boolean currentNamed,
+            boolean channelInD,
+            boolean channelInDInScope) {}
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("combinations")
@@ -179,6 +184,8 @@ class AccessRulesAgreeTest {
                 .define("liveHead", AccessSql.liveHead("a", "e"))
                 .define("currentBroad", AccessSql.currentChannel("c", false))
                 .define("currentNamed", AccessSql.currentChannel("c", true))
+                .define("channelInD", AccessSql.channelInD("c", false, ReaderTerms.BOUND))
+                .define("channelInDInScope", AccessSql.channelInD("c", true, ReaderTerms.BOUND))
                 .bind("channel", combination.channel())
                 .bind("reader", READER)
                 .bindArray("scope", String.class, List.of(combination.channel().toString()))
@@ -188,7 +195,9 @@ class AccessRulesAgreeTest {
                         rs.getBoolean("discoverable_in_scope"),
                         rs.getBoolean("readable_by_id"),
                         rs.getBoolean("current_broad"),
-                        rs.getBoolean("current_named")))
+                        rs.getBoolean("current_named"),
+                        rs.getBoolean("channel_in_d"),
+                        rs.getBoolean("channel_in_d_in_scope")))
                 .one();
 
         ChannelAccess access =
@@ -199,7 +208,10 @@ class AccessRulesAgreeTest {
                 access.discoverable(true),
                 access.readableById(),
                 access.inCurrentRead(false),
-                access.inCurrentRead(true));
+                access.inCurrentRead(true),
+                // A removal may name a channel exactly when its artifacts are discovered (PROTOCOL 5).
+                access.discoverable(false),
+                access.discoverable(true));
 
         assertThat(java)
                 .as("ChannelAccess (Java) against AccessSql (SQL) for %s", combination)

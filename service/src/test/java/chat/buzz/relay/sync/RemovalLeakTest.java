@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.SyncClient;
 import chat.buzz.relay.testing.TestRelay;
@@ -17,8 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 13, WebSocket leaks 4 and 5: a removal marker names in {@code h} only a channel the subscriber can
- * read now, and goes only to a subscriber that could have held the artifact (PROTOCOL 5).
+ * A removal marker names in {@code h} only a channel that is in the subscriber's D now (not merely
+ * readable: an unlisted open channel is readable by anyone who knows its id), and goes only to a
+ * subscriber that could have held the artifact (PROTOCOL 5).
  */
 @IntegrationTest
 class RemovalLeakTest {
@@ -75,14 +77,60 @@ class RemovalLeakTest {
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> subscriber.store("s").containsKey(marker.toString()));
 
-            List<JsonNode> removals = subscriber.received().stream()
-                    .filter(frame -> SyncClient.verb(frame).equals("EVENT")
-                            && frame.get(2).get("kind").asInt() == Kinds.REMOVAL_MARKER)
-                    .toList();
+            List<JsonNode> removals = removalMarkers(subscriber);
             assertThat(removals)
                     .as("defect 5: removals of an unlisted channel's and a TTL channel's artifacts")
                     .noneMatch(frame -> frame.toString().contains(inUnlisted.toString())
                             || frame.toString().contains(inTtl.toString()));
         }
+    }
+
+    @Test
+    void aRemovedMembersRemovalNeverNamesTheUnlistedChannelTheArtifactMovedTo() {
+        UUID listed = world.channel(owner, true, false, false);
+        UUID secret = world.channel(owner, false, false, false);
+        UUID unlisted = world.channel(owner, true, true, false);
+        world.add(owner, secret, reader.publicKeyHex());
+        UUID d = world.create(owner, secret);
+
+        try (SyncClient subscriber = SyncClient.connect(RELAY.baseUrl())) {
+            subscriber.authenticateOk(reader);
+            subscriber.subscribe("s", World.scopeFilter(World.noScope()));
+            subscriber.awaitEose("s");
+            assertThat(subscriber.store("s")).containsKey(d.toString());
+
+            world.remove(owner, secret, reader.publicKeyHex());
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> !subscriber.store("s").containsKey(d.toString()));
+            world.move(owner, d, unlisted);
+            UUID marker = world.create(owner, listed);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> subscriber.store("s").containsKey(marker.toString()));
+
+            List<JsonNode> removals = removalMarkers(subscriber);
+            assertThat(removals).as("removals of the artifact").isNotEmpty();
+            assertThat(removals)
+                    .as("removal markers naming unlisted channel %s", unlisted)
+                    .noneMatch(frame -> namesChannel(frame.get(2), unlisted));
+            assertThat(subscriber.received().toString())
+                    .as("frames naming unlisted channel %s", unlisted)
+                    .doesNotContain(unlisted.toString());
+        }
+    }
+
+    private static List<JsonNode> removalMarkers(SyncClient subscriber) {
+        return subscriber.received().stream()
+                .filter(frame -> SyncClient.verb(frame).equals("EVENT")
+                        && frame.get(2).get("kind").asInt() == Kinds.REMOVAL_MARKER)
+                .toList();
+    }
+
+    private static boolean namesChannel(JsonNode event, UUID channel) {
+        for (JsonNode tag : event.get("tags")) {
+            if (tag.get(0).asText().equals(Tags.CHANNEL) && tag.get(1).asText().equals(channel.toString())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -125,8 +125,8 @@ public final class LeakOracle {
         if (!model.everDiscoverable(view, d) && !deliveredTo(view, d)) {
             problems.add(what + " of " + d + " that this view could never have held");
         }
-        if (h != null && !window.channels.contains(UUID.fromString(h))) {
-            problems.add(what + " of " + d + " names channel " + h + " that the reader cannot read");
+        if (h != null && !window.channelsInD.contains(UUID.fromString(h))) {
+            problems.add(what + " of " + d + " names channel " + h + " that was not in the reader's D");
         }
         Artifact artifact = model.artifact(d);
         if (artifact == null) {

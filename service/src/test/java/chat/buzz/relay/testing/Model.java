@@ -76,6 +76,9 @@ public final class Model {
     /** What a view could read, and what was in its D, at some state since its window opened. */
     public static final class Window {
         public final Set<UUID> channels = new HashSet<>();
+        /** Channels that were in the view's D: what a removal marker's {@code h} may name (PROTOCOL 5). */
+        public final Set<UUID> channelsInD = new HashSet<>();
+
         public final Set<UUID> artifacts = new HashSet<>();
         public final Set<String> heads = new HashSet<>();
         /** "d head" pairs that were in D: what an upsert may carry. */
@@ -225,6 +228,9 @@ public final class Model {
         for (Channel channel : channels.values()) {
             if (channel.readableBy(view.reader())) {
                 window.channels.add(channel.id);
+            }
+            if (!channel.ttl && channel.discoverableBy(view.reader(), view.scope())) {
+                window.channelsInD.add(channel.id);
             }
         }
         for (Artifact artifact : artifacts.values()) {

@@ -1,0 +1,207 @@
+package chat.buzz.relay.access;
+
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * The one judge of what a reader hears about one artifact, for incremental reads and WebSocket sync
+ * alike (PROTOCOL 4.1, 4.2, 5): in the reader's D, an upsert (unless the previous session already sent
+ * it); outside D but the reader could have held it since its floor, a remove whose reason tells nothing
+ * the reader could not read, naming a channel only when that channel is in the reader's D now;
+ * otherwise nothing, so no id reaches a reader who never could have seen it.
+ *
+ * <p>The same rule exists twice, as {@link #decide} over {@link Facts} and as SQL ({@link #facts} and
+ * the verdict columns), because pages must be cut by the database; a test runs both over every
+ * combination of facts. Queries never decide a verdict themselves: they join {@link #facts} and select
+ * {@link #verdictColumns}, and Java reads the row back with {@link Verdict#of}.
+ */
+public final class Judge {
+    private Judge() {}
+
+    /** Why an artifact left a reader's D, as far as the reader may be told (PROTOCOL 4.1). */
+    public enum Reason {
+        /** The reader can read the channel the artifact left by a move. */
+        MOVED,
+        /** The head is deleted and the reader can read its channel. */
+        DELETED,
+        /** Anything else: the reader learns only that the artifact is gone. */
+        UNAVAILABLE;
+
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * What the reader hears.
+     *
+     * @param kind          upsert, remove or nothing
+     * @param reason        a remove's reason, else null
+     * @param channelToName the channel a removal marker may name in {@code h}, else null
+     */
+    public record Verdict(Kind kind, Reason reason, UUID channelToName) {
+        public enum Kind {
+            UPSERT,
+            REMOVE,
+            NOTHING
+        }
+
+        public static final Verdict UPSERT = new Verdict(Kind.UPSERT, null, null);
+        public static final Verdict NOTHING = new Verdict(Kind.NOTHING, null, null);
+
+        public static Verdict remove(Reason reason, UUID channelToName) {
+            return new Verdict(Kind.REMOVE, reason, channelToName);
+        }
+
+        /** The verdict of a row that selected {@link #verdictColumns}. */
+        public static Verdict of(String verdict, String reason, UUID named) {
+            if (verdict == null) {
+                return NOTHING;
+            }
+            return switch (verdict) {
+                case "upsert" -> UPSERT;
+                case "remove" -> remove(Reason.valueOf(reason.toUpperCase(Locale.ROOT)), named);
+                default -> throw new IllegalArgumentException("not a verdict: " + verdict);
+            };
+        }
+    }
+
+    /**
+     * Everything the judge decides on, all as of now except {@code couldHaveHeld}.
+     *
+     * @param inD                whether the head is in D(reader, scope)
+     * @param alreadySent        whether the previous session already sent this head as an upsert
+     * @param couldHaveHeld      whether the artifact was in D(reader, scope) at some moment after the floor
+     * @param leftReadable       whether the artifact last left a channel by a move and the reader can read that channel
+     * @param deletedReadable    whether the head is deleted and the reader can read its channel
+     * @param leftNameable       the channel the artifact last left by a move, when it is in the reader's D, else null
+     * @param channelNameable    the artifact's channel, when it is in the reader's D, else null
+     */
+    public record Facts(
+            boolean inD,
+            boolean alreadySent,
+            boolean couldHaveHeld,
+            boolean leftReadable,
+            boolean deletedReadable,
+            UUID leftNameable,
+            UUID channelNameable) {}
+
+    public static Verdict decide(Facts facts) {
+        if (facts.inD()) {
+            return facts.alreadySent() ? Verdict.NOTHING : Verdict.UPSERT;
+        }
+        if (!facts.couldHaveHeld()) {
+            return Verdict.NOTHING;
+        }
+        Reason reason = reason(facts.leftReadable(), facts.deletedReadable());
+        UUID named = facts.leftNameable() != null ? facts.leftNameable() : facts.channelNameable();
+        return Verdict.remove(reason, named);
+    }
+
+    private static Reason reason(boolean leftReadable, boolean deletedReadable) {
+        if (leftReadable) {
+            return Reason.MOVED;
+        }
+        return deletedReadable ? Reason.DELETED : Reason.UNAVAILABLE;
+    }
+
+    /**
+     * The reader's removal floor: the start of the window a session or subscription answers for, but
+     * never before the community's policy stamp, since channel settings are judged as they are now.
+     */
+    public static long floor(long windowStartMicros, long policyStampMicros) {
+        return Math.max(windowStartMicros, policyStampMicros);
+    }
+
+    /**
+     * How a query names its reader: bound or by columns ({@link ReaderTerms}), and whether it has a
+     * scope, or null when each reader row says (a NULL scope column: none).
+     */
+    public record Reader(ReaderTerms terms, Boolean scoped) {
+        /** The single reader bound as parameters, with or without a scope. */
+        public static Reader bound(boolean scoped) {
+            return new Reader(ReaderTerms.BOUND, scoped);
+        }
+
+        /** Readers named by columns of {@code alias}, each with its own scope or none. */
+        public static Reader columnsOf(String alias) {
+            return new Reader(ReaderTerms.columnsOf(alias), null);
+        }
+
+        String discoverableHead(String head, String event, String channel) {
+            return scoped == null
+                    ? AccessSql.discoverableHead(head, event, channel, terms)
+                    : AccessSql.discoverableHead(head, event, channel, scoped, terms);
+        }
+
+        String couldHaveHeld(String head) {
+            return scoped == null ? AccessSql.couldHaveHeld(head, terms) : AccessSql.couldHaveHeld(head, scoped, terms);
+        }
+
+        String channelInD(String channel) {
+            return scoped == null ? AccessSql.channelInD(channel, terms) : AccessSql.channelInD(channel, scoped, terms);
+        }
+    }
+
+    /** {@link Facts} as SQL: the columns of alias {@code jf} that {@link #verdictColumns} reads. */
+    private static final String FACTS = """
+            CROSS JOIN LATERAL (SELECT <inD> AS in_d) jd
+            CROSS JOIN LATERAL (SELECT CASE WHEN jd.in_d THEN false ELSE <couldHaveHeld> END AS could_have_held) jh
+            CROSS JOIN LATERAL (
+                SELECT jd.in_d, jh.could_have_held,
+                       jh.could_have_held AND <left>.id IS NOT NULL AND <leftReadable> AS left_readable,
+                       jh.could_have_held AND <head>.deleted AND <channelReadable> AS deleted_readable,
+                       CASE WHEN jh.could_have_held AND <left>.id IS NOT NULL AND <leftInD> THEN <left>.id END AS left_nameable,
+                       CASE WHEN jh.could_have_held AND <channelInD> THEN <channel>.id END AS channel_nameable) jf""";
+
+    /**
+     * The facts of head {@code head} (its event {@code event}, its channel {@code channel}, the channel
+     * it last left by a move {@code left}, a nullable alias: see {@link AccessSql#lastMovedFrom}) for
+     * {@code reader}, as lateral joins ending in alias {@code jf}. The costly "could have held" is
+     * evaluated only for heads outside D (a CASE guarantees it); the reason and naming facts matter
+     * only for heads the reader could have held, and are false or null for every other.
+     */
+    public static String facts(String head, String event, String channel, String left, Reader reader) {
+        return FACTS.replace("<inD>", reader.discoverableHead(head, event, channel))
+                .replace("<couldHaveHeld>", reader.couldHaveHeld(head))
+                .replace("<leftReadable>", AccessSql.readable(left, reader.terms()))
+                .replace("<channelReadable>", AccessSql.readable(channel, reader.terms()))
+                .replace("<leftInD>", reader.channelInD(left))
+                .replace("<channelInD>", reader.channelInD(channel))
+                .replace("<left>", left)
+                .replace("<head>", head)
+                .replace("<channel>", channel);
+    }
+
+    /**
+     * The verdict of {@link #facts} as the columns {@code verdict} ('upsert', 'remove' or NULL for
+     * nothing), {@code reason} and {@code named}; {@code alreadySent} is a boolean SQL expression
+     * ({@code false} when nothing was sent). Read back with {@link Verdict#of}.
+     */
+    public static String verdictColumns(String alreadySent) {
+        return verdictColumns("jf", alreadySent);
+    }
+
+    static String verdictColumns(String facts, String alreadySent) {
+        String removed = "(NOT " + facts + ".in_d AND " + facts + ".could_have_held)";
+        return "CASE WHEN " + facts + ".in_d THEN CASE WHEN " + alreadySent + " THEN NULL ELSE 'upsert' END"
+                + " WHEN " + facts + ".could_have_held THEN 'remove' END AS verdict,"
+                + " CASE WHEN " + removed + " THEN " + reasonSql(facts + ".left_readable", facts + ".deleted_readable")
+                + " END AS reason,"
+                + " CASE WHEN " + removed + " THEN COALESCE(" + facts + ".left_nameable, " + facts
+                + ".channel_nameable) END AS named";
+    }
+
+    /**
+     * The reason a known-ID read gives for a head it does not return (PROTOCOL 4.3 with 4.1): such a
+     * read answers every id, so there is no "could have held"; only the reason rule applies.
+     */
+    public static String knownIdRemoveReason(String head, String channel) {
+        return reasonSql("false", head + ".deleted AND " + AccessSql.readable(channel));
+    }
+
+    private static String reasonSql(String leftReadable, String deletedReadable) {
+        return "(CASE WHEN " + leftReadable + " THEN '" + Reason.MOVED.wire() + "' WHEN " + deletedReadable + " THEN '"
+                + Reason.DELETED.wire() + "' ELSE '" + Reason.UNAVAILABLE.wire() + "' END)";
+    }
+}
