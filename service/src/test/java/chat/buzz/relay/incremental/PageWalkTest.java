@@ -44,7 +44,7 @@ class PageWalkTest {
     void removesCarryNoEventAndDoNotCountAgainstTheBudget() {
         List<ChangeRow> rows = new ArrayList<>(upserts(1, 100));
         for (int i = 0; i < 5; i++) {
-            rows.add(new ChangeRow(1000 + i, 0, UUID.randomUUID(), 1, CHANNEL, null, false, "deleted"));
+            rows.add(new ChangeRow(1000 + i, 0, UUID.randomUUID(), 1, CHANNEL, null, "remove", "deleted"));
         }
         rows.addAll(upserts(1, 100));
         PageWalk walk = PageWalk.of(rows.iterator(), 1000, 1001, 150);
@@ -97,7 +97,7 @@ class PageWalkTest {
         List<ChangeRow> rows = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             UUID d = UUID.randomUUID();
-            rows.add(new ChangeRow(i, 0, d, 1, CHANNEL, event(eventBytes), true, null));
+            rows.add(new ChangeRow(i, 0, d, 1, CHANNEL, event(eventBytes), "upsert", null));
         }
         return rows;
     }
