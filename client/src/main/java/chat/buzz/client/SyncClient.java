@@ -131,7 +131,8 @@ public final class SyncClient implements AutoCloseable {
         int identical = 0;
         while (true) {
             Optional<Store.Position> position = store.position();
-            ObjectNode filter = filter();
+            // Large pages: each page is one signed round trip.
+            ObjectNode filter = filter().put("limit", capabilities().pageLimit());
             position.ifPresent(p -> filter.put("since", p.cursor()));
             String request = filter.toString();
             identical = request.equals(lastRequest) ? identical + 1 : 0;

@@ -10,9 +10,9 @@ import org.bouncycastle.crypto.signers.BIP340Signer;
 import org.bouncycastle.util.BigIntegers;
 
 /**
- * BIP-340 Schnorr over secp256k1, via BouncyCastle. Nostr only ever signs 32-byte ids,
- * so the public methods insist on that; the any-length variants exist for the official
- * test vectors that exercise other message sizes.
+ * BIP-340 Schnorr over secp256k1: signing via BouncyCastle, checks by {@link SchnorrVerifiers}.
+ * Nostr only ever signs 32-byte ids, so the public methods insist on that; the any-length variants
+ * exist for the official test vectors that exercise other message sizes.
  */
 public final class Bip340 {
     private static final ECDomainParameters DOMAIN = BIP340Signer.getDomain();
@@ -42,9 +42,14 @@ public final class Bip340 {
         return signAnyLength(secretKey32, message32, auxRand32);
     }
 
-    /** Never throws: any malformed input is simply not a valid signature. */
+    /**
+     * Never throws: any malformed input is simply not a valid signature. Checked by the process's
+     * verifier ({@link SchnorrVerifiers#chosen()}), native where it loads.
+     */
     public static boolean verify(byte[] publicKey32, byte[] message32, byte[] signature64) {
-        return message32 != null && message32.length == 32 && verifyAnyLength(publicKey32, message32, signature64);
+        return message32 != null
+                && message32.length == 32
+                && SchnorrVerifiers.chosen().verify(publicKey32, message32, signature64);
     }
 
     static byte[] signAnyLength(byte[] secretKey32, byte[] message, byte[] auxRand32) {
@@ -61,12 +66,9 @@ public final class Bip340 {
         return signer.generateSignature();
     }
 
+    /** BouncyCastle's check, for any message length. */
     static boolean verifyAnyLength(byte[] publicKey32, byte[] message, byte[] signature64) {
-        if (publicKey32 == null
-                || publicKey32.length != 32
-                || message == null
-                || signature64 == null
-                || signature64.length != 64) {
+        if (!wellFormed(publicKey32, message, signature64)) {
             return false;
         }
         try {
@@ -81,6 +83,15 @@ public final class Bip340 {
         } catch (RuntimeException e) {
             return false;
         }
+    }
+
+    /** A 32-byte key, a message and a 64-byte signature: what any verifier needs before it looks. */
+    static boolean wellFormed(byte[] publicKey32, byte[] message, byte[] signature64) {
+        return publicKey32 != null
+                && publicKey32.length == 32
+                && message != null
+                && signature64 != null
+                && signature64.length == 64;
     }
 
     static boolean isValidSecretKey(byte[] secretKey32) {

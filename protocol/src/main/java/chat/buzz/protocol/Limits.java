@@ -31,8 +31,15 @@ public final class Limits {
 
     public static final int CURRENT_MAX_VALUES = 1000;
 
-    /** Mode "incremental": the largest (and default) page. */
+    /** Mode "incremental": the page size when the filter names no {@code limit}. */
     public static final int INCREMENTAL_PAGE_SIZE = 100;
+    /** Mode "incremental": the largest {@code limit}, so a client on a slow link needs few round trips. */
+    public static final int INCREMENTAL_MAX_LIMIT = 1000;
+    /**
+     * Mode "incremental": UTF-8 bytes of event JSON after which a page ends early (with {@code more});
+     * a page's first event always goes in, however large.
+     */
+    public static final int INCREMENTAL_PAGE_BYTES = 4 * 1024 * 1024;
     /** Channels in an #h scope, for incremental reads and WebSocket sync. */
     public static final int MAX_SCOPE = 100;
     /** Artifact ids in a known-ID read. */

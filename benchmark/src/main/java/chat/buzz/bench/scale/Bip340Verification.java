@@ -4,6 +4,8 @@ import chat.buzz.protocol.Bip340;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.SchnorrVerifier;
+import chat.buzz.protocol.SchnorrVerifiers;
 import chat.buzz.protocol.Sha256;
 import chat.buzz.protocol.Tags;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +22,9 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * JMH: the cost of one BIP-340 verification, and of checking a whole revision event (id hash and
- * signature), so the relay's accepted revisions per second can be read against it.
+ * signature), so the relay's accepted revisions per second can be read against it; both go through
+ * the process's chosen verifier, as the relay's checks do. The same signature checked by
+ * libsecp256k1 and by BouncyCastle, in the same run, compares the two paths.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -30,9 +34,13 @@ public class Bip340Verification {
     private byte[] message;
     private byte[] signature;
     private Event revision;
+    private SchnorrVerifier libsecp256k1;
+    private SchnorrVerifier bouncyCastle;
 
     @Setup
     public void sign() {
+        libsecp256k1 = SchnorrVerifiers.nativeLibrary();
+        bouncyCastle = SchnorrVerifiers.bouncyCastle();
         NostrKeys keys = NostrKeys.generate();
         publicKey = chat.buzz.protocol.Hex.decode(keys.publicKeyHex(), 32);
         message = Sha256.digest("benchmark".getBytes(StandardCharsets.UTF_8));
@@ -53,6 +61,16 @@ public class Bip340Verification {
     @Benchmark
     public boolean verifySignature() {
         return Bip340.verify(publicKey, message, signature);
+    }
+
+    @Benchmark
+    public boolean verifyWithLibsecp256k1() {
+        return libsecp256k1.verify(publicKey, message, signature);
+    }
+
+    @Benchmark
+    public boolean verifyWithBouncyCastle() {
+        return bouncyCastle.verify(publicKey, message, signature);
     }
 
     @Benchmark

@@ -1,6 +1,7 @@
 package chat.buzz.relay.auth;
 
 import chat.buzz.protocol.Nip98Verifier;
+import chat.buzz.protocol.SchnorrVerifiers;
 import chat.buzz.relay.identity.RelayConfig;
 import io.dropwizard.auth.AuthDynamicFeature;
 import io.dropwizard.auth.AuthValueFactoryProvider;
@@ -20,6 +21,8 @@ public final class AuthFeature {
     private AuthFeature() {}
 
     public static void register(Environment environment, RelayConfig relay, Jdbi jdbi, Clock clock) {
+        // Chosen here, at start, rather than by the first signed request.
+        LOG.info("BIP-340 signature checks: {}", SchnorrVerifiers.choice());
         ReplayGuard replayGuard = new PostgresReplayGuard(jdbi);
         Nip98AuthFilter filter = new Nip98AuthFilter(
                 new Nip98Verifier(clock),

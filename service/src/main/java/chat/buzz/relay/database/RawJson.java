@@ -30,6 +30,10 @@ public final class RawJson implements JsonSerializable, SerializableString {
         return utf8 == null ? null : new RawJson(utf8);
     }
 
+    public int byteLength() {
+        return utf8.length;
+    }
+
     @Override
     public void serialize(JsonGenerator generator, SerializerProvider serializers) throws IOException {
         generator.writeRawValue(this);

@@ -17,4 +17,9 @@ public record Entry(String op, String d, String h, RawJson event, String reason)
     public static Entry remove(String d, String reason) {
         return new Entry("remove", d, null, null, reason);
     }
+
+    /** The UTF-8 bytes of the event this entry carries: what a page's byte budget counts. */
+    long eventBytes() {
+        return event == null ? 0 : event.byteLength();
+    }
 }

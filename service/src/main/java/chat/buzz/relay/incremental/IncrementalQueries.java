@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
+import org.jdbi.v3.core.result.ResultIterable;
 import org.jdbi.v3.core.statement.Query;
 
 /**
@@ -25,6 +26,12 @@ import org.jdbi.v3.core.statement.Query;
  * (stamp, source, d), with the scope applied before the limit.
  */
 public final class IncrementalQueries {
+    /**
+     * Rows of a page the driver holds at once: a page's candidates come in batches, read until the page
+     * is cut by its limit or byte budget, so the relay never holds the events past the cut.
+     */
+    private static final int PAGE_ROWS_PER_FETCH = 64;
+
     static final int HEAD_SOURCE = 0;
     /** Source 1 was the move records of channels the reader could read; head changes now cover moves. */
     static final int MEMBERSHIP_SOURCE = 2;
@@ -144,16 +151,17 @@ public final class IncrementalQueries {
      * heads only. The heads come from one ordered index range, so a dense reader's page stops after
      * {@code fetch} of them; a sparse reader's stops at {@code examine} (see {@link #bootstrapHorizon}).
      */
-    public List<ChangeRow> bootstrap(List<String> scope, Position after, long snapshotXmax, int fetch, int examine) {
+    public ResultIterable<ChangeRow> bootstrap(
+            List<String> scope, Position after, long snapshotXmax, int fetch, int examine) {
         return positioned(BOOTSTRAP, scope, after)
                 .define("writerXid", WRITER_XID.formatted("a"))
                 .define("discoverable", discoverableHead("a", "e", "c", !scope.isEmpty()))
                 .bind("xmax", snapshotXmax)
                 .bind("fetch", fetch)
                 .bind("examine", examine)
+                .setFetchSize(PAGE_ROWS_PER_FETCH)
                 .registerRowMapper(ConstructorMapper.factory(ChangeRow.class))
-                .mapTo(ChangeRow.class)
-                .list();
+                .mapTo(ChangeRow.class);
     }
 
     /**
@@ -329,7 +337,7 @@ public final class IncrementalQueries {
      * filtered by access first, so a page examines a bounded number of rows however sparse the
      * reader's view.
      */
-    List<ChangeRow> delta(List<String> scope, List<Candidate> candidates, long floor, int fetch) {
+    ResultIterable<ChangeRow> delta(List<String> scope, List<Candidate> candidates, long floor, int fetch) {
         boolean scoped = !scope.isEmpty();
         Query query = handle.createQuery(JUDGE_CANDIDATES)
                 .define("lastMovedFrom", lastMovedFrom("a"))
@@ -364,9 +372,9 @@ public final class IncrementalQueries {
         if (scoped) {
             query.bindArray("scope", String.class, scope);
         }
-        return query.registerRowMapper(ConstructorMapper.factory(ChangeRow.class))
-                .mapTo(ChangeRow.class)
-                .list();
+        return query.setFetchSize(PAGE_ROWS_PER_FETCH)
+                .registerRowMapper(ConstructorMapper.factory(ChangeRow.class))
+                .mapTo(ChangeRow.class);
     }
 
     /**

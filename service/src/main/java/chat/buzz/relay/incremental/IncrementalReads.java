@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -153,9 +154,9 @@ public final class IncrementalReads implements IncrementalMode {
     private static PageWalk bootstrapPage(
             IncrementalQueries queries, Delta request, SessionStep step, ReadSnapshot snapshot) {
         int fetch = request.limit() + 1;
-        List<ChangeRow> rows = queries.bootstrap(
-                request.scope(), step.after(), snapshot.snapshot().xmax(), fetch, EXAMINE);
-        PageWalk walk = PageWalk.of(rows, request.limit(), fetch, step.after());
+        PageWalk walk = queries.bootstrap(
+                        request.scope(), step.after(), snapshot.snapshot().xmax(), fetch, EXAMINE)
+                .withIterator(rows -> PageWalk.of(rows, request.limit(), fetch, step.after()));
         return walk.more()
                 ? walk
                 : walk.orUpTo(queries.bootstrapHorizon(request.scope(), step.after(), EXAMINE), step.after());
@@ -174,11 +175,11 @@ public final class IncrementalReads implements IncrementalMode {
         int fetch = 2 * request.limit() + 1;
         List<IncrementalQueries.Candidate> candidates = queries.deltaCandidates(request.scope(), window, fetch + 1);
         if (candidates.isEmpty()) {
-            return PageWalk.of(List.of(), request.limit(), fetch, step.after());
+            return PageWalk.of(Collections.emptyIterator(), request.limit(), fetch, step.after());
         }
         List<IncrementalQueries.Candidate> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
-        PageWalk walk = PageWalk.of(
-                queries.delta(request.scope(), judged, step.floor(), fetch), request.limit(), fetch, step.after());
+        PageWalk walk = queries.delta(request.scope(), judged, step.floor(), fetch)
+                .withIterator(rows -> PageWalk.of(rows, request.limit(), fetch, step.after()));
         return walk.more() || candidates.size() == judged.size()
                 ? walk
                 : walk.orUpTo(Optional.of(judged.get(judged.size() - 1).position()), step.after());

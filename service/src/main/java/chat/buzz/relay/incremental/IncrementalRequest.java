@@ -62,9 +62,9 @@ public sealed interface IncrementalRequest {
                     if (!value.isIntegralNumber()
                             || !value.canConvertToInt()
                             || value.intValue() < 1
-                            || value.intValue() > Limits.INCREMENTAL_PAGE_SIZE) {
+                            || value.intValue() > Limits.INCREMENTAL_MAX_LIMIT) {
                         throw IncrementalError.invalidRequest(
-                                "limit must be an integer in 1.." + Limits.INCREMENTAL_PAGE_SIZE);
+                                "limit must be an integer in 1.." + Limits.INCREMENTAL_MAX_LIMIT);
                     }
                     limit = value.intValue();
                 }

@@ -1,16 +1,21 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.protocol.Limits;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
 /**
- * One page cut from judged candidates in change order: at most {@code limit} entries, each artifact
- * named at most once (PROTOCOL 4.2), and the position the next page continues after.
+ * One page cut from judged candidates in change order: at most {@code limit} entries and about
+ * {@link Limits#INCREMENTAL_PAGE_BYTES} of event JSON (the first event always fits), each artifact
+ * named at most once (PROTOCOL 4.2), and the position the next page continues after. The rows are
+ * read as the database sends them and reading stops at the cut, so a page never holds more than its
+ * own events.
  *
  * <p>That position names an artifact only when this page answered the reader with an entry for it.
  * When the page stops at a candidate the reader heard nothing of, the next page resumes just before
@@ -38,32 +43,43 @@ record PageWalk(List<Entry> entries, List<ChangeRow> delivered, boolean more, Po
         return new PageWalk(entries, delivered, true, resumable(last, named, lastNamed(delivered), start));
     }
 
+    static PageWalk of(Iterator<ChangeRow> rows, int limit, int window, Position start) {
+        return of(rows, limit, window, start, Limits.INCREMENTAL_PAGE_BYTES);
+    }
+
     /**
-     * @param rows   judged candidates in change order
-     * @param window how many rows were asked for: a full window means more may follow it
-     * @param start  where this page began: the next one must begin later
+     * @param rows       judged candidates in change order
+     * @param window     how many rows were asked for: a full window means more may follow it
+     * @param start      where this page began: the next one must begin later
+     * @param eventBytes the event JSON a page may carry before it ends early
      */
-    static PageWalk of(List<ChangeRow> rows, int limit, int window, Position start) {
+    static PageWalk of(Iterator<ChangeRow> rows, int limit, int window, Position start, long eventBytes) {
         List<Entry> entries = new ArrayList<>();
         List<ChangeRow> delivered = new ArrayList<>();
         Set<UUID> named = new HashSet<>();
         ChangeRow last = null;
-        for (ChangeRow row : rows) {
+        int examined = 0;
+        long bytes = 0;
+        while (rows.hasNext()) {
+            ChangeRow row = rows.next();
             Optional<Entry> entry = row.entry();
             boolean first = entry.isPresent() && !named.contains(row.d());
-            if (first && entries.size() == limit) {
+            long size = first ? entry.get().eventBytes() : 0;
+            if (first && (entries.size() == limit || (!entries.isEmpty() && bytes + size > eventBytes))) {
                 return new PageWalk(entries, delivered, true, resumeAfter(last, delivered, start));
             }
             if (first) {
                 named.add(row.d());
                 entries.add(entry.get());
+                bytes += size;
             }
             if (entry.isPresent()) {
                 delivered.add(row);
             }
             last = row;
+            examined++;
         }
-        return new PageWalk(entries, delivered, rows.size() >= window, resumeAfter(last, delivered, start));
+        return new PageWalk(entries, delivered, examined >= window, resumeAfter(last, delivered, start));
     }
 
     private static Position resumeAfter(ChangeRow last, List<ChangeRow> delivered, Position start) {

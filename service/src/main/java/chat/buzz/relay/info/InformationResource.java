@@ -67,6 +67,7 @@ public final class InformationResource {
                         List.of("current", "incremental"),
                         new RelayInformation.Incremental(
                                 Limits.INCREMENTAL_PAGE_SIZE,
+                                Limits.INCREMENTAL_MAX_LIMIT,
                                 overlapSeconds,
                                 Limits.MAX_IDS,
                                 Limits.MAX_SCOPE,

@@ -48,6 +48,7 @@ public record RelayInformation(
      */
     public record Incremental(
             @JsonProperty("page_size") int pageSize,
+            @JsonProperty("max_limit") int maxLimit,
             @JsonProperty("overlap_seconds") int overlapSeconds,
             @JsonProperty("max_ids") int maxIds,
             @JsonProperty("max_scope") int maxScope,

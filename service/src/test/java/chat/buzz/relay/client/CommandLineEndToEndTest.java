@@ -9,6 +9,8 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
+import chat.buzz.relay.testing.Nostr;
+import chat.buzz.relay.testing.Replies;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
@@ -169,15 +171,19 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
     void syncDrawsAProgressBarThroughALongBootstrapAndEndsWithASummary() throws Exception {
         writeKey();
         UUID open = writer.channel(owner, true, false, false);
+        // Heads of about 40 kB: the byte budget of a page (about 4 MiB) cuts the bootstrap into pages of
+        // about a hundred, although the client asks for a thousand.
+        String body = "x".repeat(40_000);
         for (int i = 0; i < 250; i++) {
-            writer.create(owner, open);
+            Replies.accepted(relay().client()
+                    .publish(owner, Nostr.revision(owner, Nostr.newId(), open, "create", null, "large " + i, body)));
         }
         Outcome sync = run(relay().baseUrl(), "sync", "--progress");
         assertThat(sync.exit()).as(sync.err()).isZero();
         assertThat(sync.err())
                 .as("a bar redrawn after each page, then finished on its own line, and no other")
                 .doesNotContain("] 0/250")
-                .containsPattern("\\r\\[#{1,29} +\\] (100|200)/250 artifacts\\r")
+                .containsPattern("\\r\\[#{1,29} +\\] (9\\d|1\\d\\d|2[0-4]\\d)/250 artifacts\\r")
                 .contains("\r[" + "#".repeat(30) + "] 250/250 artifacts\n");
         assertThat(sync.out())
                 .containsPattern(

@@ -16,7 +16,7 @@ class PageWalkTest {
     @Test
     void aPageEndingOnAnEntryContinuesAfterIt() {
         ChangeRow given = removal(10, 1);
-        PageWalk walk = PageWalk.of(List.of(unseen(5, 0), given), 5, 3, START);
+        PageWalk walk = PageWalk.of(List.of(unseen(5, 0), given).iterator(), 5, 3, START);
         assertThat(walk.resumeAfter()).isEqualTo(given.position());
         assertThat(walk.more()).isFalse();
     }
@@ -24,7 +24,7 @@ class PageWalkTest {
     @Test
     void aPageEndingOnARowTheReaderHeardNothingOfContinuesBeforeItsMoment() {
         ChangeRow hidden = unseen(20, 0);
-        PageWalk walk = PageWalk.of(List.of(removal(10, 0), unseen(15, 0), hidden), 5, 3, START);
+        PageWalk walk = PageWalk.of(List.of(removal(10, 0), unseen(15, 0), hidden).iterator(), 5, 3, START);
         assertThat(walk.more()).isTrue();
         assertThat(walk.resumeAfter()).isEqualTo(new Position(20, 0, Position.LOWEST_ID));
     }
@@ -34,14 +34,14 @@ class PageWalkTest {
     void anEntryAtTheSameMomentIsTheLaterPlaceToContinue() {
         ChangeRow given = new ChangeRow(20, 0, new UUID(0, 1), 1, CHANNEL, null, "remove", "unavailable");
         ChangeRow hidden = new ChangeRow(20, 0, new UUID(0, 9), 1, CHANNEL, null, null, null);
-        PageWalk walk = PageWalk.of(List.of(given, hidden), 5, 2, START);
+        PageWalk walk = PageWalk.of(List.of(given, hidden).iterator(), 5, 2, START);
         assertThat(walk.resumeAfter()).isEqualTo(given.position());
     }
 
     /** A full page stopped by its limit: the row it stopped before is not named either. */
     @Test
     void aPageCutByItsLimitNamesNoHiddenRow() {
-        PageWalk walk = PageWalk.of(List.of(removal(10, 0), unseen(12, 2), removal(14, 0)), 1, 3, START);
+        PageWalk walk = PageWalk.of(List.of(removal(10, 0), unseen(12, 2), removal(14, 0)).iterator(), 1, 3, START);
         assertThat(walk.entries()).hasSize(1);
         assertThat(walk.resumeAfter()).isEqualTo(new Position(12, 2, Position.LOWEST_ID));
     }
@@ -50,7 +50,7 @@ class PageWalkTest {
     @Test
     void aPageThatWouldNotMoveOnSkipsTheRestOfThatMoment() {
         Position start = new Position(30, 0, Position.LOWEST_ID);
-        PageWalk walk = PageWalk.of(List.of(unseen(30, 0), unseen(30, 0)), 1, 2, start);
+        PageWalk walk = PageWalk.of(List.of(unseen(30, 0), unseen(30, 0)).iterator(), 1, 2, start);
         assertThat(walk.resumeAfter()).isEqualTo(new Position(30, 0, Position.HIGHEST_ID));
         assertThat(walk.resumeAfter()).isGreaterThan(start);
     }
@@ -58,11 +58,11 @@ class PageWalkTest {
     @Test
     void aHorizonTheReaderHeardNothingOfIsNotNamed() {
         ChangeRow given = removal(10, 0);
-        PageWalk walk = PageWalk.of(List.of(given), 5, 3, START)
+        PageWalk walk = PageWalk.of(List.of(given).iterator(), 5, 3, START)
                 .orUpTo(Optional.of(new Position(99, 0, UUID.randomUUID())), START);
         assertThat(walk.more()).isTrue();
         assertThat(walk.resumeAfter()).isEqualTo(new Position(99, 0, Position.LOWEST_ID));
-        PageWalk upToEntry = PageWalk.of(List.of(given), 5, 3, START).orUpTo(Optional.of(given.position()), START);
+        PageWalk upToEntry = PageWalk.of(List.of(given).iterator(), 5, 3, START).orUpTo(Optional.of(given.position()), START);
         assertThat(upToEntry.resumeAfter()).isEqualTo(given.position());
     }
 

@@ -47,8 +47,8 @@ class InformationDocumentTest {
         assertThat(artifacts.get("modes").toString()).isEqualTo("[\"current\",\"incremental\"]");
         int overlap = RELAY.configuration().getIncremental().getOverlapSeconds();
         assertThat(artifacts.get("incremental").toString())
-                .isEqualTo("{\"page_size\":100,\"overlap_seconds\":" + overlap + ",\"max_ids\":100,\"max_scope\":100,"
-                        + "\"policy_changes\":\"reset\"}");
+                .isEqualTo("{\"page_size\":100,\"max_limit\":1000,\"overlap_seconds\":" + overlap
+                        + ",\"max_ids\":100,\"max_scope\":100,\"policy_changes\":\"reset\"}");
     }
 
     @Test

@@ -76,6 +76,11 @@ public final class Nostr {
     }
 
     public static Event revision(NostrKeys keys, UUID d, UUID channel, String op, String prev, String title) {
+        return revision(keys, d, channel, op, prev, title, "body of " + d);
+    }
+
+    public static Event revision(
+            NostrKeys keys, UUID d, UUID channel, String op, String prev, String title, String content) {
         List<List<String>> tags = new ArrayList<>(List.of(
                 tag(Tags.ARTIFACT_FLAG, "1"),
                 tag(Tags.ARTIFACT_ID, d.toString()),
@@ -88,7 +93,7 @@ public final class Nostr {
         if (prev != null) {
             tags.add(tag(Tags.PREVIOUS_REVISION, prev));
         }
-        return sign(keys, Kinds.ARTIFACT_REVISION, tags, "body of " + d);
+        return sign(keys, Kinds.ARTIFACT_REVISION, tags, content);
     }
 
     public static Event redact(NostrKeys keys, UUID channel, String eventId) {
