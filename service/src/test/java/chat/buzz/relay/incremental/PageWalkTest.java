@@ -24,7 +24,8 @@ class PageWalkTest {
     @Test
     void aPageEndingOnARowTheReaderHeardNothingOfContinuesBeforeItsMoment() {
         ChangeRow hidden = unseen(20, 0);
-        PageWalk walk = PageWalk.of(List.of(removal(10, 0), unseen(15, 0), hidden).iterator(), 5, 3, START);
+        PageWalk walk =
+                PageWalk.of(List.of(removal(10, 0), unseen(15, 0), hidden).iterator(), 5, 3, START);
         assertThat(walk.more()).isTrue();
         assertThat(walk.resumeAfter()).isEqualTo(new Position(20, 0, Position.LOWEST_ID));
     }
@@ -41,7 +42,8 @@ class PageWalkTest {
     /** A full page stopped by its limit: the row it stopped before is not named either. */
     @Test
     void aPageCutByItsLimitNamesNoHiddenRow() {
-        PageWalk walk = PageWalk.of(List.of(removal(10, 0), unseen(12, 2), removal(14, 0)).iterator(), 1, 3, START);
+        PageWalk walk = PageWalk.of(
+                List.of(removal(10, 0), unseen(12, 2), removal(14, 0)).iterator(), 1, 3, START);
         assertThat(walk.entries()).hasSize(1);
         assertThat(walk.resumeAfter()).isEqualTo(new Position(12, 2, Position.LOWEST_ID));
     }
@@ -62,7 +64,8 @@ class PageWalkTest {
                 .orUpTo(Optional.of(new Position(99, 0, UUID.randomUUID())), START);
         assertThat(walk.more()).isTrue();
         assertThat(walk.resumeAfter()).isEqualTo(new Position(99, 0, Position.LOWEST_ID));
-        PageWalk upToEntry = PageWalk.of(List.of(given).iterator(), 5, 3, START).orUpTo(Optional.of(given.position()), START);
+        PageWalk upToEntry =
+                PageWalk.of(List.of(given).iterator(), 5, 3, START).orUpTo(Optional.of(given.position()), START);
         assertThat(upToEntry.resumeAfter()).isEqualTo(given.position());
     }
 
