@@ -100,8 +100,10 @@ record PageWalk(List<Entry> entries, List<ChangeRow> delivered, boolean more, Po
      * Where to continue after {@code last}, naming no artifact the reader was not given. An unnamed
      * candidate is judged again by the next page, which begins before every row of its moment and
      * source, or after the page's last entry if that is later. Only when that would not move past
-     * {@code start} (a whole page of rows sharing one microsecond and source) does the next page skip the
-     * rest of that moment and source instead, so that paging always ends.
+     * {@code start} (a whole window of rows sharing one microsecond and source, none of them an entry)
+     * does the next page continue right after {@code last} itself: the sealed cursor then holds that id,
+     * which the reader never sees, rather than skip the rows of that moment the page did not examine,
+     * which could lose an entry.
      */
     private static Position resumable(Position last, boolean named, Optional<Position> lastNamed, Position start) {
         if (named) {
@@ -109,6 +111,6 @@ record PageWalk(List<Entry> entries, List<ChangeRow> delivered, boolean more, Po
         }
         Position before = new Position(last.micros(), last.source(), Position.LOWEST_ID);
         Position resume = lastNamed.filter(entry -> entry.compareTo(before) > 0).orElse(before);
-        return resume.compareTo(start) > 0 ? resume : new Position(last.micros(), last.source(), Position.HIGHEST_ID);
+        return resume.compareTo(start) > 0 ? resume : last;
     }
 }

@@ -48,13 +48,21 @@ class PageWalkTest {
         assertThat(walk.resumeAfter()).isEqualTo(new Position(12, 2, Position.LOWEST_ID));
     }
 
-    /** Paging always moves on, even when a whole page shares one moment and source with where it began. */
+    /**
+     * Paging always moves on, even when a whole window shares one moment and source with where it began,
+     * and it skips nothing of that moment: the next page continues right after the last row it examined.
+     */
     @Test
-    void aPageThatWouldNotMoveOnSkipsTheRestOfThatMoment() {
+    void aPageThatWouldNotMoveOnContinuesAfterItsLastRowAndSkipsNothing() {
         Position start = new Position(30, 0, Position.LOWEST_ID);
-        PageWalk walk = PageWalk.of(List.of(unseen(30, 0), unseen(30, 0)).iterator(), 1, 2, start);
-        assertThat(walk.resumeAfter()).isEqualTo(new Position(30, 0, Position.HIGHEST_ID));
+        ChangeRow first = unseen(30, 0);
+        ChangeRow second = unseen(30, 0);
+        List<ChangeRow> window =
+                first.position().compareTo(second.position()) < 0 ? List.of(first, second) : List.of(second, first);
+        PageWalk walk = PageWalk.of(window.iterator(), 1, 2, start);
+        assertThat(walk.resumeAfter()).isEqualTo(window.get(1).position());
         assertThat(walk.resumeAfter()).isGreaterThan(start);
+        assertThat(walk.resumeAfter()).isLessThan(new Position(30, 0, Position.HIGHEST_ID));
     }
 
     @Test
