@@ -31,7 +31,7 @@ class ChangeFeedHealthTest {
             TestDatabases.allowConnections(RELAY.databaseUrl(), false);
             int killed = handle.createQuery("""
                     SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-                    WHERE application_name = 'buzz-relay sync listener' AND datname = current_database()
+                    WHERE query LIKE 'LISTEN %' AND datname = current_database()
                     """).mapTo(Integer.class).one();
             assertThat(killed).isEqualTo(1);
             JsonNode reconnecting = await().atMost(PATIENCE)
