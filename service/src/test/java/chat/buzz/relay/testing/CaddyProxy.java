@@ -17,7 +17,7 @@ import org.awaitility.Awaitility;
 public final class CaddyProxy implements AutoCloseable {
     public static final Path CADDYFILE = Path.of("..", "deploy", "caddy", "Caddyfile");
     private static final Pattern SITE = Pattern.compile("(?m)^chat\\.example\\.com \\{");
-    private static final Pattern UPSTREAMS = Pattern.compile("reverse_proxy [^{\\n]*\\{");
+    private static final Pattern UPSTREAMS = Pattern.compile("reverse_proxy( @[\\w-]+)?( [^@{\\s][^{\\n]*)\\{");
 
     private final Process process;
     private final Path directory;
@@ -64,9 +64,12 @@ public final class CaddyProxy implements AutoCloseable {
         }
         String local = SITE.matcher(shipped)
                 .replaceFirst(Matcher.quoteReplacement("http://localhost:" + port + " {\n\tbind 127.0.0.1"));
+        // Every reverse_proxy (the WebSocket one has a matcher) gets the test's upstreams.
+        String addresses = Matcher.quoteReplacement(" " + String.join(" ", upstreams) + " {");
         local = UPSTREAMS
                 .matcher(local)
-                .replaceFirst(Matcher.quoteReplacement("reverse_proxy " + String.join(" ", upstreams) + " {"));
+                .replaceAll(match -> "reverse_proxy"
+                        + Matcher.quoteReplacement(match.group(1) == null ? "" : match.group(1)) + addresses);
         return "{\n\tadmin off\n\tauto_https off\n}\n\n" + local;
     }
 
