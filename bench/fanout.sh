@@ -38,7 +38,7 @@ trap cleanup EXIT
 await_port() {
   local port=""
   for _ in $(seq 1 180); do
-    port=$(grep -oP 'Started application@.*\{127\.0\.0\.1:\K[0-9]+' "$work/relay-$1.log" | head -n 1 || true)
+    port=$(grep -oP 'Relay instance \S+ serving on port \K[0-9]+' "$work/relay-$1.log" | head -n 1 || true)
     [ -n "$port" ] && { echo "$port"; return 0; }
     kill -0 "${pids[-1]}" 2>/dev/null || break
     sleep 1

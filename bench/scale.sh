@@ -48,7 +48,7 @@ for size in ${sizes//,/ }; do
   fi
   start_local_relay BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true BUZZ_ADMIN_TOKEN="$token" \
     "${heap[@]}"
-  admin_port=$(grep -oP 'Started admin@.*\{127\.0\.0\.1:\K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1)
+  admin_port=$(grep -oP 'Relay instance \S+ serving on port [0-9]+ \(admin \K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1)
   pg_port=$(grep -oP 'Embedded PostgreSQL listening on 127\.0\.0\.1:\K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1)
   echo "size $size: relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT (admin $admin_port, PostgreSQL $pg_port)"
   java -cp "$classpath" chat.buzz.bench.scale.ScaleBenchmark "http://127.0.0.1:$RELAY_PORT" \

@@ -25,7 +25,7 @@ trap stop_local_relay EXIT
 token="soak-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 start_local_relay BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true \
   BUZZ_ADMIN_TOKEN="$token" JAVA_TOOL_OPTIONS="-Xmx$heap -XX:NativeMemoryTracking=summary"
-admin_port=$(grep -oP 'Started admin@.*\{127\.0\.0\.1:\K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1)
+admin_port=$(grep -oP 'Relay instance \S+ serving on port [0-9]+ \(admin \K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1)
 echo "relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT (admin $admin_port), -Xmx$heap, ${seconds} s, $subscribers subscribers"
 
 # Native memory by category at the start and the end: what grows outside the Java heap shows here.

@@ -14,7 +14,7 @@ start_local_relay() {
   RELAY_PID=$!
   RELAY_PORT=""
   for _ in $(seq 1 180); do
-    RELAY_PORT=$(grep -oP 'Started application@.*\{127\.0\.0\.1:\K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1 || true)
+    RELAY_PORT=$(grep -oP 'Relay instance \S+ serving on port \K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1 || true)
     [ -n "$RELAY_PORT" ] && return 0
     kill -0 "$RELAY_PID" 2>/dev/null || break
     sleep 1

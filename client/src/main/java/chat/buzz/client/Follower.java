@@ -109,6 +109,7 @@ public final class Follower implements AutoCloseable {
             String subscription = null;
             Set<String> initial = new HashSet<>();
             LiveChanges batch = new LiveChanges(client.store());
+            LiveChannelMetadata channels = new LiveChannelMetadata(client.store(), listener);
             while (!stopped) {
                 LiveSubscription.Message message = connection.inbox().poll(250, TimeUnit.MILLISECONDS);
                 if (message == null) {
@@ -127,6 +128,9 @@ public final class Follower implements AutoCloseable {
                     throw new RelayError(0, "unreachable", "WebSocket " + message.reason(), null);
                 }
                 JsonNode frame = message.message();
+                if (channels.handles(frame)) {
+                    continue;
+                }
                 switch (message.verb()) {
                     case "AUTH" -> connection.authenticate(frame.path(1).asText());
                     case "OK" -> {
@@ -140,6 +144,7 @@ public final class Follower implements AutoCloseable {
                         subscription = "buzz-sync-" + (++subscriptions);
                         initial = new HashSet<>();
                         connection.subscribe(subscription, client.scope());
+                        channels.subscribe(connection, "buzz-channels-" + subscriptions);
                     }
                     case "EVENT" -> {
                         if (!frame.path(1).asText().equals(subscription)) {

@@ -1,6 +1,7 @@
 package chat.buzz.client;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
@@ -20,8 +21,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One WebSocket connection to the relay (PROTOCOL 2.2 and 5): answers AUTH, subscribes with
- * {@code {"artifact":"sync"}} and hands every relay message, parsed, to a queue that the follow loop
+ * One WebSocket connection to the relay (PROTOCOL 2.2, 4.6 and 5): answers AUTH, subscribes with
+ * {@code {"artifact":"sync"}} (and to channel metadata) and hands every relay message, parsed, to a queue that the follow loop
  * drains on its own thread, so store writes never interleave.
  */
 final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
@@ -93,6 +94,16 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
         }
         ArrayNode request = SignedHttp.JSON.createArrayNode().add("REQ").add(id).add(filter);
         send(request.toString());
+    }
+
+    /** NIP-29 channel metadata (PROTOCOL 4.6): its current events, EOSE, then every change. */
+    void subscribeChannelMetadata(String id) {
+        ObjectNode filter = SignedHttp.JSON.createObjectNode();
+        filter.putArray("kinds")
+                .add(Kinds.CHANNEL_METADATA)
+                .add(Kinds.CHANNEL_ADMINS)
+                .add(Kinds.CHANNEL_MEMBERS);
+        send(SignedHttp.JSON.createArrayNode().add("REQ").add(id).add(filter).toString());
     }
 
     void unsubscribe(String id) {

@@ -17,6 +17,12 @@ public interface SyncListener {
     /** An artifact changed while following; {@code entry.upsert()} false means it left. */
     default void changed(Entry entry) {}
 
+    /** A channel's metadata changed while following: created, renamed, its settings, admins or members. */
+    default void channelChanged(Channel channel) {}
+
+    /** A channel left the key's view while following: deleted, made private, the key removed. */
+    default void channelGone(String id) {}
+
     /** A follower lost the relay ({@code reason}) and tries again after {@code retryIn}. */
     default void disconnected(String reason, java.time.Duration retryIn) {
         note("following interrupted (" + reason + "); trying again in " + retryIn.toMillis() + " ms");

@@ -73,6 +73,16 @@ final class FollowCommand implements Callable<Integer> {
             }
 
             @Override
+            public void channelChanged(Channel channel) {
+                output.channelChanged(channel);
+            }
+
+            @Override
+            public void channelGone(String id) {
+                output.channelGone(id);
+            }
+
+            @Override
             public void disconnected(String reason, Duration retryIn) {
                 output.disconnected(reason, retryIn);
             }

@@ -55,6 +55,21 @@ final class FollowOutput {
         }
     }
 
+    void channelChanged(Channel channel) {
+        print(
+                event("channel")
+                        .put("channel", channel.id())
+                        .put("channel_name", channel.name())
+                        .put("visibility", channel.visibility())
+                        .put("members", channel.members().size()),
+                "channel " + channel.id() + "  #" + channel.name() + " (" + channel.visibility() + ", "
+                        + channel.members().size() + (channel.members().size() == 1 ? " member)" : " members)"));
+    }
+
+    void channelGone(String id) {
+        print(event("channel_gone").put("channel", id), "channel " + id + " is no longer visible to this key");
+    }
+
     void disconnected(String reason, Duration retryIn) {
         print(
                 event("disconnected").put("reason", reason).put("retry_in_ms", retryIn.toMillis()),

@@ -65,4 +65,22 @@ class FollowOutputTest {
         assertThat(reconnected.path("caught_up").asInt()).isEqualTo(1);
         assertThat(reconnected.path("away_ms").asLong()).isEqualTo(4000);
     }
+
+    @Test
+    void aChannelChangedOrGoneWhileFollowingIsOneLineWithItsName() {
+        Channel renamed = new Channel(
+                H, "plans 2", true, false, Optional.empty(), Map.of(), List.of("a".repeat(64), "b".repeat(64)));
+        java.util.function.Consumer<FollowOutput> both = output -> {
+            output.channelChanged(renamed);
+            output.channelGone(H);
+        };
+        assertThat(print(false, both))
+                .isEqualTo("channel " + H + "  #plans 2 (private, 2 members)\n" + "channel " + H
+                        + " is no longer visible to this key\n");
+        String[] lines = print(true, both).split("\n");
+        assertThat(lines[0])
+                .isEqualTo("{\"event\":\"channel\",\"channel\":\"" + H
+                        + "\",\"channel_name\":\"plans 2\",\"visibility\":\"private\",\"members\":2}");
+        assertThat(lines[1]).isEqualTo("{\"event\":\"channel_gone\",\"channel\":\"" + H + "\"}");
+    }
 }

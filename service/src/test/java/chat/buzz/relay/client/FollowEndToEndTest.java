@@ -157,6 +157,39 @@ class FollowEndToEndTest {
         assertThat(CommandLineProcess.errors(directory)).doesNotContain("buzz-sync: relay answered");
     }
 
+    /** Channel metadata rides the same connection (PROTOCOL 4.6): names of channels made meanwhile show. */
+    @Test
+    void theFollowCommandShowsAChannelCreatedOrRenamedWhileItRunsWithItsName() throws Exception {
+        Path key = Files.writeString(directory.resolve("reader.key"), Hex.encode(reader.secretKey()) + "\n");
+        Process follow = CommandLineProcess.start(
+                directory, "follow", "--relay", RELAY.baseUrl(), "--key", key.toString(), "--store", "follow.db");
+        try {
+            awaitOutput(follow, "following live over WebSocket sync; Ctrl-C to stop");
+            UUID channel = writer.channel(owner, true, false, false);
+            awaitOutput(follow, "channel " + channel + "  #channel " + channel + " (open, 1 member)");
+            UUID d = writer.create(owner, channel);
+            awaitOutput(
+                    follow,
+                    "upsert " + d + " in " + channel + " head " + model.artifacts.get(d).head + "  #channel "
+                            + channel);
+
+            Replies.accepted(RELAY.client()
+                    .publish(owner, Nostr.editChannel(owner, channel, tag(Tags.CHANNEL_NAME, "renamed"))));
+            awaitOutput(follow, "channel " + channel + "  #renamed (open, 1 member)");
+            writer.edit(owner, d);
+            awaitOutput(
+                    follow, "upsert " + d + " in " + channel + " head " + model.artifacts.get(d).head + "  #renamed");
+
+            writer.deleteChannel(owner, channel);
+            awaitOutput(follow, "channel " + channel + " is no longer visible to this key");
+        } finally {
+            follow.destroy();
+            assertThat(follow.waitFor(30, TimeUnit.SECONDS))
+                    .as("follow stops on SIGTERM")
+                    .isTrue();
+        }
+    }
+
     private void awaitOutput(Process follow, String line) {
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(follow.isAlive())

@@ -3,6 +3,7 @@ package chat.buzz.relay.incremental;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.ChannelMetadataProbe;
 import chat.buzz.relay.testing.ExactSet;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.LeakOracle;
@@ -49,6 +50,8 @@ class SteadyConvergencePropertyTest {
         private final ModelWriter writer = new ModelWriter(RELAY.client(), model);
         private final LeakOracle oracle = new LeakOracle(model, SealedCursors.of(RELAY)::artifactIds);
         private final List<SteadyClient> clients = new ArrayList<>();
+        private final ChannelMetadataProbe channelMetadata = new ChannelMetadataProbe(model, oracle);
+        private final List<NostrKeys> keys = new ArrayList<>();
         private SteadyOperations operations;
 
         Run(long seed) {
@@ -62,6 +65,8 @@ class SteadyConvergencePropertyTest {
             NostrKeys owner = world.owner;
             List<NostrKeys> readers = world.readers;
             List<UUID> channels = world.channels;
+            keys.addAll(readers);
+            keys.add(owner);
             for (int i = 0; i < readers.size(); i++) {
                 clients.add(new SteadyClient(RELAY.client(), readers.get(i), Set.of(), "r" + i, model, oracle));
             }
@@ -90,6 +95,9 @@ class SteadyConvergencePropertyTest {
                 if (random.nextInt(3) == 0) {
                     read(clients.get(random.nextInt(clients.size())));
                 }
+                if (step % 50 == 49) {
+                    checkChannelMetadata();
+                }
             }
             for (SteadyClient client : clients) {
                 finish(client);
@@ -102,8 +110,20 @@ class SteadyConvergencePropertyTest {
                                 context(), client.label, writer.story())
                         .isZero();
             }
+            checkChannelMetadata();
             report();
             writer.deleteAllChannels(owner);
+        }
+
+        /** Writes are synchronous here, so between two steps is a quiet point for every reader's metadata. */
+        private void checkChannelMetadata() {
+            for (NostrKeys reader : keys) {
+                channelMetadata.check(
+                        RELAY.client(),
+                        reader,
+                        writer.name(reader.publicKeyHex()),
+                        () -> context() + "\n" + writer.story());
+            }
         }
 
         /** Starts or continues a session: sometimes to its end, sometimes pausing after a few small pages. */
@@ -183,8 +203,9 @@ class SteadyConvergencePropertyTest {
             }
             System.out.printf(
                     "steady incremental: seed %d: %d sessions, %d pages, 0 resets, 0 heads re-sent by a later"
-                            + " session, %d removals of artifacts the client did not hold; writes %s%n",
-                    seed, sessions, pages, notHeld, operations.done());
+                            + " session, %d removals of artifacts the client did not hold, %d channel-metadata"
+                            + " reads; writes %s%n",
+                    seed, sessions, pages, notHeld, channelMetadata.reads(), operations.done());
         }
     }
 }

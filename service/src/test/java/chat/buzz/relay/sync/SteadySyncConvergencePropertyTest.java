@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.testing.ChannelMetadataProbe;
 import chat.buzz.relay.testing.ExactSet;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.LeakOracle;
@@ -53,6 +54,8 @@ class SteadySyncConvergencePropertyTest {
         private final ModelWriter writer = new ModelWriter(A.client(), model);
         private final LeakOracle oracle = new LeakOracle(model);
         private final List<SteadyFollower> followers = new ArrayList<>();
+        private final ChannelMetadataProbe channelMetadata = new ChannelMetadataProbe(model, oracle);
+        private final List<NostrKeys> keys = new ArrayList<>();
         private NostrKeys owner;
         private UUID markers;
         private int quietPoints;
@@ -68,6 +71,8 @@ class SteadySyncConvergencePropertyTest {
             owner = world.owner;
             List<NostrKeys> readers = world.readers;
             List<UUID> channels = world.channels;
+            keys.addAll(readers);
+            keys.add(owner);
             // Every subscriber, scoped or not, discovers this listed open channel: quiet-point markers go there.
             markers = writer.channel(owner, true, false, false);
             System.out.printf(
@@ -128,6 +133,15 @@ class SteadySyncConvergencePropertyTest {
                 follower.replay();
                 check(follower);
             }
+            // Every write has been handled by now, so channel metadata is read on both instances in turn.
+            for (int i = 0; i < keys.size(); i++) {
+                NostrKeys reader = keys.get(i);
+                channelMetadata.check(
+                        (i + quietPoints) % 2 == 0 ? A.client() : B.client(),
+                        reader,
+                        writer.name(reader.publicKeyHex()),
+                        () -> context() + "\n" + writer.story());
+            }
         }
 
         private void check(SteadyFollower follower) {
@@ -158,8 +172,9 @@ class SteadySyncConvergencePropertyTest {
                     followers.stream().mapToInt(f -> f.removalsOfWhatWasNotHeld).sum();
             System.out.printf(
                     "steady sync: seed %d: %d quiet points, 0 sync_reset, %d heads sent again to a subscriber"
-                            + " holding them, %d removals of artifacts not held; writes %s%n",
-                    seed, quietPoints, resent, notHeld, operations.done());
+                            + " holding them, %d removals of artifacts not held, %d channel-metadata reads;"
+                            + " writes %s%n",
+                    seed, quietPoints, resent, notHeld, channelMetadata.reads(), operations.done());
         }
     }
 }

@@ -112,6 +112,80 @@ public final class LeakOracle {
         return problems;
     }
 
+    /**
+     * A channel-metadata answer (PROTOCOL 4.6) read at a quiet point, so judged against the model's state now:
+     * for a broad listing ({@code named} null) exactly the channels the reader discovers, with {@code #d} exactly
+     * the named ones it can read; each with its three events, its flags, its owner as the only admin and its
+     * active members. An extra channel is a leak; a missing one, a reader that cannot find its channel.
+     */
+    public List<String> checkChannelMetadata(String reader, JsonNode answer, Set<UUID> named) {
+        List<String> problems = new ArrayList<>();
+        Map<Integer, Set<UUID>> listed = new HashMap<>();
+        for (JsonNode event : answer) {
+            int kind = event.path("kind").asInt();
+            Channel channel = model.channel(String.valueOf(tag(event, Tags.ARTIFACT_ID)));
+            if (channel == null) {
+                problems.add("channel metadata of a channel the model does not know: " + event);
+            } else if (!listed.computeIfAbsent(kind, k -> new HashSet<>()).add(channel.id)) {
+                problems.add("two events of kind " + kind + " for channel " + channel.id);
+            } else {
+                checkChannelEvent(channel, kind, event, problems);
+            }
+        }
+        Set<UUID> expected = new HashSet<>();
+        for (Channel channel : model.channels.values()) {
+            if (named == null
+                    ? channel.discoverableBy(reader, Set.of())
+                    : named.contains(channel.id) && channel.readableBy(reader)) {
+                expected.add(channel.id);
+            }
+        }
+        for (int kind : List.of(Kinds.CHANNEL_METADATA, Kinds.CHANNEL_ADMINS, Kinds.CHANNEL_MEMBERS)) {
+            Set<UUID> extra = new HashSet<>(listed.getOrDefault(kind, Set.of()));
+            extra.removeAll(expected);
+            extra.forEach(id -> problems.add("kind " + kind + " names channel " + id + " that the reader "
+                    + (model.channels.get(id).readableBy(reader) ? "does not discover" : "cannot read")));
+            expected.stream()
+                    .filter(id -> !listed.getOrDefault(kind, Set.of()).contains(id))
+                    .forEach(id -> problems.add("kind " + kind + " leaves out channel " + id));
+        }
+        return problems;
+    }
+
+    private static void checkChannelEvent(Channel channel, int kind, JsonNode event, List<String> problems) {
+        Set<List<String>> tags = new HashSet<>();
+        event.path("tags")
+                .forEach(tag -> tags.add(java.util.stream.StreamSupport.stream(tag.spliterator(), false)
+                        .map(JsonNode::asText)
+                        .toList()));
+        tags.remove(List.of(Tags.ARTIFACT_ID, channel.id.toString()));
+        Set<List<String>> expected = new HashSet<>();
+        switch (kind) {
+            case Kinds.CHANNEL_METADATA -> {
+                tags.removeIf(tag -> tag.get(0).equals(Tags.CHANNEL_NAME));
+                if (!channel.open) {
+                    expected.add(List.of(Tags.PRIVATE_CHANNEL));
+                    expected.add(List.of(Tags.CLOSED_CHANNEL));
+                } else if (channel.unlisted) {
+                    expected.add(List.of(Tags.HIDDEN_CHANNEL));
+                }
+                if (channel.ttl) {
+                    expected.add(List.of(Tags.TTL, "3600"));
+                }
+            }
+            case Kinds.CHANNEL_ADMINS -> expected.add(List.of(Tags.MEMBER, channel.owner, "owner"));
+            case Kinds.CHANNEL_MEMBERS -> channel.members.forEach(member -> expected.add(List.of(Tags.MEMBER, member)));
+            default -> {
+                problems.add("an event of kind " + kind + " in a channel-metadata answer: " + event);
+                return;
+            }
+        }
+        if (!tags.equals(expected)) {
+            problems.add("kind " + kind + " of channel " + channel.id + " has tags " + tags + ", the model says "
+                    + expected);
+        }
+    }
+
     private void checkHead(View view, JsonNode event, String h, String what, List<String> problems) {
         String d = tag(event, Tags.ARTIFACT_ID);
         String id = event.path("id").asText();

@@ -19,14 +19,16 @@ import java.util.UUID;
 public final class Model {
     public static final class Channel {
         public final UUID id;
+        public final String owner;
         public boolean open;
         public boolean unlisted;
         public boolean ttl;
         public boolean deleted;
         public final Set<String> members = new HashSet<>();
 
-        Channel(UUID id, boolean open, boolean unlisted, boolean ttl) {
+        Channel(UUID id, String owner, boolean open, boolean unlisted, boolean ttl) {
             this.id = id;
+            this.owner = owner;
             this.open = open;
             this.unlisted = unlisted;
             this.ttl = ttl;
@@ -99,7 +101,7 @@ public final class Model {
     private int changes;
 
     public Channel addChannel(UUID id, String owner, boolean open, boolean unlisted, boolean ttl) {
-        Channel channel = new Channel(id, open, unlisted, ttl);
+        Channel channel = new Channel(id, owner, open, unlisted, ttl);
         channel.members.add(owner);
         channels.put(id, channel);
         changed();

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * application's main with config/production.yml), so a test can SIGKILL it.
  */
 public final class RelayProcess implements AutoCloseable {
-    private static final Pattern STARTED = Pattern.compile("Started application@.*\\{127\\.0\\.0\\.1:(\\d+)}");
+    /** The relay's own start-up summary: Jetty's start lines are quiet at the configured log levels. */
+    private static final Pattern STARTED = Pattern.compile("Relay instance \\S+ serving on port (\\d+) ");
 
     private final Process process;
     private final Path log;
