@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+/** Runs with the integration tests: it loads {@link CaddyProxy}, which starts Caddy for the tests that call it. */
+@IntegrationTest
 class CaddyProxySiteTest {
     @Test
     void everyReverseProxyOfTheShippedCaddyfileGetsTheTestUpstreamsAndKeepsItsMatcher() throws Exception {
