@@ -1,5 +1,6 @@
 package chat.buzz.relay.auth;
 
+import chat.buzz.relay.web.BoundedBody;
 import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.Refusal;
 import jakarta.ws.rs.WebApplicationException;
@@ -29,10 +30,7 @@ public final class RequestBodies {
             return new byte[0];
         }
         try (InputStream in = request.getEntityStream()) {
-            byte[] body = in.readNBytes(maxBytes + 1);
-            if (body.length > maxBytes) {
-                throw tooLarge();
-            }
+            byte[] body = BoundedBody.read(in, maxBytes).orElseThrow(this::tooLarge);
             request.setEntityStream(new ByteArrayInputStream(body));
             // Kept so that a request turned away by a database outage is answered in its route's shape.
             request.setProperty(OutageReply.BODY_ATTRIBUTE, body);
@@ -45,8 +43,8 @@ public final class RequestBodies {
     }
 
     /**
-     * The unread rest of the body is never read, so the connection cannot carry another request: saying
-     * so lets a keep-alive client open a new one instead of sending its next request into a closed one.
+     * Past the drained amount the rest of the body is never read, so the connection cannot carry another
+     * request: saying so lets a keep-alive client open a new one instead of sending into a closed one.
      */
     private WebApplicationException tooLarge() {
         Response refusal = Refusal.bare(413, "request body larger than " + maxBytes + " bytes")

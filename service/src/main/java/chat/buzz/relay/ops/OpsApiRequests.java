@@ -3,6 +3,7 @@ package chat.buzz.relay.ops;
 import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.gate.FlagAction;
 import chat.buzz.relay.gate.Gate;
+import chat.buzz.relay.web.BoundedBody;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -95,10 +96,9 @@ final class OpsApiRequests {
         if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw new OpsRefusal(415, "json_required", "send the body as application/json");
         }
-        byte[] bytes = in.readNBytes(MAX_BODY + 1);
-        if (bytes.length > MAX_BODY) {
-            throw new OpsRefusal(413, "body_too_large", "the body is limited to " + MAX_BODY + " bytes");
-        }
+        byte[] bytes = BoundedBody.read(in, MAX_BODY)
+                .orElseThrow(
+                        () -> new OpsRefusal(413, "body_too_large", "the body is limited to " + MAX_BODY + " bytes"));
         try {
             JsonNode node = StrictJson.read(bytes);
             if (node == null || !node.isObject()) {
