@@ -19,26 +19,29 @@ import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
 import org.bouncycastle.crypto.params.HKDFParameters;
 
 /**
- * Turns cursors into opaque base64url text, and back. Version 4: the version byte, a random 96-bit
- * nonce, then the cursor's fields ({@link CursorLayout}) padded with zeros to the size of the largest
- * cursor and sealed with AES-256-GCM, the version byte as associated data. Every cursor therefore has
- * the same length and shows nothing without the key: no ids, positions or transaction numbers, and
- * nothing in its size about how busy the database was. The key is derived from the cursor secret with
- * HKDF-SHA256 under a label of its own.
+ * Turns cursors into opaque base64url text, and back. Version 5: the version byte, a random 96-bit
+ * nonce, then the cursor's fields ({@link CursorLayout}, every snapshot with all its in-progress slots)
+ * sealed with AES-256-GCM, the version byte as associated data. A cursor shows nothing without the key:
+ * no ids, positions or transaction numbers. Its length grows only with the number of judged steps, which
+ * follows from what its own reader was sent, so it says nothing about how busy the database was; most
+ * cursors hold two steps and take under 1,000 characters. The key is derived from the cursor secret
+ * with HKDF-SHA256 under a label of its own.
  *
  * <p>A previous secret, when configured, still opens cursors for one overlap after a rotation. Cursors
- * of versions 1 to 3 (fields in the clear, HMAC-SHA256 under the secret itself) are still read when
- * their MAC holds, so an upgrade sends no reader back to the start; the cursor the relay answers with
- * is a version 4 one.
+ * of version 4 (the same seal over listed snapshots padded with zeros to the largest cursor) and of
+ * versions 1 to 3 (fields in the clear, HMAC-SHA256 under the secret itself, read when their MAC holds)
+ * are still read, so an upgrade sends no reader back to the start; the relay answers with version 5.
  */
 public final class CursorCodec {
-    static final byte VERSION = 4;
+    static final byte VERSION = 5;
+    private static final byte PADDED_VERSION = 4;
     private static final byte LAST_SIGNED_VERSION = 3;
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BYTES = 16;
     private static final int MAC_BYTES = 32;
+    private static final int SEAL_BYTES = 1 + NONCE_BYTES + TAG_BYTES;
     /** The length of every version 4 cursor before base64. */
-    static final int SEALED_BYTES = 1 + NONCE_BYTES + CursorLayout.MAX_BYTES + TAG_BYTES;
+    static final int PADDED_BYTES = SEAL_BYTES + CursorLayout.MAX_BYTES;
 
     private static final String AEAD = "AES/GCM/NoPadding";
     private static final String MAC = "HmacSHA256";
@@ -90,20 +93,21 @@ public final class CursorCodec {
     }
 
     public String encode(Cursor cursor) {
-        ByteBuffer fields = ByteBuffer.allocate(CursorLayout.MAX_BYTES);
-        CursorLayout.write(fields, cursor);
-        return seal(fields.array());
+        ByteBuffer fields = ByteBuffer.allocate(CursorLayout.size(cursor, CursorLayout.Snapshots.SLOTTED));
+        CursorLayout.write(fields, cursor, CursorLayout.Snapshots.SLOTTED);
+        return seal(VERSION, fields.array());
     }
 
-    /** Seals {@code fields}, which must be exactly {@link CursorLayout#MAX_BYTES} long. */
-    String seal(byte[] fields) {
+    /** Seals {@code fields} as a cursor of {@code version} (4 or 5). */
+    String seal(byte version, byte[] fields) {
         byte[] nonce = new byte[NONCE_BYTES];
         NONCES.nextBytes(nonce);
-        ByteBuffer sealed = ByteBuffer.allocate(SEALED_BYTES).put(VERSION).put(nonce);
+        ByteBuffer sealed =
+                ByteBuffer.allocate(SEAL_BYTES + fields.length).put(version).put(nonce);
         try {
             Cipher cipher = Cipher.getInstance(AEAD);
             cipher.init(Cipher.ENCRYPT_MODE, keys.get(0).aead(), new GCMParameterSpec(8 * TAG_BYTES, nonce));
-            cipher.updateAAD(new byte[] {VERSION});
+            cipher.updateAAD(new byte[] {version});
             cipher.doFinal(ByteBuffer.wrap(fields), sealed);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM is part of every JVM", e);
@@ -120,8 +124,11 @@ public final class CursorCodec {
             throw notIssuedHere();
         }
         byte version = bytes.length > 0 ? bytes[0] : 0;
-        if (version == VERSION && bytes.length == SEALED_BYTES) {
-            return read(open(bytes), VERSION, true);
+        if (version == VERSION && slottedLengthFits(bytes.length)) {
+            return read(open(bytes), VERSION, false);
+        }
+        if (version == PADDED_VERSION && bytes.length == PADDED_BYTES) {
+            return read(open(bytes), PADDED_VERSION, true);
         }
         if (version >= 1 && version <= LAST_SIGNED_VERSION && signedLengthFits(version, bytes.length)) {
             return read(verified(bytes), version, false);
@@ -158,7 +165,7 @@ public final class CursorCodec {
         throw damaged();
     }
 
-    /** Reads the fields; a sealed cursor holds only zeros after them, a signed one nothing at all. */
+    /** Reads the fields; a padded cursor holds only zeros after them, any other nothing at all. */
     private static Cursor read(ByteBuffer fields, int version, boolean padded) {
         Cursor cursor;
         try {
@@ -175,6 +182,19 @@ public final class CursorCodec {
             throw notIssuedHere();
         }
         return cursor;
+    }
+
+    /** The length before base64 of a version 5 cursor that holds {@code steps} steps in its two lists. */
+    static int slottedBytes(int steps) {
+        return SEAL_BYTES + CursorLayout.MIN_BYTES + steps * CursorLayout.SLOTTED_STEP_BYTES;
+    }
+
+    /** Whether a version 5 cursor of this length holds a whole number of steps, no more than two lists' worth. */
+    private static boolean slottedLengthFits(int length) {
+        int steps = length - slottedBytes(0);
+        return steps >= 0
+                && steps % CursorLayout.SLOTTED_STEP_BYTES == 0
+                && steps / CursorLayout.SLOTTED_STEP_BYTES <= 2 * JudgedRows.MAX_STEPS;
     }
 
     private static boolean signedLengthFits(byte version, int length) {

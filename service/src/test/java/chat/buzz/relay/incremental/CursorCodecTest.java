@@ -73,16 +73,38 @@ class CursorCodecTest {
         body.put((byte) 0).put((byte) (JudgedRows.MAX_STEPS + 1)).put((byte) 0).put((byte) 0);
         assertInvalid(signed(body.array()));
         byte[] fields = java.util.Arrays.copyOfRange(body.array(), 1, body.capacity());
-        assertInvalid(codec.seal(java.util.Arrays.copyOf(fields, CursorLayout.MAX_BYTES)));
+        assertInvalid(codec.seal(CursorCodec.VERSION, fields));
+        assertInvalid(codec.seal((byte) 4, java.util.Arrays.copyOf(fields, CursorLayout.MAX_BYTES)));
     }
 
     /** A cursor issued before cursors were sealed is read as it was: an upgrade sends nobody back to the start. */
     @Test
     void readsVersionThreeCursors() throws Exception {
-        ByteBuffer v3 = ByteBuffer.allocate(1 + CursorLayout.size(cursor));
+        ByteBuffer v3 = ByteBuffer.allocate(1 + CursorLayout.size(cursor, CursorLayout.Snapshots.LISTED));
         v3.put((byte) 3);
-        CursorLayout.write(v3, cursor);
+        CursorLayout.write(v3, cursor, CursorLayout.Snapshots.LISTED);
         assertThat(codec.decode(signed(v3.array()))).isEqualTo(cursor);
+    }
+
+    /** Version 4 sealed listed snapshots padded with zeros to the largest cursor: still read after an upgrade. */
+    @Test
+    void readsVersionFourCursors() {
+        ByteBuffer fields = ByteBuffer.allocate(CursorLayout.MAX_BYTES);
+        CursorLayout.write(fields, cursor, CursorLayout.Snapshots.LISTED);
+        assertThat(codec.decode(codec.seal((byte) 4, fields.array()))).isEqualTo(cursor);
+        fields.put(CursorLayout.MAX_BYTES - 1, (byte) 1);
+        assertInvalid(codec.seal((byte) 4, fields.array()));
+    }
+
+    /** A slot a snapshot does not use must be empty, as the relay writes it. */
+    @Test
+    void aFilledUnusedSlotIsRefused() {
+        ByteBuffer fields = ByteBuffer.allocate(CursorLayout.size(cursor, CursorLayout.Snapshots.SLOTTED));
+        CursorLayout.write(fields, cursor, CursorLayout.Snapshots.SLOTTED);
+        assertThat(codec.decode(codec.seal(CursorCodec.VERSION, fields.array())))
+                .isEqualTo(cursor);
+        fields.put(fields.capacity() - 1, (byte) 1);
+        assertInvalid(codec.seal(CursorCodec.VERSION, fields.array()));
     }
 
     /** Nothing of the cursor shows through: not its ids, not its numbers, and no two seals look alike. */
@@ -94,35 +116,50 @@ class CursorCodecTest {
                 cursor.position().d(), cursor.prior().steps().get(1).after().d())) {
             assertThat(hex).doesNotContain(d.toString().replace("-", "").substring(0, 16));
         }
-        ByteBuffer fields = ByteBuffer.allocate(CursorLayout.size(cursor));
-        CursorLayout.write(fields, cursor);
+        ByteBuffer fields = ByteBuffer.allocate(CursorLayout.size(cursor, CursorLayout.Snapshots.SLOTTED));
+        CursorLayout.write(fields, cursor, CursorLayout.Snapshots.SLOTTED);
         assertThat(hex).doesNotContain(java.util.HexFormat.of().formatHex(fields.array(), 1, 9));
         assertThat(codec.encode(cursor)).isNotEqualTo(codec.encode(cursor));
     }
 
-    /** However many steps and transactions in progress a cursor holds, its length is the same. */
+    /**
+     * A cursor's length follows from its steps alone, never from how many transactions were in progress
+     * (which would show how busy other tenants are); a cursor of one step per session stays under 1,000
+     * characters, and the largest still opens.
+     */
     @Test
-    void everyCursorHasTheSameLength() {
-        Cursor bare = new Cursor(
-                1,
-                cursor.reader(),
-                cursor.scope(),
-                cursor.policy(),
-                Phase.BOOTSTRAP,
-                0,
-                0,
-                JudgedRows.NONE,
-                JudgedRows.NONE,
-                Position.before(0));
+    void aCursorsLengthSaysHowManyStepsItHoldsAndNothingMore() {
+        TxSnapshot idle = TxSnapshot.below(9_000);
+        Cursor quiet = withJudged(JudgedRows.firstPage(false, idle), JudgedRows.firstPage(false, idle));
+        Cursor busy =
+                withJudged(JudgedRows.firstPage(false, busySnapshot(0)), JudgedRows.firstPage(false, busySnapshot(1)));
+        assertThat(codec.encode(busy)).hasSameSizeAs(codec.encode(quiet)).hasSizeLessThan(1_000);
+        assertThat(Base64.getUrlDecoder().decode(codec.encode(quiet))).hasSize(CursorCodec.slottedBytes(2));
+        assertThat(codec.decode(codec.encode(busy))).isEqualTo(busy);
+
         JudgedRows full = JudgedRows.firstPage(true, busySnapshot(0));
         for (int i = 1; i < JudgedRows.MAX_STEPS; i++) {
             full = full.extendedBy(new Position(i, 0, UUID.randomUUID()), busySnapshot(i));
         }
-        Cursor largest = new Cursor(
-                7, cursor.reader(), cursor.scope(), cursor.policy(), Phase.DELTA, 1, 2, full, full, cursor.position());
-        assertThat(CursorLayout.size(largest)).isEqualTo(CursorLayout.MAX_BYTES);
+        Cursor largest = withJudged(full, full);
+        assertThat(CursorLayout.size(largest, CursorLayout.Snapshots.SLOTTED)).isEqualTo(CursorLayout.MAX_BYTES);
         assertThat(codec.decode(codec.encode(largest))).isEqualTo(largest);
-        assertThat(codec.encode(bare)).hasSameSizeAs(codec.encode(cursor)).hasSameSizeAs(codec.encode(largest));
+        Cursor bare = withJudged(JudgedRows.NONE, JudgedRows.NONE);
+        assertThat(codec.decode(codec.encode(bare))).isEqualTo(bare);
+    }
+
+    private Cursor withJudged(JudgedRows prior, JudgedRows judged) {
+        return new Cursor(
+                7,
+                cursor.reader(),
+                cursor.scope(),
+                cursor.policy(),
+                Phase.DELTA,
+                1,
+                2,
+                prior,
+                judged,
+                cursor.position());
     }
 
     /** After a rotation the previous secret still opens its cursors; once dropped, they are refused. */

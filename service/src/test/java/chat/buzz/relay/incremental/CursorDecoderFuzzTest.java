@@ -66,9 +66,16 @@ class CursorDecoderFuzzTest {
                 .map(bytes -> Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
         // Bodies that start with a known version byte and have exactly a known length reach the MAC or tag check.
         Arbitrary<String> versioned = Combinators.combine(
-                        Arbitraries.of((byte) 1, (byte) 2, (byte) 3, CursorCodec.VERSION),
-                        Arbitraries.of(115, 165, 173, 181, CursorCodec.SEALED_BYTES),
-                        Arbitraries.bytes().array(byte[].class).ofSize(CursorCodec.SEALED_BYTES))
+                        Arbitraries.of((byte) 1, (byte) 2, (byte) 3, (byte) 4, CursorCodec.VERSION),
+                        Arbitraries.of(
+                                115,
+                                165,
+                                173,
+                                181,
+                                CursorCodec.slottedBytes(0),
+                                CursorCodec.slottedBytes(2),
+                                CursorCodec.PADDED_BYTES),
+                        Arbitraries.bytes().array(byte[].class).ofSize(CursorCodec.PADDED_BYTES))
                 .as((version, length, noise) -> {
                     byte[] bytes = java.util.Arrays.copyOf(noise, length);
                     bytes[0] = version;
