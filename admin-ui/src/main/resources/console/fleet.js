@@ -58,6 +58,20 @@ function state(view) {
   return null;
 }
 
+// The change feed as the instance last reported it. A gone instance's last word is not its state: its
+// process is gone, and its feed with it; a stale one has said nothing since, so its report is dated.
+function changeFeed(view) {
+  const reported = view.report.changeFeedConnected ? "connected" : "reconnecting";
+  if (view.gone) {
+    return el("td", { class: "bad change-feed" }, "gone", el("br"), el("small", {}, `last reported ${reported}`));
+  }
+  if (view.stale) {
+    return el("td", { class: "bad change-feed" }, "unknown", el("br"),
+      el("small", {}, `${reported} ${view.secondsSinceSeen.toFixed(0)} s ago`));
+  }
+  return el("td", { class: `${view.report.changeFeedConnected ? "ok" : "bad"} change-feed` }, reported);
+}
+
 function row(view) {
   const r = view.report;
   return el("tr", { id: `instance-${r.instanceId}`, class: view.gone ? "gone" : view.stale ? "stale" : null },
@@ -67,7 +81,7 @@ function row(view) {
     el("td", {}, r.version, el("br"), el("small", {}, `built ${r.build}`)),
     el("td", {}, `${view.secondsSinceSeen.toFixed(1)} s ago`, el("br"), el("small", {}, `up since ${when(r.startedAt)}`)),
     el("td", {}, gates(r), el("br"), el("small", {}, `flags reread ${when(r.flagsReadAt)}`)),
-    el("td", { class: r.changeFeedConnected ? "ok" : "bad" }, r.changeFeedConnected ? "connected" : "reconnecting"),
+    changeFeed(view),
     el("td", {}, `${r.poolActive} / ${r.poolSize}`),
     el("td", {}, `${r.websocketConnections} connections, ${r.websocketSubscriptions} subscriptions`),
     el("td", {}, String(r.incrementalPermitsUsed)),

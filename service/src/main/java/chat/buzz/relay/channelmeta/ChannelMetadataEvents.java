@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -81,11 +83,14 @@ public final class ChannelMetadataEvents {
 
     /**
      * The NIP-09 deletion that withdraws a channel's events from a subscriber's view: one
-     * {@code a} tag per kind, {@code <kind>:<relay pubkey>:<channel>}.
+     * {@code a} tag per kind, {@code <kind>:<relay pubkey>:<channel>}, in ascending kind order (the
+     * filter's kinds are a set, whose order would differ from run to run).
      */
     Event withdrawal(UUID channel, Iterable<Integer> kinds) {
         List<List<String>> tags = new ArrayList<>();
-        for (int kind : kinds) {
+        SortedSet<Integer> ascending = new TreeSet<>();
+        kinds.forEach(ascending::add);
+        for (int kind : ascending) {
             tags.add(List.of(Tags.ADDRESS, kind + ":" + relay.publicKeyHex() + ":" + channel));
         }
         return relay.keys().sign(Kinds.DELETION, clock.instant().getEpochSecond(), tags, "");

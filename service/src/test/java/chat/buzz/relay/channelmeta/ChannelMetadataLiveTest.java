@@ -86,7 +86,8 @@ class ChannelMetadataLiveTest {
                     owner, membership(owner, Kinds.REMOVE_MEMBER, channel, member.publicKeyHex(), null)));
             Event deletion = awaitDeletion(client, channel);
             assertThat(deletion.tags())
-                    .containsExactlyInAnyOrder(
+                    .as("one address per kind, in ascending kind order")
+                    .containsExactly(
                             List.of("a", "39000:" + RELAY_KEY + ":" + channel),
                             List.of("a", "39001:" + RELAY_KEY + ":" + channel),
                             List.of("a", "39002:" + RELAY_KEY + ":" + channel));

@@ -1,10 +1,12 @@
 package chat.buzz.relay.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,6 +46,16 @@ final class CommandLineProcess {
             throw new AssertionError("buzz-sync " + String.join(" ", args) + " did not finish in 5 minutes");
         }
         return process.exitValue();
+    }
+
+    /** Waits until a process started in {@code workingDirectory}, still running, has printed {@code text}. */
+    static void awaitOutput(Process process, Path workingDirectory, String text) {
+        await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> {
+            assertThat(process.isAlive())
+                    .as("buzz-sync still runs; stderr: %s", errors(workingDirectory))
+                    .isTrue();
+            assertThat(output(workingDirectory)).contains(text);
+        });
     }
 
     static String output(Path workingDirectory) throws IOException {

@@ -191,12 +191,7 @@ class FollowEndToEndTest {
     }
 
     private void awaitOutput(Process follow, String line) {
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            assertThat(follow.isAlive())
-                    .as("follow still runs; stderr: %s", CommandLineProcess.errors(directory))
-                    .isTrue();
-            assertThat(CommandLineProcess.output(directory)).contains(line);
-        });
+        CommandLineProcess.awaitOutput(follow, directory, line);
     }
 
     @Test

@@ -79,6 +79,16 @@ class ConsoleFleetTest {
                     .filteredOn(row -> !row.getAttribute("id").equals("instance-" + GONE))
                     .hasSize(2)
                     .allSatisfy(row -> assertThat(row.getText()).contains("connected", "built "));
+            // Its last heartbeat said "connected"; the page says what is known now: the feed went with the process.
+            assertThat(browser.driver
+                            .findElement(By.cssSelector("#instance-" + GONE + " td.change-feed"))
+                            .getText())
+                    .isEqualTo("gone\nlast reported connected");
+            assertThat(rows)
+                    .filteredOn(row -> !row.getAttribute("id").equals("instance-" + GONE))
+                    .allSatisfy(row -> assertThat(row.findElement(By.cssSelector("td.change-feed"))
+                                    .getText())
+                            .isEqualTo("connected"));
             assertThat(rows)
                     .allSatisfy(row -> assertThat(row.findElements(By.cssSelector("svg.sparkline")))
                             .hasSize(3));

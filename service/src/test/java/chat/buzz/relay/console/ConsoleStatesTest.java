@@ -87,11 +87,14 @@ class ConsoleStatesTest {
         insertSilentInstance();
         try (Connection session = sessionNamedFor(SILENT)) {
             Map<String, String> frozen = everyPage("5-instance-frozen");
-            assertThat(frozen.get("fleet.html")).contains(SILENT, "STALE", "blocks flips until forced");
+            assertThat(frozen.get("fleet.html"))
+                    .contains(SILENT, "STALE", "blocks flips until forced")
+                    .as("its change feed is not known now; its last report is dated")
+                    .containsPattern("\\bunknown\\s+connected \\d+ s ago");
             assertThat(session.isValid(1)).isTrue();
         }
         Map<String, String> gone = everyPage("6-instance-gone");
-        assertThat(gone.get("fleet.html")).contains(SILENT, "GONE");
+        assertThat(gone.get("fleet.html")).contains(SILENT, "GONE", "gone\nlast reported connected");
         forgetTheGoneInstance();
     }
 

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The real relay, started once per test class on 127.0.0.1 with its own fresh database.
- * {@link #anotherInstance} starts a second relay on the same database, as a deployment would.
+ * {@link #anotherInstance} starts a second relay on the same database, as a deployment would. A relay
+ * stopped and started again comes back on the same database and the same ports, as a restarted process
+ * would, so a client that keeps the relay's address finds it again.
  */
 public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     private static final String DEFAULT_CONFIG = "test-relay.yml";
@@ -26,6 +28,10 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     private DropwizardTestSupport<BuzzRelayConfiguration> support;
     private List<ConfigOverride> applied = List.of();
     private String databaseUrl;
+    /** The ports of the first start, taken by every later start; 0 until then (any free port). */
+    private int applicationPort;
+
+    private int adminPort;
 
     private TestRelay(TestRelay sharedDatabaseWith, String givenDatabaseUrl, ConfigOverride... overrides) {
         this.sharedDatabaseWith = sharedDatabaseWith;
@@ -82,12 +88,18 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         }
         List<ConfigOverride> all = new ArrayList<>(overrides);
         all.add(ConfigOverride.config("database.url", databaseUrl));
+        if (applicationPort != 0) {
+            all.add(ConfigOverride.config("server.applicationConnectors[0].port", Integer.toString(applicationPort)));
+            all.add(ConfigOverride.config("server.adminConnectors[0].port", Integer.toString(adminPort)));
+        }
         applied = all;
         support = new DropwizardTestSupport<>(
                 BuzzRelayApplication.class,
                 ResourceHelpers.resourceFilePath(configResource),
                 all.toArray(ConfigOverride[]::new));
         support.before();
+        applicationPort = support.getLocalPort();
+        adminPort = support.getAdminPort();
     }
 
     public void stop() {
