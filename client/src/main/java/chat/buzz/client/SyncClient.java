@@ -1,6 +1,8 @@
 package chat.buzz.client;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,9 +23,6 @@ import java.util.regex.Pattern;
  * digest (4.4a), repairing what drifted. Not thread-safe: one sync at a time per client.
  */
 public final class SyncClient implements AutoCloseable {
-    static final int MAX_IDS = 100;
-    private static final int CURRENT_PAGE = 1000;
-    private static final int CURRENT_MAX_OFFSET = 10_000;
     /** Identical consecutive requests allowed before the client stops instead of spinning. */
     private static final int MAX_IDENTICAL_REQUESTS = 3;
 
@@ -108,7 +107,7 @@ public final class SyncClient implements AutoCloseable {
         try {
             return syncIncremental(checkAfterBootstrap);
         } catch (RelayError error) {
-            if ("incremental_unavailable".equals(error.code())) {
+            if (ErrorCodes.INCREMENTAL_UNAVAILABLE.equals(error.code())) {
                 listener.note("the relay turned incremental reads off; reading mode \"current\" instead");
                 refreshCapabilities();
                 return syncCurrent();
@@ -155,7 +154,7 @@ public final class SyncClient implements AutoCloseable {
                     bootstrap = true;
                     continue;
                 }
-                if ("incremental_ttl_channel".equals(error.code()) && dropTtlChannel(error)) {
+                if (ErrorCodes.INCREMENTAL_TTL_CHANNEL.equals(error.code()) && dropTtlChannel(error)) {
                     continue;
                 }
                 throw error;
@@ -208,7 +207,8 @@ public final class SyncClient implements AutoCloseable {
     }
 
     private static boolean isLostCursor(RelayError error) {
-        return "incremental_invalid_cursor".equals(error.code()) || "incremental_cursor_mismatch".equals(error.code());
+        return ErrorCodes.INCREMENTAL_INVALID_CURSOR.equals(error.code())
+                || ErrorCodes.INCREMENTAL_CURSOR_MISMATCH.equals(error.code());
     }
 
     /** PROTOCOL 4.5: the message names the TTL channel; drop it from the scope and its artifacts from the store. */
@@ -255,8 +255,8 @@ public final class SyncClient implements AutoCloseable {
     /** PROTOCOL 4.4: ids a reset left unconfirmed go through known-ID reads. */
     private int revalidateUnconfirmed() {
         List<String> unconfirmed = store.unconfirmed();
-        for (int from = 0; from < unconfirmed.size(); from += MAX_IDS) {
-            List<String> batch = unconfirmed.subList(from, Math.min(unconfirmed.size(), from + MAX_IDS));
+        for (int from = 0; from < unconfirmed.size(); from += Limits.MAX_IDS) {
+            List<String> batch = unconfirmed.subList(from, Math.min(unconfirmed.size(), from + Limits.MAX_IDS));
             KnownIds answer = knownIds(batch);
             store.applyKnownIds(answer.entries(), answer.policy());
         }
@@ -265,8 +265,8 @@ public final class SyncClient implements AutoCloseable {
 
     /** A known-ID read (PROTOCOL 4.3) of at most 100 ids, answers in request order. Does not touch the store. */
     public KnownIds knownIds(List<String> ids) {
-        if (ids.isEmpty() || ids.size() > MAX_IDS) {
-            throw new IllegalArgumentException("a known-ID read takes 1.." + MAX_IDS + " ids");
+        if (ids.isEmpty() || ids.size() > Limits.MAX_IDS) {
+            throw new IllegalArgumentException("a known-ID read takes 1.." + Limits.MAX_IDS + " ids");
         }
         ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", "incremental");
         ArrayNode d = filter.putArray(Tags.FILTER_ARTIFACT_ID);
@@ -374,8 +374,8 @@ public final class SyncClient implements AutoCloseable {
     }
 
     private void revalidate(List<String> ids) {
-        for (int from = 0; from < ids.size(); from += MAX_IDS) {
-            KnownIds answer = knownIds(ids.subList(from, Math.min(ids.size(), from + MAX_IDS)));
+        for (int from = 0; from < ids.size(); from += Limits.MAX_IDS) {
+            KnownIds answer = knownIds(ids.subList(from, Math.min(ids.size(), from + Limits.MAX_IDS)));
             store.applyKnownIds(answer.entries(), answer.policy());
         }
     }
@@ -411,11 +411,11 @@ public final class SyncClient implements AutoCloseable {
     private SessionReport syncCurrent() {
         List<Entry> heads = new ArrayList<>();
         int pages = 0;
-        for (int offset = 0; offset <= CURRENT_MAX_OFFSET; offset += CURRENT_PAGE) {
+        for (int offset = 0; offset <= Limits.CURRENT_MAX_OFFSET; offset += Limits.CURRENT_MAX_LIMIT) {
             ObjectNode filter = SignedHttp.JSON
                     .createObjectNode()
                     .put("artifact", "current")
-                    .put("limit", CURRENT_PAGE)
+                    .put("limit", Limits.CURRENT_MAX_LIMIT)
                     .put("offset", offset);
             if (!scope.isEmpty()) {
                 ArrayNode h = filter.putArray(Tags.FILTER_CHANNEL);
@@ -429,8 +429,8 @@ public final class SyncClient implements AutoCloseable {
                         .ifPresent(d -> heads.add(new Entry(
                                 true, d, parsed.tag(Tags.CHANNEL).orElse(null), parsed.id(), event.toString(), null)));
             }
-            listener.page(answer.size(), heads.size(), answer.size() == CURRENT_PAGE);
-            if (answer.size() < CURRENT_PAGE) {
+            listener.page(answer.size(), heads.size(), answer.size() == Limits.CURRENT_MAX_LIMIT);
+            if (answer.size() < Limits.CURRENT_MAX_LIMIT) {
                 break;
             }
         }
