@@ -32,7 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12, defect 1 and "database faults": the relay's own PostgreSQL is shut down under traffic and
+ * Database faults: the relay's own PostgreSQL is shut down under traffic and
  * started again. Meanwhile every route answers 503 with a Retry-After in its own shape (never a 500);
  * afterwards the relay serves again without a restart, subscribers are reset and resubscribe, and
  * every write that was acknowledged is there.
