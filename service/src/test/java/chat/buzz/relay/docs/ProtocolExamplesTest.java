@@ -14,7 +14,7 @@ import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -148,7 +148,7 @@ class ProtocolExamplesTest {
 
     /** Lines {@code → <frame>} are sent, lines {@code ← <frame>} must arrive in that order; others are prose. */
     private static void runWebSocket(String conversation, Bindings bindings) {
-        try (SyncClient socket = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket socket = SyncSocket.connect(RELAY.baseUrl())) {
             int received = 0;
             for (String line : conversation.split("\n")) {
                 if (line.startsWith("→ ")) {
@@ -159,7 +159,7 @@ class ProtocolExamplesTest {
                             .until(() -> socket.received().size() > index);
                     JsonNode documented = parse(line.substring(2));
                     JsonNode real = socket.received().get(index);
-                    if (SyncClient.verb(documented).equals("AUTH")) {
+                    if (SyncSocket.verb(documented).equals("AUTH")) {
                         bindings.learn("AUTH challenge", documented.get(1), real.get(1));
                     } else {
                         bindings.expect(WEBSOCKET_EXAMPLE + " frame " + index, documented, real);
@@ -174,8 +174,8 @@ class ProtocolExamplesTest {
      * An AUTH answer is checked as documented (valid for the documented challenge and URL) and then signed
      * afresh for this connection; any other frame is sent as documented.
      */
-    private static String outgoing(JsonNode frame, SyncClient socket, Bindings bindings) {
-        if (!SyncClient.verb(frame).equals("AUTH")) {
+    private static String outgoing(JsonNode frame, SyncSocket socket, Bindings bindings) {
+        if (!SyncSocket.verb(frame).equals("AUTH")) {
             return bindings.substitute(frame.toString());
         }
         Event documented = Event.fromJson(frame.get(1));
