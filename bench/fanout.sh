@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# WebSocket fan-out (issue 11.5): starts <instances> packaged relays on one database (the first in
+# WebSocket fan-out: starts <instances> packaged relays on one database (the first in
 # local mode with its embedded PostgreSQL, the others in the production configuration), then runs chat.buzz.bench.FanoutBenchmark: <subscribers>
 # WebSocket subscribers of one open channel, spread over the instances, and one writer creating
 # artifacts at <writesPerSecond> for <seconds>. Prints write-to-frame p50/p99, frames delivered and

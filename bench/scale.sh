@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11's reference-shape benchmark: for each size, a fresh packaged relay in local mode (embedded
+# The reference-shape benchmark (docs/benchmarks.md): for each size, a fresh packaged relay in local mode (embedded
 # PostgreSQL, incremental and sync gates on) on 127.0.0.1, seeded by COPY with signed events, measured
 # through its signed HTTP API and WebSocket; plus JMH of BIP-340 verification. Writes a table to stdout
 # and scale.json, scale.svg and one scale-<size>.json per size into the results directory.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The write ceiling (issue 11.4): starts the packaged relay in local mode (embedded PostgreSQL) and
+# The write ceiling: starts the packaged relay in local mode (embedded PostgreSQL) and
 # measures accepted revisions/s (signed POST /events, compare-and-set) with 1 and then 8 closed-loop
 # writers, recording the 8-writer phase with JFR; then, in the same run, BIP-340 verification alone
 # with JMH. Prints the figures, the recording's hottest frames (top of stack, and the relay's own

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * WebSocket fan-out under load (issue 11.5): subscribers of one open channel spread over the given
+ * WebSocket fan-out under load: subscribers of one open channel spread over the given
  * relay instances, and one writer creating artifacts in it at a fixed rate (open loop: a slow relay
  * does not slow the writer down). Reports, for the writes of the measured window, the time from
  * sending each write to each subscriber's frame (p50, p99, max), frames delivered against expected,

@@ -21,7 +21,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Sustained mixed load against a relay on 127.0.0.1 for a bounded time (issue 12): revision writes,
+ * Sustained mixed load against a relay on 127.0.0.1 for a bounded time: revision writes,
  * incremental delta reads that follow their cursor, known-ID reads and WebSocket subscribers, while
  * the relay's heap, RSS, threads and connection pool are sampled every 10 s. Prints p50/p99 per kind
  * and whether any sampled figure trends upward. Exits 1 when a request failed other than with a 503

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The ceiling of accepted revisions per second (issue 11.4): {@code writers} threads, closed loop, each
+ * The ceiling of accepted revisions per second: {@code writers} threads, closed loop, each
  * with its own key editing its own artifact in one open channel by compare-and-set (every update
  * names the head it replaces in {@code prev}), signed NIP-98 {@code POST /events}.
  *

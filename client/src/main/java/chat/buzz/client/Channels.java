@@ -2,6 +2,7 @@ package chat.buzz.client;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -21,7 +22,6 @@ import java.util.UUID;
  */
 public final class Channels {
     private static final int PAGE = 1000;
-    private static final int MAX_IDS = 100;
 
     private final SyncClient client;
 
@@ -56,8 +56,9 @@ public final class Channels {
 
     /** The named channels (1..100) the key can read, read from the relay into the store. */
     public List<Channel> refresh(List<String> ids) {
-        if (ids.isEmpty() || ids.size() > MAX_IDS) {
-            throw new IllegalArgumentException("a channel metadata read names 1.." + MAX_IDS + " channels");
+        if (ids.isEmpty() || ids.size() > Limits.CHANNEL_METADATA_MAX_IDS) {
+            throw new IllegalArgumentException(
+                    "a channel metadata read names 1.." + Limits.CHANNEL_METADATA_MAX_IDS + " channels");
         }
         List<Event> events = read(ids);
         client.store().replaceChannelMetadata(Optional.<Collection<String>>of(ids), events);

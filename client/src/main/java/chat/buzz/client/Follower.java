@@ -1,5 +1,6 @@
 package chat.buzz.client;
 
+import chat.buzz.protocol.ErrorCodes;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
@@ -185,7 +186,7 @@ public final class Follower implements AutoCloseable {
                             continue;
                         }
                         batch.flush();
-                        if (reason.startsWith("sync_reset")) {
+                        if (reason.startsWith(ErrorCodes.SYNC_RESET)) {
                             resubscriptions++;
                             current = false;
                             listener.note("policy reset (" + reason + "): subscribing again");

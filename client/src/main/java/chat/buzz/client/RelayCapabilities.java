@@ -1,6 +1,7 @@
 package chat.buzz.client;
 
 import chat.buzz.protocol.Limits;
+import chat.buzz.protocol.Nip11;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -13,11 +14,12 @@ public record RelayCapabilities(String name, boolean incremental, boolean sync, 
     public static RelayCapabilities from(JsonNode information) {
         boolean incremental = false;
         boolean sync = false;
-        for (JsonNode capability : information.path("capabilities")) {
-            incremental |= capability.asText().equals("artifacts.incremental");
-            sync |= capability.asText().equals("artifacts.sync");
+        for (JsonNode capability : information.path(Nip11.CAPABILITIES)) {
+            incremental |= capability.asText().equals(Nip11.CAPABILITY_INCREMENTAL);
+            sync |= capability.asText().equals(Nip11.CAPABILITY_SYNC);
         }
-        JsonNode maxLimit = information.path("artifacts").path("incremental").path("max_limit");
+        JsonNode maxLimit =
+                information.path(Nip11.ARTIFACTS).path(Nip11.INCREMENTAL).path(Nip11.MAX_LIMIT);
         int pageLimit = maxLimit.isIntegralNumber() && maxLimit.canConvertToInt() && maxLimit.intValue() >= 1
                 ? Math.min(maxLimit.intValue(), Limits.INCREMENTAL_MAX_LIMIT)
                 : Limits.INCREMENTAL_PAGE_SIZE;

@@ -1,5 +1,6 @@
 package chat.buzz.client;
 
+import chat.buzz.protocol.ErrorCodes;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -71,6 +72,6 @@ public class RelayError extends RuntimeException {
     public boolean retryable() {
         return (status == 0 && !NEVER_REACHED.equals(code))
                 || status == 429
-                || (status >= 500 && !"incremental_unavailable".equals(code));
+                || (status >= 500 && !ErrorCodes.INCREMENTAL_UNAVAILABLE.equals(code));
     }
 }

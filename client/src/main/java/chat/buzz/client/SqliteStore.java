@@ -153,7 +153,7 @@ public final class SqliteStore implements Store {
             if (reset) {
                 execute("UPDATE artifacts SET unconfirmed = 1");
             }
-            upsertAll(entries, "known_only = 0");
+            ArtifactUpserts.apply(connection, entries, ArtifactUpserts.Source.DISCOVERY);
             try (PreparedStatement state = connection.prepareStatement(
                     "UPDATE sync_state SET cursor = ?, policy = ?, more = ? WHERE id = 1")) {
                 state.setString(1, next.cursor());
@@ -167,10 +167,7 @@ public final class SqliteStore implements Store {
     @Override
     public synchronized void applyKnownIds(List<Entry> entries, String policy) {
         inTransaction(() -> {
-            // Only a delta read proves an id is discoverable; a known-ID read keeps what a delta proved.
-            upsertAll(
-                    entries,
-                    "known_only = CASE WHEN artifacts.unconfirmed = 1 OR artifacts.known_only = 1 THEN 1 ELSE 0 END");
+            ArtifactUpserts.apply(connection, entries, ArtifactUpserts.Source.KNOWN_ID_READ);
             try (PreparedStatement state =
                     connection.prepareStatement("UPDATE sync_state SET policy = COALESCE(policy, ?) WHERE id = 1")) {
                 state.setString(1, policy);
@@ -179,78 +176,9 @@ public final class SqliteStore implements Store {
         });
     }
 
-    /**
-     * Revisions of an artifact form one chain (PROTOCOL 3.2: each accepted head names the one it replaced
-     * as {@code prev}, and only one edit wins on a head). The store remembers the ids it knows to be
-     * behind its head, so an upsert of one of them, or of the successor of one of them, is older than
-     * the head it holds and never replaces it, whatever order the reads and live changes arrive in.
-     */
-    private void upsertAll(List<Entry> entries, String knownOnlyOnUpdate) throws SQLException {
-        boolean fromDelta = knownOnlyOnUpdate.equals("known_only = 0");
-        try (PreparedStatement upsert = connection.prepareStatement("""
-                INSERT INTO artifacts (d, h, head, event, known_only, unconfirmed) VALUES (?, ?, ?, ?, ?, 0)
-                ON CONFLICT (d) DO UPDATE SET h = excluded.h, head = excluded.head, event = excluded.event,
-                    %s, unconfirmed = 0""".formatted(knownOnlyOnUpdate));
-                PreparedStatement keepHead = connection.prepareStatement("""
-                UPDATE artifacts SET %s, unconfirmed = 0 WHERE d = ?""".formatted(knownOnlyOnUpdate));
-                PreparedStatement held = connection.prepareStatement("SELECT head FROM artifacts WHERE d = ?");
-                PreparedStatement behind =
-                        connection.prepareStatement("SELECT count(*) FROM superseded WHERE d = ? AND id IN (?, ?)");
-                PreparedStatement supersede =
-                        connection.prepareStatement("INSERT OR IGNORE INTO superseded (d, id) VALUES (?, ?)");
-                PreparedStatement remove = connection.prepareStatement("DELETE FROM artifacts WHERE d = ?")) {
-            for (Entry entry : entries) {
-                if (!entry.upsert()) {
-                    remove.setString(1, entry.d());
-                    remove.executeUpdate();
-                    continue;
-                }
-                String current = single(held, entry.d());
-                if (current != null && !current.equals(entry.headId())) {
-                    String prev = entry.prev();
-                    behind.setString(1, entry.d());
-                    behind.setString(2, entry.headId());
-                    behind.setString(3, prev == null ? entry.headId() : prev);
-                    boolean older = Integer.parseInt(single(behind)) > 0;
-                    markSuperseded(supersede, entry.d(), older ? entry.headId() : current);
-                    if (older) {
-                        keepHead.setString(1, entry.d());
-                        keepHead.executeUpdate();
-                        continue;
-                    }
-                    markSuperseded(supersede, entry.d(), prev);
-                }
-                upsert.setString(1, entry.d());
-                upsert.setString(2, entry.h());
-                upsert.setString(3, entry.headId());
-                upsert.setString(4, entry.eventJson());
-                upsert.setInt(5, fromDelta ? 0 : 1);
-                upsert.executeUpdate();
-            }
-        }
-    }
-
-    private static void markSuperseded(PreparedStatement supersede, String d, String id) throws SQLException {
-        if (id != null) {
-            supersede.setString(1, d);
-            supersede.setString(2, id);
-            supersede.executeUpdate();
-        }
-    }
-
-    /** The first column of the first row, or null; {@code parameters} fill the statement's first placeholders. */
-    private static String single(PreparedStatement query, String... parameters) throws SQLException {
-        for (int i = 0; i < parameters.length; i++) {
-            query.setString(i + 1, parameters[i]);
-        }
-        try (ResultSet rs = query.executeQuery()) {
-            return rs.next() ? rs.getString(1) : null;
-        }
-    }
-
     @Override
     public synchronized void applyLive(List<Entry> entries) {
-        inTransaction(() -> upsertAll(entries, "known_only = 0"));
+        inTransaction(() -> ArtifactUpserts.apply(connection, entries, ArtifactUpserts.Source.DISCOVERY));
     }
 
     @Override
@@ -295,7 +223,7 @@ public final class SqliteStore implements Store {
     public synchronized void replaceAll(List<Entry> heads, String policy) {
         inTransaction(() -> {
             execute("DELETE FROM artifacts");
-            upsertAll(heads, "known_only = 0");
+            ArtifactUpserts.apply(connection, heads, ArtifactUpserts.Source.DISCOVERY);
             try (PreparedStatement state = connection.prepareStatement(
                     "UPDATE sync_state SET cursor = NULL, more = 0, policy = ? WHERE id = 1")) {
                 state.setString(1, policy);

@@ -29,11 +29,7 @@ public final class StoredEvents {
     /** Replaces each damaged event with the relay's answer to a known-ID read; the damage left afterwards. */
     public static List<Damage> repair(SyncClient client, List<Damage> damaged) {
         List<String> ids = damaged.stream().map(Damage::d).toList();
-        for (int from = 0; from < ids.size(); from += SyncClient.MAX_IDS) {
-            SyncClient.KnownIds answer =
-                    client.knownIds(ids.subList(from, Math.min(ids.size(), from + SyncClient.MAX_IDS)));
-            client.store().applyKnownIds(answer.entries(), answer.policy());
-        }
+        client.revalidate(ids);
         return audit(client.store());
     }
 

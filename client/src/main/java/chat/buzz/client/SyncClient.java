@@ -1,15 +1,15 @@
 package chat.buzz.client;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -21,12 +21,6 @@ import java.util.regex.Pattern;
  * digest (4.4a), repairing what drifted. Not thread-safe: one sync at a time per client.
  */
 public final class SyncClient implements AutoCloseable {
-    static final int MAX_IDS = 100;
-    private static final int CURRENT_PAGE = 1000;
-    private static final int CURRENT_MAX_OFFSET = 10_000;
-    /** Identical consecutive requests allowed before the client stops instead of spinning. */
-    private static final int MAX_IDENTICAL_REQUESTS = 3;
-
     private static final Pattern UUID_IN_TEXT =
             Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
@@ -108,7 +102,7 @@ public final class SyncClient implements AutoCloseable {
         try {
             return syncIncremental(checkAfterBootstrap);
         } catch (RelayError error) {
-            if ("incremental_unavailable".equals(error.code())) {
+            if (ErrorCodes.INCREMENTAL_UNAVAILABLE.equals(error.code())) {
                 listener.note("the relay turned incremental reads off; reading mode \"current\" instead");
                 refreshCapabilities();
                 return syncCurrent();
@@ -117,102 +111,13 @@ public final class SyncClient implements AutoCloseable {
         }
     }
 
-    private SessionReport syncIncremental(boolean checkAfterBootstrap) {
-        bind();
-        Optional<Store.Position> start = store.position();
-        boolean bootstrap = start.isEmpty();
-        boolean reset = false;
-        String refusedCursor = null;
-        int pages = 0;
-        int upserts = 0;
-        int removes = 0;
-        long soFar = 0;
-        String lastRequest = null;
-        int identical = 0;
-        while (true) {
-            Optional<Store.Position> position = store.position();
-            // Large pages: each page is one signed round trip.
-            ObjectNode filter = filter().put("limit", capabilities().pageLimit());
-            position.ifPresent(p -> filter.put("since", p.cursor()));
-            String request = filter.toString();
-            identical = request.equals(lastRequest) ? identical + 1 : 0;
-            if (identical >= MAX_IDENTICAL_REQUESTS) {
-                throw new ProtocolViolation(
-                        "the relay keeps answering \"more\" without moving the cursor; stopped after"
-                                + " sending the same request " + identical + " times");
-            }
-            lastRequest = request;
-            JsonNode page;
-            try {
-                page = backoff.run("a delta read", () -> http.query(filter));
-            } catch (RelayError error) {
-                if (refusedCursor == null && position.isPresent() && isLostCursor(error)) {
-                    listener.note(
-                            "the relay refused the saved cursor (" + error.code() + "): starting a fresh bootstrap");
-                    store.restartSession(true);
-                    refusedCursor = error.code();
-                    resets++;
-                    bootstrap = true;
-                    continue;
-                }
-                if ("incremental_ttl_channel".equals(error.code()) && dropTtlChannel(error)) {
-                    continue;
-                }
-                throw error;
-            }
-            List<Entry> entries = entries(page.path("entries"));
-            boolean more = page.path("more").asBoolean(false);
-            boolean pageReset = page.path("reset").asBoolean(false);
-            String cursor = page.path("cursor").asText(null);
-            if (cursor == null) {
-                throw new ProtocolViolation("a delta read answered without a cursor");
-            }
-            if (pageReset) {
-                resets++;
-                listener.note("policy reset: the relay answered with a fresh bootstrap; saved ids will be revalidated");
-            }
-            store.applyPage(
-                    entries, new Store.Position(cursor, page.path("policy").asText(null), more), pageReset);
-            reset |= pageReset;
-            bootstrap |= pageReset;
-            pages++;
-            for (Entry entry : entries) {
-                if (entry.upsert()) {
-                    upserts++;
-                } else {
-                    removes++;
-                }
-            }
-            soFar += entries.size();
-            if (reportingChanges && !pageReset && !bootstrap) {
-                entries.forEach(listener::changed);
-            }
-            listener.page(entries.size(), soFar, more);
-            if (!more) {
-                break;
-            }
-        }
-        int revalidated = revalidateUnconfirmed();
-        CheckReport check = bootstrap && checkAfterBootstrap ? check(true) : null;
-        return new SessionReport(
-                "incremental",
-                bootstrap,
-                reset,
-                refusedCursor,
-                pages,
-                upserts,
-                removes,
-                revalidated,
-                store.ids().size(),
-                check);
-    }
-
-    private static boolean isLostCursor(RelayError error) {
-        return "incremental_invalid_cursor".equals(error.code()) || "incremental_cursor_mismatch".equals(error.code());
+    /** One delta session to its end; with {@code checkAfterBootstrap}, a self-check if it bootstrapped. */
+    SessionReport syncIncremental(boolean checkAfterBootstrap) {
+        return new DeltaSession(this, checkAfterBootstrap).run();
     }
 
     /** PROTOCOL 4.5: the message names the TTL channel; drop it from the scope and its artifacts from the store. */
-    private boolean dropTtlChannel(RelayError error) {
+    boolean dropTtlChannel(RelayError error) {
         Matcher matcher = UUID_IN_TEXT.matcher(error.getMessage() == null ? "" : error.getMessage());
         if (!matcher.find() || !scope.contains(matcher.group())) {
             return false;
@@ -236,7 +141,7 @@ public final class SyncClient implements AutoCloseable {
     }
 
     /** The store's cursor is only valid for this relay, key and scope. */
-    private void bind() {
+    void bind() {
         Store.Binding wanted = new Store.Binding(http.baseUrl(), http.keys().publicKeyHex(), scope);
         if (!store.binding().map(wanted::equals).orElse(false)) {
             if (store.binding().isPresent()) {
@@ -252,21 +157,22 @@ public final class SyncClient implements AutoCloseable {
                 + (binding.scope().isEmpty() ? "" : " scope " + binding.scope());
     }
 
-    /** PROTOCOL 4.4: ids a reset left unconfirmed go through known-ID reads. */
-    private int revalidateUnconfirmed() {
-        List<String> unconfirmed = store.unconfirmed();
-        for (int from = 0; from < unconfirmed.size(); from += MAX_IDS) {
-            List<String> batch = unconfirmed.subList(from, Math.min(unconfirmed.size(), from + MAX_IDS));
-            KnownIds answer = knownIds(batch);
+    /**
+     * Known-ID reads (PROTOCOL 4.3) of {@code ids}, as many as it takes, each answer applied to the store:
+     * how ids a reset left unconfirmed, or damaged ones, are read again. Returns how many ids were read.
+     */
+    public int revalidate(List<String> ids) {
+        for (int from = 0; from < ids.size(); from += Limits.MAX_IDS) {
+            KnownIds answer = knownIds(ids.subList(from, Math.min(ids.size(), from + Limits.MAX_IDS)));
             store.applyKnownIds(answer.entries(), answer.policy());
         }
-        return unconfirmed.size();
+        return ids.size();
     }
 
     /** A known-ID read (PROTOCOL 4.3) of at most 100 ids, answers in request order. Does not touch the store. */
     public KnownIds knownIds(List<String> ids) {
-        if (ids.isEmpty() || ids.size() > MAX_IDS) {
-            throw new IllegalArgumentException("a known-ID read takes 1.." + MAX_IDS + " ids");
+        if (ids.isEmpty() || ids.size() > Limits.MAX_IDS) {
+            throw new IllegalArgumentException("a known-ID read takes 1.." + Limits.MAX_IDS + " ids");
         }
         ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", "incremental");
         ArrayNode d = filter.putArray(Tags.FILTER_ARTIFACT_ID);
@@ -309,81 +215,7 @@ public final class SyncClient implements AutoCloseable {
      * {@code repair}: known-ID reads of every id held, then, if still different, a fresh bootstrap.
      */
     public CheckReport check(boolean repair) {
-        DigestAnswer relay = null;
-        Digest local = null;
-        // Twice: a write landing between the catch-up and the digest read is not drift.
-        for (int attempt = 0; attempt < 2; attempt++) {
-            syncIncremental(false);
-            relay = digestRead();
-            local = store.digest();
-            if (matches(relay, local)) {
-                return new CheckReport(
-                        true, false, relay.count(), relay.digest(), local.count(), local.hex(), 0, 0, 0, false);
-            }
-        }
-        listener.note("self-check: the store differs from the relay (" + local.count() + " held, digest " + local.hex()
-                + "; relay " + relay.count() + ", digest " + relay.digest() + ")");
-        if (!repair) {
-            return new CheckReport(
-                    false, false, relay.count(), relay.digest(), local.count(), local.hex(), 0, 0, 0, false);
-        }
-        Map<String, String> before = heads();
-        revalidate(store.ids());
-        syncIncremental(false);
-        relay = digestRead();
-        local = store.digest();
-        boolean bootstrapped = false;
-        if (!matches(relay, local)) {
-            listener.note("self-check: known-ID reads were not enough; running a fresh bootstrap");
-            store.restartSession(true);
-            syncIncremental(false);
-            relay = digestRead();
-            local = store.digest();
-            bootstrapped = true;
-        }
-        Map<String, String> after = heads();
-        int restored = 0;
-        int updated = 0;
-        for (Map.Entry<String, String> head : after.entrySet()) {
-            String old = before.get(head.getKey());
-            if (old == null) {
-                restored++;
-            } else if (!old.equals(head.getValue())) {
-                updated++;
-            }
-        }
-        int removed = (int)
-                before.keySet().stream().filter(d -> !after.containsKey(d)).count();
-        CheckReport report = new CheckReport(
-                false,
-                matches(relay, local),
-                relay.count(),
-                relay.digest(),
-                local.count(),
-                local.hex(),
-                restored,
-                removed,
-                updated,
-                bootstrapped);
-        listener.note("self-check: " + report.describe());
-        return report;
-    }
-
-    private static boolean matches(DigestAnswer relay, Digest local) {
-        return relay.count() == local.count() && relay.digest().equals(local.hex());
-    }
-
-    private void revalidate(List<String> ids) {
-        for (int from = 0; from < ids.size(); from += MAX_IDS) {
-            KnownIds answer = knownIds(ids.subList(from, Math.min(ids.size(), from + MAX_IDS)));
-            store.applyKnownIds(answer.entries(), answer.policy());
-        }
-    }
-
-    private Map<String, String> heads() {
-        Map<String, String> heads = new HashMap<>();
-        store.list(Optional.empty()).forEach(a -> heads.put(a.d(), a.headId()));
-        return heads;
+        return new SelfCheck(this).run(repair);
     }
 
     /**
@@ -391,17 +223,7 @@ public final class SyncClient implements AutoCloseable {
      * artifact and stores the answer: the store holds the write before the next delta session.
      */
     public WriteOutcome write(Event event) {
-        SignedHttp.WriteReply reply = backoff.run("a write", () -> http.publish(event));
-        if (!reply.accepted()) {
-            return new WriteOutcome(reply, Optional.empty());
-        }
-        Optional<String> d = event.tag(Tags.ARTIFACT_ID);
-        if (d.isEmpty() || !capabilities().incremental()) {
-            return new WriteOutcome(reply, Optional.empty());
-        }
-        KnownIds answer = knownIds(List.of(d.get()));
-        store.applyKnownIds(answer.entries(), answer.policy());
-        return new WriteOutcome(reply, Optional.of(answer.entries().get(0)));
+        return WriteConfirmation.write(this, event);
     }
 
     /** @param confirmed the known-ID read's answer for the written artifact, when one was made */
@@ -409,37 +231,17 @@ public final class SyncClient implements AutoCloseable {
 
     /** PROTOCOL 4, mode "current": the fallback; replaces the store with the heads it returns. */
     private SessionReport syncCurrent() {
-        List<Entry> heads = new ArrayList<>();
-        int pages = 0;
-        for (int offset = 0; offset <= CURRENT_MAX_OFFSET; offset += CURRENT_PAGE) {
-            ObjectNode filter = SignedHttp.JSON
-                    .createObjectNode()
-                    .put("artifact", "current")
-                    .put("limit", CURRENT_PAGE)
-                    .put("offset", offset);
-            if (!scope.isEmpty()) {
-                ArrayNode h = filter.putArray(Tags.FILTER_CHANNEL);
-                scope.forEach(h::add);
-            }
-            JsonNode answer = backoff.run("a current read", () -> http.query(filter));
-            pages++;
-            for (JsonNode event : answer) {
-                Event parsed = Event.fromJson(event);
-                parsed.tag(Tags.ARTIFACT_ID)
-                        .ifPresent(d -> heads.add(new Entry(
-                                true, d, parsed.tag(Tags.CHANNEL).orElse(null), parsed.id(), event.toString(), null)));
-            }
-            listener.page(answer.size(), heads.size(), answer.size() == CURRENT_PAGE);
-            if (answer.size() < CURRENT_PAGE) {
-                break;
-            }
-        }
-        store.replaceAll(heads, null);
-        return new SessionReport("current", true, false, null, pages, heads.size(), 0, 0, heads.size(), null);
+        return CurrentSession.run(this);
     }
 
-    private ObjectNode filter() {
-        ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", "incremental");
+    /** A filter of mode "incremental" for this client's scope. */
+    ObjectNode filter() {
+        return filter("incremental");
+    }
+
+    /** A filter of the given {@code artifact} mode for this client's scope. */
+    ObjectNode filter(String mode) {
+        ObjectNode filter = SignedHttp.JSON.createObjectNode().put("artifact", mode);
         if (!scope.isEmpty()) {
             ArrayNode h = filter.putArray(Tags.FILTER_CHANNEL);
             scope.forEach(h::add);
@@ -454,6 +256,14 @@ public final class SyncClient implements AutoCloseable {
         List<Entry> entries = new ArrayList<>(array.size());
         array.forEach(entry -> entries.add(Entry.parse(entry)));
         return entries;
+    }
+
+    boolean reportingChanges() {
+        return reportingChanges;
+    }
+
+    void countReset() {
+        resets++;
     }
 
     SyncListener listener() {

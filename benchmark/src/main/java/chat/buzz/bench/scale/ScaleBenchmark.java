@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Issue 11's reference-shape benchmark for one size: seeds a fresh relay database (by COPY, every event
+ * The reference-shape benchmark (docs/benchmarks.md) for one size: seeds a fresh relay database (by COPY, every event
  * signed), then measures through the relay's HTTP and WebSocket endpoints with signed requests, and
  * writes {@code scale-<size>.json} into the results directory. Run by bench/scale.sh, one fresh relay
  * per size; {@link ScaleReport} turns the files into a table and a chart.

@@ -1,7 +1,7 @@
 package chat.buzz.bench.scale;
 
 /**
- * The reference shape of issue 11 scaled to a number of artifacts: five artifacts per channel, half
+ * The reference shape (docs/benchmarks.md) scaled to a number of artifacts: five artifacts per channel, half
  * of the channels private, 60,002 memberships per 10,050 artifacts, the reader in every channel.
  */
 record Shape(int artifacts, int channels, int memberships) {

@@ -5,7 +5,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code member add|remove}: NIP-29 kinds 9000 and 9001 (PROTOCOL 3.1), by an owner or admin. */
 @Command(
@@ -28,18 +27,15 @@ final class MemberCommand implements Runnable {
         ConnectionOptions connection;
 
         @Mixin
-        ChannelArgument channelArgument;
-
-        @Parameters(index = "1", paramLabel = "PUBKEY", description = "the member's public key (64 hex digits)")
-        String pubkey;
+        MemberTarget target;
 
         @Option(names = "--role", description = "admin or member (default: member)")
         String role;
 
         @Override
         public Integer call() {
-            String channel = channelArgument.id();
-            String member = Arguments.pubkey(pubkey);
+            String channel = target.channel();
+            String member = target.member();
             if (role != null && !role.equals("admin") && !role.equals("member")) {
                 throw new UsageProblem("--role is admin or member, not '" + role + "'");
             }
@@ -61,15 +57,12 @@ final class MemberCommand implements Runnable {
         ConnectionOptions connection;
 
         @Mixin
-        ChannelArgument channelArgument;
-
-        @Parameters(index = "1", paramLabel = "PUBKEY", description = "the member's public key (64 hex digits)")
-        String pubkey;
+        MemberTarget target;
 
         @Override
         public Integer call() {
-            String channel = channelArgument.id();
-            String member = Arguments.pubkey(pubkey);
+            String channel = target.channel();
+            String member = target.member();
             return ChannelWriting.run(
                     connection,
                     "member remove",

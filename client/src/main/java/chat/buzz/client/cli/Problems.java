@@ -4,6 +4,8 @@ import chat.buzz.client.ProtocolViolation;
 import chat.buzz.client.RelayError;
 import chat.buzz.client.RetriesExhausted;
 import chat.buzz.client.StoreFailure;
+import chat.buzz.protocol.ErrorCodes;
+import chat.buzz.protocol.Limits;
 
 /** Turns every failure into one clear line for a person and an exit code. */
 final class Problems {
@@ -48,26 +50,29 @@ final class Problems {
         if (code == null) {
             return "";
         }
-        if (code.startsWith("NIP-98")) {
-            return code.contains("replay")
+        if (code.startsWith(ErrorCodes.NIP98_PREFIX.strip())) {
+            return code.equals(ErrorCodes.NIP98_REPLAY)
                     ? " (an auth event was reused; run the command again)"
-                    : " (check the machine's clock, within 60 s, and that --relay is the URL the relay is reached by)";
+                    : " (check the machine's clock, within " + Limits.HTTP_AUTH_SKEW_SECONDS
+                            + " s, and that --relay is the URL the relay is reached by)";
         }
         return switch (code) {
-            case "missing Nostr auth" -> " (this request needs a signed Authorization header)";
-            case "unknown community" -> " (no community is served at this host name: check --relay)";
-            case "incremental_invalid_request" ->
+            case ErrorCodes.MISSING_AUTH -> " (this request needs a signed Authorization header)";
+            case ErrorCodes.UNKNOWN_COMMUNITY -> " (no community is served at this host name: check --relay)";
+            case ErrorCodes.INCREMENTAL_INVALID_REQUEST ->
                 " (the client built a request the relay does not accept: please report it)";
-            case "incremental_invalid_cursor", "incremental_cursor_mismatch" ->
+            case ErrorCodes.INCREMENTAL_INVALID_CURSOR, ErrorCodes.INCREMENTAL_CURSOR_MISMATCH ->
                 " (the saved cursor is not valid here; the next sync starts a fresh bootstrap)";
-            case "incremental_scope_too_large" -> " (name at most 100 channels in --scope)";
-            case "incremental_too_many_ids" -> " (at most 100 ids per known-ID read)";
-            case "incremental_ttl_channel" -> " (channels with a TTL are never synced: remove it from --scope)";
-            case "incremental_unavailable" ->
+            case ErrorCodes.INCREMENTAL_SCOPE_TOO_LARGE ->
+                " (name at most " + Limits.MAX_SCOPE + " channels in --scope)";
+            case ErrorCodes.INCREMENTAL_TOO_MANY_IDS -> " (at most " + Limits.MAX_IDS + " ids per known-ID read)";
+            case ErrorCodes.INCREMENTAL_TTL_CHANNEL ->
+                " (channels with a TTL are never synced: remove it from --scope)";
+            case ErrorCodes.INCREMENTAL_UNAVAILABLE ->
                 " (incremental reads are off on this relay; sync falls back to mode current)";
-            case "incremental_capacity" -> " (the relay is busy; try again in a little while)";
-            case "incremental_timeout" -> " (the relay's time budget ran out; try again later)";
-            case "sync_unavailable" -> " (WebSocket sync is off; follow polls instead)";
+            case ErrorCodes.INCREMENTAL_CAPACITY -> " (the relay is busy; try again in a little while)";
+            case ErrorCodes.INCREMENTAL_TIMEOUT -> " (the relay's time budget ran out; try again later)";
+            case ErrorCodes.SYNC_UNAVAILABLE -> " (WebSocket sync is off; follow polls instead)";
             default -> "";
         };
     }

@@ -3,6 +3,7 @@ package chat.buzz.client.cli;
 import chat.buzz.client.CheckReport;
 import chat.buzz.client.StoredEvents;
 import chat.buzz.client.SyncClient;
+import chat.buzz.protocol.ErrorCodes;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -42,7 +43,7 @@ final class VerifyCommand implements Callable<Integer> {
             if (!client.capabilities().incremental()) {
                 throw new chat.buzz.client.RelayError(
                         503,
-                        "incremental_unavailable",
+                        ErrorCodes.INCREMENTAL_UNAVAILABLE,
                         "this relay offers no incremental reads, so no digest to check against",
                         null);
             }

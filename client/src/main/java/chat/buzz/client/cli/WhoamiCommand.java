@@ -4,6 +4,7 @@ import chat.buzz.client.Channels;
 import chat.buzz.client.RelayCapabilities;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.SyncClient;
+import chat.buzz.protocol.Nip11;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -86,10 +87,10 @@ final class WhoamiCommand implements Callable<Integer> {
         RelayCapabilities capabilities = client.capabilities();
         List<String> offers = new ArrayList<>();
         if (capabilities.incremental()) {
-            offers.add("artifacts.incremental");
+            offers.add(Nip11.CAPABILITY_INCREMENTAL);
         }
         if (capabilities.sync()) {
-            offers.add("artifacts.sync");
+            offers.add(Nip11.CAPABILITY_SYNC);
         }
         Map<String, int[]> counts = new TreeMap<>();
         for (StoredArtifact artifact : client.store().list(Optional.empty())) {
@@ -128,8 +129,8 @@ final class WhoamiCommand implements Callable<Integer> {
                         : " (" + identity.community().relayName() + ")"));
         out.println("community   " + identity.community().host());
         out.println("offers      "
-                + (identity.offers().contains("artifacts.incremental") ? "incremental reads" : "mode current only")
-                + (identity.offers().contains("artifacts.sync") ? ", WebSocket sync" : ""));
+                + (identity.offers().contains(Nip11.CAPABILITY_INCREMENTAL) ? "incremental reads" : "mode current only")
+                + (identity.offers().contains(Nip11.CAPABILITY_SYNC) ? ", WebSocket sync" : ""));
         out.println("scope       "
                 + (identity.scope().isEmpty() ? "everything you may discover" : String.join(",", identity.scope())));
         out.println("channels    " + identity.channels().size()

@@ -1,5 +1,6 @@
 package chat.buzz.relay.auth;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.Nip98Exception;
 import chat.buzz.protocol.Nip98Result;
 import chat.buzz.protocol.Nip98Verifier;
@@ -49,7 +50,7 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
         Community community = TenancyFilter.communityOf(request);
         String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
         if (header == null || header.isBlank()) {
-            throw unauthorized("missing Nostr auth");
+            throw unauthorized(ErrorCodes.MISSING_AUTH);
         }
         bodies.checkDeclaredLength(request);
         byte[] body = bodies.buffer(request);
@@ -57,10 +58,10 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
         try {
             result = verifier.verify(header, request.getMethod(), absoluteUrl(request), body.length == 0 ? null : body);
         } catch (Nip98Exception e) {
-            throw unauthorized("NIP-98: " + e.getMessage());
+            throw unauthorized(ErrorCodes.NIP98_PREFIX + e.getMessage());
         }
         if (!replayGuard.firstUse(result.eventId(), result.createdAt(), replayWindow)) {
-            throw unauthorized("NIP-98: replay detected");
+            throw unauthorized(ErrorCodes.NIP98_REPLAY);
         }
         Caller caller = new Caller(result.pubkey(), community);
         boolean secure = "https".equals(publicOrigin(request).scheme());

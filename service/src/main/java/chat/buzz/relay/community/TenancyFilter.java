@@ -1,5 +1,6 @@
 package chat.buzz.relay.community;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.proxy.PublicOrigin;
 import chat.buzz.relay.web.Refusal;
 import jakarta.annotation.Priority;
@@ -27,7 +28,7 @@ public final class TenancyFilter implements ContainerRequestFilter {
                 .authority();
         Optional<Community> community = directory.forHostHeader(host);
         if (community.isEmpty()) {
-            request.abortWith(Refusal.bare(404, "unknown community").response());
+            request.abortWith(Refusal.bare(404, ErrorCodes.UNKNOWN_COMMUNITY).response());
             return;
         }
         request.setProperty(PROPERTY, community.get());

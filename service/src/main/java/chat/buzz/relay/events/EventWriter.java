@@ -1,5 +1,6 @@
 package chat.buzz.relay.events;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.MalformedEventException;
@@ -83,7 +84,8 @@ public final class EventWriter {
                                 .isEmpty()) {
                             throw WriteRejection.conflict("this event is already stored in another community");
                         }
-                        return WriteResult.accepted(event.id(), "duplicate: already have this event");
+                        return WriteResult.accepted(
+                                event.id(), ErrorCodes.DUPLICATE_PREFIX + "already have this event");
                     }
                     handler.apply(handle, caller, event);
                     return WriteResult.accepted(event.id(), "");

@@ -1,5 +1,6 @@
 package chat.buzz.relay.events;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.Event;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.web.OutageReply;
@@ -40,7 +41,8 @@ public final class EventsResource {
         return (body, retryAfterSeconds) -> Response.status(503)
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .header("Retry-After", retryAfterSeconds)
-                .entity(new EventReply(eventIdOf(body), false, "unavailable: " + OutageReply.reason(retryAfterSeconds)))
+                .entity(new EventReply(
+                        eventIdOf(body), false, ErrorCodes.UNAVAILABLE_PREFIX + OutageReply.reason(retryAfterSeconds)))
                 .build();
     }
 

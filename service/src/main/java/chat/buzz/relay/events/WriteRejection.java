@@ -1,5 +1,6 @@
 package chat.buzz.relay.events;
 
+import chat.buzz.protocol.ErrorCodes;
 import java.util.OptionalLong;
 
 /**
@@ -17,20 +18,21 @@ public final class WriteRejection extends RuntimeException {
     }
 
     public static WriteRejection invalid(String reason) {
-        return new WriteRejection(400, "invalid: " + reason, OptionalLong.empty());
+        return new WriteRejection(400, ErrorCodes.INVALID_PREFIX + reason, OptionalLong.empty());
     }
 
     public static WriteRejection blocked(String reason) {
-        return new WriteRejection(403, "blocked: " + reason, OptionalLong.empty());
+        return new WriteRejection(403, ErrorCodes.BLOCKED_PREFIX + reason, OptionalLong.empty());
     }
 
     public static WriteRejection conflict(String reason) {
-        return new WriteRejection(409, "conflict: " + reason, OptionalLong.empty());
+        return new WriteRejection(409, ErrorCodes.CONFLICT_PREFIX + reason, OptionalLong.empty());
     }
 
     /** PROTOCOL 3: 429, and the caller may try again after {@code retryAfterSeconds}. */
     public static WriteRejection rateLimited(String reason, long retryAfterSeconds) {
-        return new WriteRejection(429, "rate-limited: " + reason, OptionalLong.of(Math.max(1, retryAfterSeconds)));
+        return new WriteRejection(
+                429, ErrorCodes.RATE_LIMITED_PREFIX + reason, OptionalLong.of(Math.max(1, retryAfterSeconds)));
     }
 
     public int status() {

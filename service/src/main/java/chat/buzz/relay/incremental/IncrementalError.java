@@ -1,5 +1,6 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.web.Refusal;
 import java.util.OptionalInt;
 
@@ -14,30 +15,31 @@ public final class IncrementalError extends Refusal {
     }
 
     public static IncrementalError invalidRequest(String message) {
-        return new IncrementalError(400, "incremental_invalid_request", message, null);
+        return new IncrementalError(400, ErrorCodes.INCREMENTAL_INVALID_REQUEST, message, null);
     }
 
     public static IncrementalError invalidCursor(String message) {
-        return new IncrementalError(400, "incremental_invalid_cursor", message, null);
+        return new IncrementalError(400, ErrorCodes.INCREMENTAL_INVALID_CURSOR, message, null);
     }
 
     public static IncrementalError cursorMismatch(String message) {
-        return new IncrementalError(400, "incremental_cursor_mismatch", message, null);
+        return new IncrementalError(400, ErrorCodes.INCREMENTAL_CURSOR_MISMATCH, message, null);
     }
 
     public static IncrementalError scopeTooLarge(int max) {
         return new IncrementalError(
-                400, "incremental_scope_too_large", "#h may name at most " + max + " channels", null);
+                400, ErrorCodes.INCREMENTAL_SCOPE_TOO_LARGE, "#h may name at most " + max + " channels", null);
     }
 
     public static IncrementalError tooManyIds(int max) {
-        return new IncrementalError(400, "incremental_too_many_ids", "#d may name at most " + max + " artifacts", null);
+        return new IncrementalError(
+                400, ErrorCodes.INCREMENTAL_TOO_MANY_IDS, "#d may name at most " + max + " artifacts", null);
     }
 
     public static IncrementalError ttlChannel(String channel) {
         return new IncrementalError(
                 422,
-                "incremental_ttl_channel",
+                ErrorCodes.INCREMENTAL_TTL_CHANNEL,
                 "channel " + channel
                         + " has a TTL; its artifacts are never part of durable sync: drop it from the scope",
                 null);
@@ -45,14 +47,17 @@ public final class IncrementalError extends Refusal {
 
     public static IncrementalError unavailable() {
         return new IncrementalError(
-                503, "incremental_unavailable", "incremental reads are turned off; use mode \"current\"", null);
+                503,
+                ErrorCodes.INCREMENTAL_UNAVAILABLE,
+                "incremental reads are turned off; use mode \"current\"",
+                null);
     }
 
     /** Not PROTOCOL 4.5's incremental_unavailable (gate off, use "current"): "current" is down too; retry the same request. */
     public static IncrementalError databaseUnavailable(int retryAfterSeconds) {
         return new IncrementalError(
                 503,
-                "incremental_database_unavailable",
+                ErrorCodes.INCREMENTAL_DATABASE_UNAVAILABLE,
                 "the database is unreachable; retry the same request after " + retryAfterSeconds + " s",
                 retryAfterSeconds);
     }
@@ -60,7 +65,7 @@ public final class IncrementalError extends Refusal {
     public static IncrementalError capacity(int retryAfterSeconds) {
         return new IncrementalError(
                 503,
-                "incremental_capacity",
+                ErrorCodes.INCREMENTAL_CAPACITY,
                 "too many incremental reads right now; retry after " + retryAfterSeconds + " s",
                 retryAfterSeconds);
     }
@@ -68,7 +73,7 @@ public final class IncrementalError extends Refusal {
     public static IncrementalError timeout() {
         return new IncrementalError(
                 503,
-                "incremental_timeout",
+                ErrorCodes.INCREMENTAL_TIMEOUT,
                 "the read ran out of its time budget; retry later, perhaps with a smaller limit",
                 null);
     }

@@ -2,6 +2,7 @@ package chat.buzz.relay.info;
 
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Limits;
+import chat.buzz.protocol.Nip11;
 import chat.buzz.relay.identity.RelayConfig;
 import chat.buzz.relay.sync.SyncConfig;
 import com.codahale.metrics.annotation.ExceptionMetered;
@@ -71,7 +72,7 @@ public final class InformationResource {
                                 overlapSeconds,
                                 Limits.MAX_IDS,
                                 Limits.MAX_SCOPE,
-                                RelayInformation.Incremental.POLICY_CHANGES_AS_RESET)));
+                                Nip11.POLICY_CHANGES_RESET)));
         return cors(Response.ok(document, NOSTR_JSON)).build();
     }
 

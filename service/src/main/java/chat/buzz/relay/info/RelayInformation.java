@@ -1,5 +1,6 @@
 package chat.buzz.relay.info;
 
+import chat.buzz.protocol.Nip11;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
@@ -15,45 +16,44 @@ public record RelayInformation(
         String self,
         String software,
         String version,
-        @JsonProperty("supported_nips") List<Integer> supportedNips,
-        List<String> capabilities,
-        Limitation limitation,
-        Artifacts artifacts) {
+        @JsonProperty(Nip11.SUPPORTED_NIPS) List<Integer> supportedNips,
+        @JsonProperty(Nip11.CAPABILITIES) List<String> capabilities,
+        @JsonProperty(Nip11.LIMITATION) Limitation limitation,
+        @JsonProperty(Nip11.ARTIFACTS) Artifacts artifacts) {
 
     /**
      * NIP-11's own names first; the connection caps of WebSocket sync have no NIP-11 name, so they get
      * names in its style.
      */
     public record Limitation(
-            @JsonProperty("max_message_length") int maxMessageLength,
-            @JsonProperty("max_event_tags") int maxEventTags,
-            @JsonProperty("max_content_length") int maxContentLength,
-            @JsonProperty("auth_required") boolean authRequired,
-            @JsonProperty("max_subscriptions") int maxSubscriptions,
-            @JsonProperty("max_connections_per_address") int maxConnectionsPerAddress,
-            @JsonProperty("max_connections_per_pubkey") int maxConnectionsPerPubkey,
-            @JsonProperty("max_connections") int maxConnections,
-            @JsonProperty("max_unauthenticated_per_address") int maxUnauthenticatedPerAddress) {}
+            @JsonProperty(Nip11.MAX_MESSAGE_LENGTH) int maxMessageLength,
+            @JsonProperty(Nip11.MAX_EVENT_TAGS) int maxEventTags,
+            @JsonProperty(Nip11.MAX_CONTENT_LENGTH) int maxContentLength,
+            @JsonProperty(Nip11.AUTH_REQUIRED) boolean authRequired,
+            @JsonProperty(Nip11.MAX_SUBSCRIPTIONS) int maxSubscriptions,
+            @JsonProperty(Nip11.MAX_CONNECTIONS_PER_ADDRESS) int maxConnectionsPerAddress,
+            @JsonProperty(Nip11.MAX_CONNECTIONS_PER_PUBKEY) int maxConnectionsPerPubkey,
+            @JsonProperty(Nip11.MAX_CONNECTIONS) int maxConnections,
+
+            @JsonProperty(Nip11.MAX_UNAUTHENTICATED_PER_ADDRESS)
+            int maxUnauthenticatedPerAddress) {}
 
     public record Artifacts(
-            @JsonProperty("revision_kind") int revisionKind,
-            @JsonProperty("removal_kind") int removalKind,
+            @JsonProperty(Nip11.REVISION_KIND) int revisionKind,
+            @JsonProperty(Nip11.REMOVAL_KIND) int removalKind,
             String query,
             List<String> modes,
-            Incremental incremental) {}
+            @JsonProperty(Nip11.INCREMENTAL) Incremental incremental) {}
 
     /**
      * @param policyChanges how a channel policy change reaches readers (PROTOCOL 4.4): {@code "reset"},
      *                      the community's policy stamp advances; {@code "entries"} is not built yet
      */
     public record Incremental(
-            @JsonProperty("page_size") int pageSize,
-            @JsonProperty("max_limit") int maxLimit,
-            @JsonProperty("overlap_seconds") int overlapSeconds,
-            @JsonProperty("max_ids") int maxIds,
-            @JsonProperty("max_scope") int maxScope,
-            @JsonProperty("policy_changes") String policyChanges) {
-        /** Every channel policy change advances the policy stamp: readers re-bootstrap. */
-        public static final String POLICY_CHANGES_AS_RESET = "reset";
-    }
+            @JsonProperty(Nip11.PAGE_SIZE) int pageSize,
+            @JsonProperty(Nip11.MAX_LIMIT) int maxLimit,
+            @JsonProperty(Nip11.OVERLAP_SECONDS) int overlapSeconds,
+            @JsonProperty(Nip11.MAX_IDS) int maxIds,
+            @JsonProperty(Nip11.MAX_SCOPE) int maxScope,
+            @JsonProperty(Nip11.POLICY_CHANGES) String policyChanges) {}
 }

@@ -1,5 +1,6 @@
 package chat.buzz.relay.query;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.Refusal;
 import java.util.OptionalInt;
@@ -7,7 +8,7 @@ import java.util.OptionalInt;
 /** A "current" read turned away for now: 503 {"error":"unavailable: ..."} with a Retry-After. */
 public final class CurrentUnavailable extends Refusal {
     private CurrentUnavailable(String reason, int retryAfterSeconds) {
-        super(503, "unavailable: " + reason, null, OptionalInt.of(retryAfterSeconds));
+        super(503, ErrorCodes.UNAVAILABLE_PREFIX + reason, null, OptionalInt.of(retryAfterSeconds));
     }
 
     public static CurrentUnavailable capacity(int retryAfterSeconds) {

@@ -1,5 +1,6 @@
 package chat.buzz.relay.web;
 
+import chat.buzz.protocol.ErrorCodes;
 import jakarta.ws.rs.core.Response;
 
 /** How one route answers while the database is unreachable: a 503 in the shape its clients read. */
@@ -12,7 +13,7 @@ public interface OutageReply {
 
     /** Routes without a shape of their own: {"error":"unavailable: ..."}. */
     static Response plain(int retryAfterSeconds) {
-        return Refusal.bare(503, "unavailable: " + reason(retryAfterSeconds), retryAfterSeconds)
+        return Refusal.bare(503, ErrorCodes.UNAVAILABLE_PREFIX + reason(retryAfterSeconds), retryAfterSeconds)
                 .response();
     }
 

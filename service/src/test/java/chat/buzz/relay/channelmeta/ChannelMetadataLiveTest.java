@@ -7,7 +7,7 @@ import static chat.buzz.relay.testing.Nostr.newId;
 import static chat.buzz.relay.testing.Nostr.sign;
 import static chat.buzz.relay.testing.Nostr.tag;
 import static chat.buzz.relay.testing.Replies.accepted;
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.Event;
@@ -16,7 +16,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
@@ -54,7 +54,7 @@ class ChannelMetadataLiveTest {
     void aMemberGetsTheSnapshotThenLiveChangesThenADeletionWhenRemovedAndNothingAfter() {
         UUID channel = channel("private");
         accepted(writer.publish(owner, membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null)));
-        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
             client.authenticateOk(member);
             client.send("[\"REQ\",\"artifacts\",{\"artifact\":\"sync\"}]");
             assertThat(client.awaitClosed("artifacts")).startsWith("sync_unavailable:");
@@ -105,7 +105,7 @@ class ChannelMetadataLiveTest {
 
     @Test
     void aNonMemberNeverHearsOfPrivateOrUnlistedChannelsInABroadSubscription() {
-        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
             client.authenticateOk(outsider);
             client.subscribe("broad", ALL_KINDS);
             client.awaitEose("broad");
@@ -133,7 +133,7 @@ class ChannelMetadataLiveTest {
     void aChannelMadePrivateOrDeletedIsWithdrawn() {
         UUID madePrivate = channel("open");
         UUID deleted = channel("open");
-        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
             client.authenticateOk(outsider);
             client.subscribe("named", "{\"kinds\":[39000],\"#d\":[\"" + madePrivate + "\",\"" + deleted + "\"]}");
             client.awaitEose("named");
@@ -149,7 +149,7 @@ class ChannelMetadataLiveTest {
 
     @Test
     void badRequestsAreClosedWithAReason() {
-        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
             client.send("[\"REQ\",\"early\"," + ALL_KINDS + "]");
             assertThat(client.awaitClosed("early")).startsWith("auth-required:");
             client.authenticateOk(outsider);
@@ -176,7 +176,7 @@ class ChannelMetadataLiveTest {
         return NostrKeys.generate().publicKeyHex();
     }
 
-    private static List<Event> eventsOf(SyncClient client, UUID channel) {
+    private static List<Event> eventsOf(SyncSocket client, UUID channel) {
         return client.received().stream()
                 .filter(m -> verb(m).equals("EVENT"))
                 .map(m -> Event.fromJson(m.get(2)))
@@ -188,14 +188,14 @@ class ChannelMetadataLiveTest {
         return event.toJson().contains(channel.toString());
     }
 
-    private static int framesNaming(SyncClient client, UUID channel) {
+    private static int framesNaming(SyncSocket client, UUID channel) {
         return (int) client.received().stream()
                 .map(JsonNode::toString)
                 .filter(frame -> frame.contains(channel.toString()))
                 .count();
     }
 
-    private static Event awaitEvent(SyncClient client, UUID channel, java.util.function.Predicate<Event> matching) {
+    private static Event awaitEvent(SyncSocket client, UUID channel, java.util.function.Predicate<Event> matching) {
         JsonNode frame = client.awaitMessage(m -> verb(m).equals("EVENT")
                 && names(Event.fromJson(m.get(2)), channel)
                 && matching.test(Event.fromJson(m.get(2))));
@@ -205,7 +205,7 @@ class ChannelMetadataLiveTest {
         return event;
     }
 
-    private static Event awaitDeletion(SyncClient client, UUID channel) {
+    private static Event awaitDeletion(SyncSocket client, UUID channel) {
         return awaitEvent(client, channel, e -> e.kind() == Kinds.DELETION);
     }
 }

@@ -1,5 +1,6 @@
 package chat.buzz.relay.console;
 
+import chat.buzz.relay.testing.AdminClient;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,11 +10,13 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** Debian's chromium through its own chromedriver, a fresh profile each time; Selenium Manager never runs. */
@@ -46,6 +49,16 @@ final class Browser implements AutoCloseable {
                 "--window-size=1366,900",
                 "--user-data-dir=" + profile);
         driver = new ChromeDriver(service, options);
+    }
+
+    /** Opens the console on {@code adminUrl} and signs in with Olivia's operator token. */
+    void signIn(String adminUrl) {
+        driver.get(adminUrl + "/console/");
+        driver.findElement(By.id("token")).sendKeys(AdminClient.OLIVIA);
+        driver.findElement(By.cssSelector("#sign-in button")).click();
+        waiting()
+                .until(ExpectedConditions.textToBePresentInElementLocated(
+                        By.className("who"), "Signed in as olivia-oncall"));
     }
 
     WebDriverWait waiting() {

@@ -13,7 +13,6 @@ import chat.buzz.relay.ops.FlagsTest;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestRelay;
-import io.dropwizard.testing.ConfigOverride;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -32,8 +31,7 @@ import org.openqa.selenium.support.ui.Select;
 @IntegrationTest
 class ConsoleBrowserTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(
-            ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
+    static final TestRelay RELAY = TestRelay.create();
 
     private Browser browser;
 
@@ -182,11 +180,6 @@ class ConsoleBrowserTest {
     }
 
     private void signIn() {
-        browser.driver.get(RELAY.adminUrl() + "/console/");
-        browser.driver.findElement(By.id("token")).sendKeys(AdminClient.OLIVIA);
-        browser.driver.findElement(By.cssSelector("#sign-in button")).click();
-        browser.waiting()
-                .until(ExpectedConditions.textToBePresentInElementLocated(
-                        By.className("who"), "Signed in as olivia-oncall"));
+        browser.signIn(RELAY.adminUrl());
     }
 }

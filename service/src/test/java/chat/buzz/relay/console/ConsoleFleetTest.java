@@ -49,20 +49,10 @@ class ConsoleFleetTest {
                         '[{"at": 1, "requests": 5, "unavailable": 2, "resets": 1}]')
                 """, GONE));
         await().atMost(Duration.ofSeconds(20))
-                .until(() -> FIRST.admin()
-                                .get("/api/instances")
-                                .json()
-                                .get("instances")
-                                .size()
-                        == 3);
+                .until(() -> FIRST.admin().instances().size() == 3);
 
         try (Browser browser = new Browser()) {
-            browser.driver.get(FIRST.adminUrl() + "/console/");
-            browser.driver.findElement(By.id("token")).sendKeys(AdminClient.OLIVIA);
-            browser.driver.findElement(By.cssSelector("#sign-in button")).click();
-            browser.waiting()
-                    .until(ExpectedConditions.textToBePresentInElementLocated(
-                            By.className("who"), "Signed in as olivia-oncall"));
+            browser.signIn(FIRST.adminUrl());
             browser.driver.findElement(By.linkText("Fleet")).click();
 
             browser.waiting()

@@ -39,21 +39,14 @@ class ConsoleStatesTest {
     static final TestRelay RELAY = TestRelay.create(
             ConfigOverride.config("admin.heartbeat", "500ms"),
             ConfigOverride.config("admin.flagRefresh", "200ms"),
-            ConfigOverride.config("admin.gateConfirmationBound", "3s"),
-            ConfigOverride.config("gates.incremental", "false"),
-            ConfigOverride.config("gates.sync", "false"));
+            ConfigOverride.config("admin.gateConfirmationBound", "3s"));
 
     private static Browser browser;
 
     @BeforeAll
     static void signIn() {
         browser = new Browser();
-        browser.driver.get(RELAY.adminUrl() + "/console/");
-        browser.driver.findElement(By.id("token")).sendKeys(AdminClient.OLIVIA);
-        browser.driver.findElement(By.cssSelector("#sign-in button")).click();
-        browser.waiting()
-                .until(ExpectedConditions.textToBePresentInElementLocated(
-                        By.className("who"), "Signed in as olivia-oncall"));
+        browser.signIn(RELAY.adminUrl());
     }
 
     @AfterAll

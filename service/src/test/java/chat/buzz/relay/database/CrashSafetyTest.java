@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12, crash safety: writers keep creating and editing artifacts while the relay process is
+ * Crash safety: writers keep creating and editing artifacts while the relay process is
  * killed with SIGKILL at random points, three times, and restarted. Every acknowledged write must be
  * there afterwards, each artifact's head must be its last acknowledged revision (or a later one whose
  * reply was lost in the crash), and no artifact may be half-written.

@@ -12,7 +12,7 @@ import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12, defect 1 and "database faults": the relay's own PostgreSQL is shut down under traffic and
+ * Database faults: the relay's own PostgreSQL is shut down under traffic and
  * started again. Meanwhile every route answers 503 with a Retry-After in its own shape (never a 500);
  * afterwards the relay serves again without a restart, subscribers are reset and resubscribe, and
  * every write that was acknowledged is there.
@@ -73,7 +73,7 @@ class DatabaseOutageTest {
                         .status())
                 .isEqualTo(200);
 
-        try (SyncClient follower = SyncClient.connect(relay.baseUrl())) {
+        try (SyncSocket follower = SyncSocket.connect(relay.baseUrl())) {
             follower.authenticateOk(bob);
             follower.subscribeLive("live", "{\"artifact\":\"sync\"}");
             await().atMost(Duration.ofSeconds(30)).until(() -> follower.liveAtEose("live"));
@@ -156,7 +156,7 @@ class DatabaseOutageTest {
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         Set<String> ids = new java.util.HashSet<>();
         for (JsonNode event : reply.json()) {
-            ids.add(SyncClient.tag(event, Tags.ARTIFACT_ID));
+            ids.add(SyncSocket.tag(event, Tags.ARTIFACT_ID));
         }
         return ids;
     }

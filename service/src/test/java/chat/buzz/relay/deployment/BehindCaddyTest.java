@@ -10,7 +10,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.CaddyProxy;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
@@ -62,7 +62,7 @@ class BehindCaddyTest {
         RelayClient.Reply created = client.publish(alice, createChannel(alice, channel, "open"));
         assertThat(created.status()).as("%s\n%s", created, caddy.log()).isEqualTo(200);
 
-        try (SyncClient sync = SyncClient.connect(caddy.baseUrl())) {
+        try (SyncSocket sync = SyncSocket.connect(caddy.baseUrl())) {
             sync.authenticateOk(alice);
             sync.subscribe("live", "{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}");
             sync.awaitEose("live");

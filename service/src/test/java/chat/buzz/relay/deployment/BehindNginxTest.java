@@ -11,7 +11,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.NginxProxy;
 import chat.buzz.relay.testing.RelayClient;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
@@ -90,7 +90,7 @@ class BehindNginxTest {
         UUID channel = newId();
         assertThat(client.publish(alice, createChannel(alice, channel, "open")).status())
                 .isEqualTo(200);
-        try (SyncClient sync = SyncClient.connect(nginx.baseUrl())) {
+        try (SyncSocket sync = SyncSocket.connect(nginx.baseUrl())) {
             assertThat(sync.url()).isEqualTo("ws://localhost:" + nginx.port() + "/");
             sync.authenticateOk(alice);
             sync.subscribe("live", "{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}");

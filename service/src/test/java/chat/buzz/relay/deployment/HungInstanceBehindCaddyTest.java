@@ -11,7 +11,7 @@ import chat.buzz.relay.testing.CaddyProxy;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayProcess;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.net.URI;
@@ -87,7 +87,7 @@ class HungInstanceBehindCaddyTest {
         RelayClient.Reply created = client.publish(alice, createChannel(alice, channel, "open"));
         assertThat(created.status()).as("%s\n%s", created, caddy.log()).isEqualTo(200);
 
-        try (SyncClient socket = socketOnTheHealthyInstance()) {
+        try (SyncSocket socket = socketOnTheHealthyInstance()) {
             socket.subscribe("live", "{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}");
             socket.awaitEose("live");
 
@@ -133,21 +133,21 @@ class HungInstanceBehindCaddyTest {
     }
 
     /** Round robin puts one of two consecutive sockets on each instance; keeps the healthy one's. */
-    private SyncClient socketOnTheHealthyInstance() {
-        SyncClient first = authenticatedSocket();
+    private SyncSocket socketOnTheHealthyInstance() {
+        SyncSocket first = authenticatedSocket();
         if (HEALTHY.gauge("buzz.sync.connections") == 1) {
             return first;
         }
         first.close();
-        SyncClient second = authenticatedSocket();
+        SyncSocket second = authenticatedSocket();
         assertThat(HEALTHY.gauge("buzz.sync.connections"))
                 .as("the second socket went to the other instance")
                 .isEqualTo(1);
         return second;
     }
 
-    private SyncClient authenticatedSocket() {
-        SyncClient socket = SyncClient.connect(caddy.baseUrl());
+    private SyncSocket authenticatedSocket() {
+        SyncSocket socket = SyncSocket.connect(caddy.baseUrl());
         socket.authenticateOk(alice);
         return socket;
     }

@@ -15,7 +15,7 @@ import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -183,7 +183,7 @@ class ProtocolExamplesTest {
      */
     private void runWebSocket(String name, RelayClient client, Bindings bindings, RelaySignedEvents signed) {
         List<String> lines = List.of(examples.example(name).split("\n"));
-        try (SyncClient socket = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket socket = SyncSocket.connect(RELAY.baseUrl())) {
             int received = 0;
             for (int i = 0; i < lines.size(); i++) {
                 String line = lines.get(i);
@@ -215,7 +215,7 @@ class ProtocolExamplesTest {
                                     where + "+" + f, withoutEvent(documented.get(f)), withoutEvent(real.get(f)));
                         }
                         signed.expectList(where, events(documented), events(real));
-                    } else if (SyncClient.verb(documented.get(0)).equals("AUTH")) {
+                    } else if (SyncSocket.verb(documented.get(0)).equals("AUTH")) {
                         bindings.learn(
                                 where + " AUTH challenge",
                                 documented.get(0).get(1),
@@ -230,7 +230,7 @@ class ProtocolExamplesTest {
     }
 
     private static boolean isSignedEventFrame(JsonNode frame) {
-        return SyncClient.verb(frame).equals("EVENT") && RelaySignedEvents.isRelaySigned(frame.path(2));
+        return SyncSocket.verb(frame).equals("EVENT") && RelaySignedEvents.isRelaySigned(frame.path(2));
     }
 
     /** An EVENT frame without its event: the verb and the subscription. */
@@ -254,8 +254,8 @@ class ProtocolExamplesTest {
      * An AUTH answer is checked as documented (valid for the documented challenge and URL) and then signed
      * afresh for this connection; any other frame is sent as documented.
      */
-    private static String outgoing(JsonNode frame, SyncClient socket, Bindings bindings) {
-        if (!SyncClient.verb(frame).equals("AUTH")) {
+    private static String outgoing(JsonNode frame, SyncSocket socket, Bindings bindings) {
+        if (!SyncSocket.verb(frame).equals("AUTH")) {
             return bindings.substitute(frame.toString());
         }
         Event documented = Event.fromJson(frame.get(1));

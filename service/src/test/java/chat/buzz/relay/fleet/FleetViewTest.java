@@ -32,18 +32,11 @@ class FleetViewTest {
 
     @RegisterExtension
     @Order(1)
-    static final TestRelay FIRST = TestRelay.create(
-            ConfigOverride.config("admin.heartbeat", "200ms"),
-            ConfigOverride.config("gates.incremental", "false"),
-            ConfigOverride.config("gates.sync", "false"));
+    static final TestRelay FIRST = TestRelay.create(ConfigOverride.config("admin.heartbeat", "200ms"));
 
     @RegisterExtension
     @Order(2)
-    static final TestRelay SECOND = TestRelay.anotherInstance(
-            FIRST,
-            ConfigOverride.config("admin.heartbeat", "200ms"),
-            ConfigOverride.config("gates.incremental", "false"),
-            ConfigOverride.config("gates.sync", "false"));
+    static final TestRelay SECOND = TestRelay.anotherInstance(FIRST);
 
     @Test
     @Order(1)

@@ -8,11 +8,9 @@ import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayProcess;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dropwizard.testing.ConfigOverride;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -36,9 +34,7 @@ class FrozenInstanceTest {
             Map.of("admin.heartbeat", "200ms", "admin.flagRefresh", "200ms", "admin.gateConfirmationBound", "4s");
 
     @RegisterExtension
-    static final TestRelay FIRST = TestRelay.create(FAST_FLEET.entrySet().stream()
-            .map(e -> ConfigOverride.config(e.getKey(), e.getValue()))
-            .toArray(ConfigOverride[]::new));
+    static final TestRelay FIRST = TestRelay.create(FAST_FLEET);
 
     private static RelayProcess second;
     private static String secondId;
@@ -49,12 +45,12 @@ class FrozenInstanceTest {
         second = RelayProcess.start(FIRST.databaseUrl(), log, Map.of(), FAST_FLEET);
         List<JsonNode> both = await().atMost(PATIENCE)
                 .until(
-                        FrozenInstanceTest::instances,
+                        () -> FIRST.admin().instances(),
                         all -> all.size() == 2
                                 && all.stream().noneMatch(i -> i.get("stale").asBoolean()));
         secondId = both.stream()
                 .filter(i -> !i.get("self").asBoolean())
-                .map(FrozenInstanceTest::id)
+                .map(AdminClient::instanceId)
                 .findFirst()
                 .orElseThrow();
     }
@@ -103,8 +99,10 @@ class FrozenInstanceTest {
                     .as(flip.body())
                     .isFalse();
             assertThat(confirmation.get("instances"))
-                    .anyMatch(i -> id(i).equals(secondId) && !i.get("confirmed").asBoolean())
-                    .anyMatch(i -> !id(i).equals(secondId) && i.get("confirmed").asBoolean());
+                    .anyMatch(i -> AdminClient.instanceId(i).equals(secondId)
+                            && !i.get("confirmed").asBoolean())
+                    .anyMatch(i -> !AdminClient.instanceId(i).equals(secondId)
+                            && i.get("confirmed").asBoolean());
 
             AdminClient.Reply refused =
                     FIRST.admin().task("rollback-incremental", Map.of("confirm", "yes", "reason", "frozen instance"));
@@ -113,13 +111,12 @@ class FrozenInstanceTest {
             assertThat(refused.body()).contains(secondId);
             assertThat(tagApplied()).as("the schema was left alone").isTrue();
 
-            assertThat(instances())
+            assertThat(FIRST.admin().instances())
                     .as("a frozen process keeps its database sessions: stale, not gone")
-                    .anyMatch(i -> id(i).equals(secondId)
+                    .anyMatch(i -> AdminClient.instanceId(i).equals(secondId)
                             && i.get("stale").asBoolean()
                             && !i.get("gone").asBoolean());
-            AdminClient.Reply forget =
-                    FIRST.admin().post("/api/instances/forget", Map.of("instanceId", secondId, "reason", "looks dead"));
+            AdminClient.Reply forget = FIRST.admin().forgetInstance(secondId, "looks dead");
             assertThat(forget.status()).as(forget.body()).isEqualTo(409);
             assertThat(forget.json().get("error").asText()).isEqualTo("instance_not_gone");
 
@@ -136,21 +133,6 @@ class FrozenInstanceTest {
         } finally {
             second.thaw();
         }
-    }
-
-    /** Both shapes: a row of GET /api/instances, or an instance in a confirmation. */
-    private static String id(JsonNode instance) {
-        return instance.has("report")
-                ? instance.get("report").get("instanceId").asText()
-                : instance.get("instanceId").asText();
-    }
-
-    private static List<JsonNode> instances() {
-        AdminClient.Reply reply = FIRST.admin().get("/api/instances");
-        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-        List<JsonNode> all = new ArrayList<>();
-        reply.json().get("instances").forEach(all::add);
-        return all;
     }
 
     private static boolean tagApplied() {

@@ -8,14 +8,11 @@ import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayProcess;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dropwizard.testing.ConfigOverride;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,9 +31,7 @@ class GoneInstanceTest {
             Map.of("admin.heartbeat", "10s", "admin.flagRefresh", "200ms", "admin.gateConfirmationBound", "20s");
 
     @RegisterExtension
-    static final TestRelay FIRST = TestRelay.create(FLEET.entrySet().stream()
-            .map(e -> ConfigOverride.config(e.getKey(), e.getValue()))
-            .toArray(ConfigOverride[]::new));
+    static final TestRelay FIRST = TestRelay.create(FLEET);
 
     private static RelayProcess second;
     private static String secondId;
@@ -45,7 +40,7 @@ class GoneInstanceTest {
     static void startThenKillASecondProcess() throws Exception {
         Path log = Files.createTempFile("gone-instance", ".log");
         second = RelayProcess.start(FIRST.databaseUrl(), log, Map.of(), FLEET);
-        List<JsonNode> both = await().atMost(PATIENCE).until(GoneInstanceTest::instances, all -> all.size() == 2);
+        List<JsonNode> both = await().atMost(PATIENCE).until(() -> FIRST.admin().instances(), all -> all.size() == 2);
         JsonNode other = both.stream()
                 .filter(i -> !i.get("self").asBoolean())
                 .findFirst()
@@ -53,7 +48,7 @@ class GoneInstanceTest {
         assertThat(other.get("gone").asBoolean())
                 .as("a live process holds sessions")
                 .isFalse();
-        secondId = id(other);
+        secondId = AdminClient.instanceId(other);
         second.kill();
     }
 
@@ -68,7 +63,7 @@ class GoneInstanceTest {
     void aKilledInstanceIsGoneAtOnceBlocksNoFlipAndCanBeForgotten() {
         JsonNode gone = await().atMost(PATIENCE)
                 .until(
-                        () -> instance(secondId),
+                        () -> FIRST.admin().instance(secondId),
                         i -> i.isPresent() && i.get().get("gone").asBoolean())
                 .orElseThrow();
         assertThat(gone.get("stale").asBoolean())
@@ -91,17 +86,18 @@ class GoneInstanceTest {
         });
         assertThat(waited).as("the flip did not wait out its 20 s bound").isLessThan(20);
 
-        AdminClient.Reply self = forget(
-                FIRST.admin(),
-                instances().stream()
-                        .filter(i -> i.get("self").asBoolean())
-                        .map(GoneInstanceTest::id)
-                        .findFirst()
-                        .orElseThrow());
+        AdminClient.Reply self = FIRST.admin()
+                .forgetInstance(
+                        FIRST.admin().instances().stream()
+                                .filter(i -> i.get("self").asBoolean())
+                                .map(AdminClient::instanceId)
+                                .findFirst()
+                                .orElseThrow(),
+                        "tidy the fleet view");
         assertThat(self.status()).as(self.body()).isEqualTo(409);
         assertThat(self.json().get("error").asText()).isEqualTo("instance_not_gone");
 
-        AdminClient.Reply unknown = forget(FIRST.admin(), "no-such-instance");
+        AdminClient.Reply unknown = FIRST.admin().forgetInstance("no-such-instance", "tidy the fleet view");
         assertThat(unknown.status()).as(unknown.body()).isEqualTo(404);
         assertThat(unknown.json().get("error").asText()).isEqualTo("unknown_instance");
 
@@ -112,7 +108,7 @@ class GoneInstanceTest {
                 .task("forget-instance", Map.of("instance", secondId, "reason", "killed, will not come back"));
         assertThat(forgotten.status()).as(forgotten.body()).isEqualTo(200);
         assertThat(forgotten.json().get("outcome").asText()).isEqualTo("forgotten");
-        assertThat(instance(secondId)).isEmpty();
+        assertThat(FIRST.admin().instance(secondId)).isEmpty();
         int audited = FIRST.jdbi()
                 .withHandle(h -> h.createQuery("SELECT count(*) FROM operator_audit WHERE action = 'forget-instance' "
                                 + "AND subject = :id AND outcome = 'forgotten'")
@@ -120,25 +116,5 @@ class GoneInstanceTest {
                         .mapTo(Integer.class)
                         .one());
         assertThat(audited).isEqualTo(1);
-    }
-
-    private static AdminClient.Reply forget(AdminClient admin, String id) {
-        return admin.post("/api/instances/forget", Map.of("instanceId", id, "reason", "tidy the fleet view"));
-    }
-
-    private static String id(JsonNode row) {
-        return row.get("report").get("instanceId").asText();
-    }
-
-    private static Optional<JsonNode> instance(String id) {
-        return instances().stream().filter(i -> id(i).equals(id)).findFirst();
-    }
-
-    private static List<JsonNode> instances() {
-        AdminClient.Reply reply = FIRST.admin().get("/api/instances");
-        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-        List<JsonNode> all = new ArrayList<>();
-        reply.json().get("instances").forEach(all::add);
-        return all;
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.util.List;
@@ -55,7 +55,7 @@ class DatabaseEpochTest {
     void renewingTheEpochClosesWebSocketSubscriptions() {
         UUID channel = writer.channel(owner, "open");
         writer.create(owner, channel);
-        try (SyncClient sync = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket sync = SyncSocket.connect(RELAY.baseUrl())) {
             sync.authenticateOk(reader);
             sync.subscribe("s", "{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}");
             sync.awaitEose("s");

@@ -9,7 +9,6 @@ import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dropwizard.testing.ConfigOverride;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,8 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class InformationDocumentTest {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(
-            ConfigOverride.config("gates.incremental", "false"), ConfigOverride.config("gates.sync", "false"));
+    static final TestRelay RELAY = TestRelay.create();
 
     private final RelayClient client = RELAY.client();
 

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A cursor taken before `rollback-incremental` and used after migrating forward: re-running 0076/0077
  * stamps every row with its creation time, so changes made while rolled back look old. The cursor must
- * reset, and the client must end with the edits and deletions made meanwhile (issue 13, defect 2).
+ * reset, and the client must end with the edits and deletions made meanwhile, not skip them as old.
  */
 @IntegrationTest
 class CursorAcrossRollbackTest {

@@ -10,7 +10,7 @@ import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -113,11 +113,11 @@ class TrustedProxiesTest {
 
     @Test
     void webSocketAuthSignsTheRelayUrlTheTrustedProxyForwarded() {
-        try (SyncClient viaProxy = SyncClient.connectVia(TRUSTING.baseUrl(), "wss://localhost:8443/", THROUGH_PROXY)) {
+        try (SyncSocket viaProxy = SyncSocket.connectVia(TRUSTING.baseUrl(), "wss://localhost:8443/", THROUGH_PROXY)) {
             JsonNode ok = viaProxy.authenticate(alice);
             assertThat(ok.get(2).asBoolean()).as(ok.toString()).isTrue();
         }
-        try (SyncClient forged = SyncClient.connectVia(DISTRUSTING.baseUrl(), "wss://localhost:8443/", THROUGH_PROXY)) {
+        try (SyncSocket forged = SyncSocket.connectVia(DISTRUSTING.baseUrl(), "wss://localhost:8443/", THROUGH_PROXY)) {
             JsonNode refused = forged.authenticate(alice);
             assertThat(refused.get(2).asBoolean()).isFalse();
             assertThat(refused.get(3).asText()).contains("relay url mismatch");

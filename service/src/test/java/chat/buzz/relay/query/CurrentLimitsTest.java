@@ -25,7 +25,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class CurrentLimitsTest {
     private static final String READ = "[{\"artifact\":\"current\"}]";
 
-    // Overrides are system properties that stay set until the class ends: each instance states all it differs in.
     @Order(1)
     @RegisterExtension
     static final TestRelay TIGHT_BUDGET = TestRelay.create(

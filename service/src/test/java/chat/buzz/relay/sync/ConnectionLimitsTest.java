@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -43,11 +43,11 @@ class ConnectionLimitsTest {
             ConfigOverride.config("sync.maxUnauthenticatedConnections", "100"),
             ConfigOverride.config("sync.authTimeoutSeconds", "600"));
 
-    private final List<SyncClient> connections = new ArrayList<>();
+    private final List<SyncSocket> connections = new ArrayList<>();
 
     @AfterEach
     void disconnect() {
-        connections.forEach(SyncClient::close);
+        connections.forEach(SyncSocket::close);
         await().atMost(Duration.ofSeconds(30)).until(() -> RELAY.gauge("buzz.sync.connections") == 0);
     }
 
@@ -58,11 +58,11 @@ class ConnectionLimitsTest {
         }
         long refusedBefore = RELAY.counter("buzz.sync.refused-connections");
 
-        SyncClient overCap = from("203.0.113.9");
+        SyncSocket overCap = from("203.0.113.9");
         assertToldAndClosed(overCap, "rate-limited: more than " + PER_ADDRESS + " connections from your address");
         assertThat(RELAY.counter("buzz.sync.refused-connections")).isEqualTo(refusedBefore + 1);
 
-        SyncClient neighbour = from("198.51.100.7");
+        SyncSocket neighbour = from("198.51.100.7");
         neighbour.authenticateOk(NostrKeys.generate());
         neighbour.subscribe("s", "{\"artifact\":\"sync\"}");
         neighbour.awaitEose("s");
@@ -73,13 +73,13 @@ class ConnectionLimitsTest {
         for (int i = 0; i < TOTAL - 2; i++) {
             from("10.0.0." + (i + 1)).authenticateOk(NostrKeys.generate());
         }
-        SyncClient oldestWaiting = from("10.0.1.1");
+        SyncSocket oldestWaiting = from("10.0.1.1");
         oldestWaiting.challenge();
-        SyncClient youngerWaiting = from("10.0.1.2");
+        SyncSocket youngerWaiting = from("10.0.1.2");
         youngerWaiting.challenge();
         long shedBefore = RELAY.counter("buzz.sync.shed-unauthenticated");
 
-        SyncClient newcomer = from("10.0.2.1");
+        SyncSocket newcomer = from("10.0.2.1");
         newcomer.authenticateOk(NostrKeys.generate());
         assertToldAndClosed(oldestWaiting, "rate-limited: the relay is full and this connection had not authenticated");
         assertThat(RELAY.counter("buzz.sync.shed-unauthenticated")).isEqualTo(shedBefore + 1);
@@ -87,7 +87,7 @@ class ConnectionLimitsTest {
 
         // Every connection is authenticated now: nobody may be shed, so a further one is refused.
         youngerWaiting.authenticateOk(NostrKeys.generate());
-        SyncClient overTotal = from("10.0.3.1");
+        SyncSocket overTotal = from("10.0.3.1");
         assertToldAndClosed(overTotal, "rate-limited: the relay has too many connections");
         assertThat(newcomer.closedConnection()).isNotDone();
         newcomer.subscribe("s", "{\"artifact\":\"sync\"}");
@@ -113,14 +113,14 @@ class ConnectionLimitsTest {
         assertThat(limitation.get("auth_required").asBoolean()).isTrue();
     }
 
-    private SyncClient from(String clientAddress) {
+    private SyncSocket from(String clientAddress) {
         String url = RELAY.baseUrl().replaceFirst("^http", "ws") + "/";
-        SyncClient client = SyncClient.connectVia(RELAY.baseUrl(), url, Map.of("X-Forwarded-For", clientAddress));
+        SyncSocket client = SyncSocket.connectVia(RELAY.baseUrl(), url, Map.of("X-Forwarded-For", clientAddress));
         connections.add(client);
         return client;
     }
 
-    private static void assertToldAndClosed(SyncClient client, String noticeStart) {
+    private static void assertToldAndClosed(SyncSocket client, String noticeStart) {
         assertThat(client.awaitNoticeAndPolicyClose()).startsWith(noticeStart);
     }
 }

@@ -3,15 +3,15 @@ package chat.buzz.relay.sync;
 import static chat.buzz.relay.sync.World.heads;
 import static chat.buzz.relay.sync.World.noScope;
 import static chat.buzz.relay.sync.World.scopeFilter;
-import static chat.buzz.relay.testing.SyncClient.tag;
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.tag;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -45,7 +45,7 @@ class FanoutAccessQueriesTest {
 
     private final NostrKeys eve = NostrKeys.generate();
 
-    private record Follower(SyncClient client, String subscription, NostrKeys reader, Set<UUID> scope) {}
+    private record Follower(SyncSocket client, String subscription, NostrKeys reader, Set<UUID> scope) {}
 
     @Test
     void everyChangeCostsOneAccessQueryPerInstanceAndRemovalsReachOnlyThoseWhoHeldTheArtifact() {
@@ -113,7 +113,7 @@ class FanoutAccessQueriesTest {
     }
 
     private Follower follow(TestRelay relay, NostrKeys reader, Set<UUID> scope) {
-        SyncClient client = SyncClient.connect(relay.baseUrl());
+        SyncSocket client = SyncSocket.connect(relay.baseUrl());
         client.authenticateOk(reader);
         client.subscribe("s", scopeFilter(scope));
         client.awaitEose("s");

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.lang.management.ManagementFactory;
@@ -56,7 +56,7 @@ class HerdTest {
             BigSnapshots.writeArtifact(RELAY, owner, channel, "h".repeat(500));
         }
         String filter = scopeFilter(Set.of(channel));
-        try (SyncClient live = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket live = SyncSocket.connect(RELAY.baseUrl())) {
             live.authenticateOk(NostrKeys.generate());
             live.subscribe("live", filter);
             live.awaitEose("live");
@@ -66,19 +66,19 @@ class HerdTest {
             }
             int idleThreads = relayThreads();
 
-            List<SyncClient> herd = new ArrayList<>();
+            List<SyncSocket> herd = new ArrayList<>();
             ExecutorService senders = Executors.newFixedThreadPool(16);
             try {
-                Callable<SyncClient> join = () -> {
-                    SyncClient client = SyncClient.connect(RELAY.baseUrl());
+                Callable<SyncSocket> join = () -> {
+                    SyncSocket client = SyncSocket.connect(RELAY.baseUrl());
                     client.authenticateOk(NostrKeys.generate());
                     return client;
                 };
-                for (Future<SyncClient> joining : senders.invokeAll(Collections.nCopies(HERD, join))) {
+                for (Future<SyncSocket> joining : senders.invokeAll(Collections.nCopies(HERD, join))) {
                     herd.add(joining.get());
                 }
                 List<Future<?>> sent = new ArrayList<>();
-                for (SyncClient client : herd) {
+                for (SyncSocket client : herd) {
                     sent.add(senders.submit(() -> client.subscribe("herd", filter)));
                 }
                 for (Future<?> request : sent) {
@@ -107,7 +107,7 @@ class HerdTest {
                 assertThat(herd).allMatch(c -> c.store("herd").size() >= HEADS);
                 System.out.printf("threads: %d idle, %d with the herd%n", idleThreads, relayThreads());
             } finally {
-                herd.forEach(SyncClient::close);
+                herd.forEach(SyncSocket::close);
                 senders.shutdownNow();
             }
             await().atMost(Duration.ofSeconds(60)).until(() -> RELAY.gauge("buzz.sync.connections") == 1);
@@ -118,7 +118,7 @@ class HerdTest {
         }
     }
 
-    private static long liveLatencyNanos(SyncClient live, NostrKeys owner, UUID channel) {
+    private static long liveLatencyNanos(SyncSocket live, NostrKeys owner, UUID channel) {
         long start = System.nanoTime();
         UUID d = BigSnapshots.writeArtifact(RELAY, owner, channel, "quiet");
         live.awaitMessage(m -> isHead(m, d));
@@ -126,7 +126,7 @@ class HerdTest {
     }
 
     private static boolean isHead(com.fasterxml.jackson.databind.JsonNode message, UUID d) {
-        return SyncClient.verb(message).equals("EVENT") && d.toString().equals(SyncClient.tag(message.get(2), "d"));
+        return SyncSocket.verb(message).equals("EVENT") && d.toString().equals(SyncSocket.tag(message.get(2), "d"));
     }
 
     /** Threads of this JVM but the JDK HTTP client's, which belong to the test's own WebSockets. */

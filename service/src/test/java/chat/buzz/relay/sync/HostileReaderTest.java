@@ -1,13 +1,13 @@
 package chat.buzz.relay.sync;
 
 import static chat.buzz.relay.sync.World.scopeFilter;
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
@@ -36,11 +36,11 @@ class HostileReaderTest {
     private static final NostrKeys alice = NostrKeys.generate();
     private static UUID bigChannel;
 
-    private final List<SyncClient> clients = new ArrayList<>();
+    private final List<SyncSocket> clients = new ArrayList<>();
 
     @AfterEach
     void disconnect() {
-        clients.forEach(SyncClient::close);
+        clients.forEach(SyncSocket::close);
     }
 
     @Test
@@ -49,7 +49,7 @@ class HostileReaderTest {
         NostrKeys hostile = NostrKeys.generate();
         int paused = 4;
         for (int i = 0; i < paused; i++) {
-            SyncClient client = connect();
+            SyncSocket client = connect();
             client.authenticateOk(hostile);
             client.pause();
             client.subscribe("big", scopeFilter(Set.of(big)));
@@ -60,7 +60,7 @@ class HostileReaderTest {
 
         UUID small = BigSnapshots.openChannel(RELAY, alice);
         BigSnapshots.writeArtifact(RELAY, alice, small, "small");
-        SyncClient other = connect();
+        SyncSocket other = connect();
         other.authenticateOk(NostrKeys.generate());
         other.subscribe("other", scopeFilter(Set.of(small)));
         other.awaitEose("other");
@@ -73,7 +73,7 @@ class HostileReaderTest {
     @Test
     void aReqLoopWithOneSubscriptionIdLeavesOneSnapshotRunning() {
         UUID big = bigChannel();
-        SyncClient looping = connect();
+        SyncSocket looping = connect();
         looping.authenticateOk(NostrKeys.generate());
         looping.pause();
         for (int i = 0; i < 40; i++) {
@@ -88,8 +88,8 @@ class HostileReaderTest {
         assertThat(looping.received()).noneMatch(m -> verb(m).equals("CLOSED") || verb(m).equals("NOTICE"));
     }
 
-    private SyncClient connect() {
-        SyncClient client = SyncClient.connect(RELAY.baseUrl());
+    private SyncSocket connect() {
+        SyncSocket client = SyncSocket.connect(RELAY.baseUrl());
         clients.add(client);
         return client;
     }

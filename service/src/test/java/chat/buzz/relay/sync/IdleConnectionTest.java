@@ -1,12 +1,12 @@
 package chat.buzz.relay.sync;
 
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -26,8 +26,8 @@ class IdleConnectionTest {
 
     @Test
     void aSilentConnectionIsClosedAndAnAnsweringOneIsNot() {
-        try (SyncClient silent = SyncClient.connect(RELAY.baseUrl());
-                SyncClient answering = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket silent = SyncSocket.connect(RELAY.baseUrl());
+                SyncSocket answering = SyncSocket.connect(RELAY.baseUrl())) {
             silent.authenticateOk(NostrKeys.generate());
             answering.authenticateOk(NostrKeys.generate());
             silent.pause();

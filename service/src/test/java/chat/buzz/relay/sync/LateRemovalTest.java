@@ -9,7 +9,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
@@ -44,7 +44,7 @@ class LateRemovalTest {
         Event created = Nostr.revision(owner, FIRST_IN_SNAPSHOT, held, "create", null, "held by the reader");
         accepted(relay.publish(owner, created));
 
-        try (SyncClient subscriber = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket subscriber = SyncSocket.connect(RELAY.baseUrl())) {
             subscriber.authenticateOk(reader);
             // The snapshot is stuck on the paused client, so both changes below wait until it ends.
             World.subscribeWithStalledSnapshot(RELAY, subscriber, "s");

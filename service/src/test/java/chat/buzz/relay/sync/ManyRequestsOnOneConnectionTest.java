@@ -1,13 +1,13 @@
 package chat.buzz.relay.sync;
 
 import static chat.buzz.relay.sync.World.scopeFilter;
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -49,7 +49,7 @@ class ManyRequestsOnOneConnectionTest {
         }
         String filter = scopeFilter(Set.of(channel));
         for (int run = 0; run < RUNS; run++) {
-            try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+            try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
                 client.authenticateOk(NostrKeys.generate());
                 for (int i = 0; i < REQUESTS; i++) {
                     client.subscribe("r" + i, filter);
@@ -80,7 +80,7 @@ class ManyRequestsOnOneConnectionTest {
         }
     }
 
-    private static long answered(SyncClient client) {
+    private static long answered(SyncSocket client) {
         return client.received().stream()
                 .filter(m -> verb(m).equals("EOSE") || verb(m).equals("CLOSED"))
                 .count();

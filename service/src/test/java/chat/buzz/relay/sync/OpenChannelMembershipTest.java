@@ -1,13 +1,13 @@
 package chat.buzz.relay.sync;
 
 import static chat.buzz.relay.sync.World.scopeFilter;
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -36,7 +36,7 @@ class OpenChannelMembershipTest {
             world.create(alice, listed);
         }
         for (Set<UUID> scope : java.util.List.of(Set.<UUID>of(), Set.of(listed))) {
-            try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+            try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
                 client.authenticateOk(bob);
                 client.subscribe("s", scopeFilter(scope));
                 client.awaitEose("s");
@@ -45,7 +45,7 @@ class OpenChannelMembershipTest {
                 world.leave(bob, listed);
                 UUID next = world.create(alice, listed);
                 JsonNode nextFrame = client.awaitMessage(frame -> verb(frame).equals("EVENT")
-                        && next.toString().equals(SyncClient.tag(frame.get(2), Tags.ARTIFACT_ID)));
+                        && next.toString().equals(SyncSocket.tag(frame.get(2), Tags.ARTIFACT_ID)));
                 assertThat(client.received()
                                 .subList(afterSnapshot, client.received().size()))
                         .as("frames after the snapshot, scope %s", scope)

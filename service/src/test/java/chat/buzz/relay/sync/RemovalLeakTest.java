@@ -7,7 +7,7 @@ import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -38,7 +38,7 @@ class RemovalLeakTest {
         UUID unlisted = world.channel(owner, true, true, false);
         UUID d = world.create(owner, secret);
 
-        try (SyncClient subscriber = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket subscriber = SyncSocket.connect(RELAY.baseUrl())) {
             subscriber.authenticateOk(reader);
             // The snapshot is stuck on the paused client, so both changes below queue and are handled after it.
             World.subscribeWithStalledSnapshot(RELAY, subscriber, "s");
@@ -64,7 +64,7 @@ class RemovalLeakTest {
         UUID listed = world.channel(owner, true, false, false);
         UUID unlisted = world.channel(owner, true, true, false);
         UUID ttl = world.channel(owner, true, false, true);
-        try (SyncClient subscriber = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket subscriber = SyncSocket.connect(RELAY.baseUrl())) {
             subscriber.authenticateOk(reader);
             subscriber.subscribe("s", World.scopeFilter(World.noScope()));
             subscriber.awaitEose("s");
@@ -93,7 +93,7 @@ class RemovalLeakTest {
         world.add(owner, secret, reader.publicKeyHex());
         UUID d = world.create(owner, secret);
 
-        try (SyncClient subscriber = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket subscriber = SyncSocket.connect(RELAY.baseUrl())) {
             subscriber.authenticateOk(reader);
             subscriber.subscribe("s", World.scopeFilter(World.noScope()));
             subscriber.awaitEose("s");
@@ -118,9 +118,9 @@ class RemovalLeakTest {
         }
     }
 
-    private static List<JsonNode> removalMarkers(SyncClient subscriber) {
+    private static List<JsonNode> removalMarkers(SyncSocket subscriber) {
         return subscriber.received().stream()
-                .filter(frame -> SyncClient.verb(frame).equals("EVENT")
+                .filter(frame -> SyncSocket.verb(frame).equals("EVENT")
                         && frame.get(2).get("kind").asInt() == Kinds.REMOVAL_MARKER)
                 .toList();
     }

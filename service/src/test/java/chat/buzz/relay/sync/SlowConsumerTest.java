@@ -1,13 +1,13 @@
 package chat.buzz.relay.sync;
 
 import static chat.buzz.relay.sync.World.scopeFilter;
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -37,8 +37,8 @@ class SlowConsumerTest {
     @Test
     void aStalledLiveConsumerIsToldWhyAndDisconnectedWhileOthersKeepWorking() {
         UUID channel = BigSnapshots.openChannel(RELAY, alice);
-        try (SyncClient slow = SyncClient.connect(RELAY.baseUrl());
-                SyncClient fast = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket slow = SyncSocket.connect(RELAY.baseUrl());
+                SyncSocket fast = SyncSocket.connect(RELAY.baseUrl())) {
             slow.authenticateOk(NostrKeys.generate());
             fast.authenticateOk(NostrKeys.generate());
             slow.subscribe("s", scopeFilter(Set.of(channel)));
@@ -76,7 +76,7 @@ class SlowConsumerTest {
     void aSnapshotWaitsForAStalledReaderInsteadOfBufferingOrDropping() {
         long waitsBefore = counter("buzz.sync.backpressure-waits");
         UUID channel = BigSnapshots.openChannelWithBigSnapshot(RELAY, alice);
-        try (SyncClient reader = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket reader = SyncSocket.connect(RELAY.baseUrl())) {
             reader.authenticateOk(NostrKeys.generate());
             reader.pause();
             reader.subscribe("snap", scopeFilter(Set.of(channel)));

@@ -1,13 +1,13 @@
 package chat.buzz.relay.sync;
 
 import static chat.buzz.relay.sync.World.scopeFilter;
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
@@ -30,7 +30,7 @@ class SnapshotTimeLimitTest {
     @Test
     void aSnapshotOverItsTimeLimitIsClosedWithAnErrorAndTheClientCanSubscribeAgain() {
         UUID big = BigSnapshots.openChannelWithBigSnapshot(RELAY, alice);
-        try (SyncClient reader = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket reader = SyncSocket.connect(RELAY.baseUrl())) {
             reader.authenticateOk(NostrKeys.generate());
             reader.pause();
             reader.subscribe("big", scopeFilter(Set.of(big)));

@@ -6,7 +6,7 @@ import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.LeakOracle;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.Model.View;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ import java.util.UUID;
 final class SteadyFollower implements AutoCloseable {
     static final String SUBSCRIPTION = "f";
 
-    final SyncClient client;
+    final SyncSocket client;
     final View view;
     final String label;
     private final Model model;
@@ -43,7 +43,7 @@ final class SteadyFollower implements AutoCloseable {
         this.oracle = oracle;
         model.watch(view);
         model.openWindow(view);
-        this.client = SyncClient.connect(relay.baseUrl());
+        this.client = SyncSocket.connect(relay.baseUrl());
         client.authenticateOk(keys);
         client.subscribeLive(SUBSCRIPTION, World.scopeFilter(scope));
     }
@@ -60,7 +60,7 @@ final class SteadyFollower implements AutoCloseable {
         for (; replayed < received.size(); replayed++) {
             JsonNode frame = received.get(replayed);
             leaks.addAll(oracle.checkFrame(view, frame));
-            String verb = SyncClient.verb(frame);
+            String verb = SyncSocket.verb(frame);
             if (verb.equals("CLOSED") && frame.path(2).asText().startsWith("sync_reset")) {
                 resets++;
             }
@@ -72,7 +72,7 @@ final class SteadyFollower implements AutoCloseable {
     }
 
     private void apply(JsonNode event) {
-        String d = SyncClient.tag(event, Tags.ARTIFACT_ID);
+        String d = SyncSocket.tag(event, Tags.ARTIFACT_ID);
         if (event.path("kind").asInt() == Kinds.ARTIFACT_REVISION) {
             if (event.path("id").asText().equals(store.get(d))) {
                 resent++;
@@ -89,7 +89,7 @@ final class SteadyFollower implements AutoCloseable {
         List<JsonNode> received = client.received();
         for (int i = 0; i < received.size(); i++) {
             JsonNode frame = received.get(i);
-            if (SyncClient.verb(frame).equals("EVENT") && d.equals(SyncClient.tag(frame.get(2), Tags.ARTIFACT_ID))) {
+            if (SyncSocket.verb(frame).equals("EVENT") && d.equals(SyncSocket.tag(frame.get(2), Tags.ARTIFACT_ID))) {
                 JsonNode event = frame.get(2);
                 text.append("\n    frame ")
                         .append(i)
@@ -102,7 +102,7 @@ final class SteadyFollower implements AutoCloseable {
                         .append(" id ")
                         .append(event.path("id").asText(), 0, 8)
                         .append(" h ")
-                        .append(SyncClient.tag(event, Tags.CHANNEL));
+                        .append(SyncSocket.tag(event, Tags.CHANNEL));
             }
         }
         return text.length() == 0 ? " nothing" : text.toString();

@@ -3,9 +3,9 @@ package chat.buzz.relay.sync;
 import static chat.buzz.relay.sync.World.heads;
 import static chat.buzz.relay.sync.World.noScope;
 import static chat.buzz.relay.sync.World.scopeFilter;
-import static chat.buzz.relay.testing.SyncClient.tag;
-import static chat.buzz.relay.testing.SyncClient.tagNames;
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.tag;
+import static chat.buzz.relay.testing.SyncSocket.tagNames;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -14,7 +14,7 @@ import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -52,7 +52,7 @@ class SyncAcrossInstancesTest {
     @Test
     void aSubscriberOnBSeesWritesOnAAndARemovalWhenAliceRemovesIt() {
         UUID team = world.channel(alice, false, false, false);
-        try (SyncClient client = SyncClient.connect(B.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(B.baseUrl())) {
             client.authenticateOk(bob);
             client.subscribe("live", scopeFilter(noScope()));
             client.awaitEose("live");
@@ -84,7 +84,7 @@ class SyncAcrossInstancesTest {
         UUID secret = world.channel(alice, false, false, false);
         UUID toMove = world.create(alice, listed);
         UUID toDelete = world.create(alice, listed);
-        try (SyncClient client = SyncClient.connect(B.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(B.baseUrl())) {
             client.authenticateOk(bob);
             client.subscribe("s", scopeFilter(noScope()));
             client.awaitEose("s");
@@ -114,7 +114,7 @@ class SyncAcrossInstancesTest {
             world.create(alice, team);
         }
         world.delete(alice, world.create(alice, team));
-        try (SyncClient client = SyncClient.connect(B.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(B.baseUrl())) {
             client.authenticateOk(bob);
             client.subscribe("g", scopeFilter(Set.of(team)));
             client.awaitEose("g");
@@ -130,8 +130,8 @@ class SyncAcrossInstancesTest {
         UUID listed = world.channel(alice, true, false, false);
         UUID other = world.channel(alice, true, false, false);
         UUID onlyArtifact = world.create(alice, listed);
-        try (SyncClient onA = SyncClient.connect(A.baseUrl());
-                SyncClient onB = SyncClient.connect(B.baseUrl())) {
+        try (SyncSocket onA = SyncSocket.connect(A.baseUrl());
+                SyncSocket onB = SyncSocket.connect(B.baseUrl())) {
             onA.authenticateOk(alice);
             onB.authenticateOk(bob);
             onA.subscribe("a", scopeFilter(Set.of(other)));
@@ -157,7 +157,7 @@ class SyncAcrossInstancesTest {
             world.create(alice, listed);
         }
         List<UUID> existing = List.copyOf(world.artifacts.keySet());
-        try (SyncClient client = SyncClient.connect(B.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(B.baseUrl())) {
             client.authenticateOk(bob);
             // The writer works on A while B streams the snapshot in chunks of 7; World is used by it alone until join.
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
@@ -177,7 +177,7 @@ class SyncAcrossInstancesTest {
     @Test
     void aLostChangeFeedResetsSubscribersAndLiveUpdatesResumeAfterReconnecting() {
         UUID listed = world.channel(alice, true, false, false);
-        try (SyncClient client = SyncClient.connect(B.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(B.baseUrl())) {
             client.authenticateOk(bob);
             client.subscribe("before", scopeFilter(Set.of(listed)));
             client.awaitEose("before");
@@ -200,13 +200,13 @@ class SyncAcrossInstancesTest {
         }
     }
 
-    private void awaitStore(SyncClient client, String subscription, NostrKeys reader, Set<UUID> scope) {
+    private void awaitStore(SyncSocket client, String subscription, NostrKeys reader, Set<UUID> scope) {
         await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(heads(client.store(subscription)))
                         .isEqualTo(world.discoverable(reader.publicKeyHex(), scope)));
     }
 
-    private static JsonNode lastRemoval(SyncClient client, UUID d) {
+    private static JsonNode lastRemoval(SyncSocket client, UUID d) {
         JsonNode last = null;
         for (JsonNode message : client.received()) {
             if (verb(message).equals("EVENT")

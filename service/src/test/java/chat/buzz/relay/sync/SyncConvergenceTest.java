@@ -8,7 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
@@ -44,7 +44,7 @@ class SyncConvergenceTest {
     private final List<NostrKeys> readers = List.of(NostrKeys.generate(), NostrKeys.generate(), NostrKeys.generate());
     private final World world = new World(A::client);
 
-    private record Follower(SyncClient client, NostrKeys reader, Set<UUID> scope) {}
+    private record Follower(SyncSocket client, NostrKeys reader, Set<UUID> scope) {}
 
     @Test
     void everyLiveSubscriberConvergesOnTheDiscoverableSet() {
@@ -103,7 +103,7 @@ class SyncConvergenceTest {
     }
 
     private static Follower follow(TestRelay relay, NostrKeys reader, Set<UUID> scope) {
-        SyncClient client = SyncClient.connect(relay.baseUrl());
+        SyncSocket client = SyncSocket.connect(relay.baseUrl());
         client.authenticateOk(reader);
         client.subscribeLive("f", scopeFilter(scope));
         return new Follower(client, reader, scope);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -20,7 +20,7 @@ class SyncGateOffTest {
 
     @Test
     void reqIsClosedAsUnavailable() {
-        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
             client.authenticateOk(NostrKeys.generate());
             client.subscribe("s", "{\"artifact\":\"sync\"}");
             assertThat(client.awaitClosed("s")).startsWith("sync_unavailable: ");

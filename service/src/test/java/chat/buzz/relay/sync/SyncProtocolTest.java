@@ -3,7 +3,7 @@ package chat.buzz.relay.sync;
 import static chat.buzz.relay.sync.World.heads;
 import static chat.buzz.relay.sync.World.noScope;
 import static chat.buzz.relay.sync.World.scopeFilter;
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -14,7 +14,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -70,7 +70,7 @@ class SyncProtocolTest {
     }
 
     private void assertSnapshot(NostrKeys reader, Set<UUID> scope) {
-        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
             client.authenticateOk(reader);
             client.subscribe("s", scopeFilter(scope));
             client.awaitEose("s");
@@ -114,7 +114,7 @@ class SyncProtocolTest {
 
     @Test
     void authAnswersOkWithTheAuthenticatedEvent() {
-        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
             String challenge = client.challenge();
             assertThat(challenge).matches("[0-9a-f]{32}");
             Event auth = Nip42.authEvent(alice, client.url(), challenge, Nostr.now());
@@ -130,7 +130,7 @@ class SyncProtocolTest {
 
     @Test
     void authFailuresSayWhyAndLeaveTheConnectionUsable() {
-        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
             String challenge = client.challenge();
             assertRefused(
                     client,
@@ -169,7 +169,7 @@ class SyncProtocolTest {
         }
     }
 
-    private static void assertRefused(SyncClient client, Event auth, String reasonPart) {
+    private static void assertRefused(SyncSocket client, Event auth, String reasonPart) {
         JsonNode ok = client.sendAuth(auth);
         assertThat(ok.get(2).asBoolean()).as(ok.toString()).isFalse();
         assertThat(ok.get(3).asText()).startsWith("auth-required: ").contains(reasonPart);
@@ -177,7 +177,7 @@ class SyncProtocolTest {
 
     @Test
     void malformedFramesAreAnsweredAndTheConnectionKeepsWorking() {
-        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
             client.authenticateOk(alice);
             assertNotice(client, "this is not json", "invalid: message is not JSON");
             assertNotice(client, "{\"REQ\":1}", "invalid: a message is a JSON array");
@@ -234,7 +234,7 @@ class SyncProtocolTest {
         }
     }
 
-    private static void assertNotice(SyncClient client, String frame, String prefix) {
+    private static void assertNotice(SyncSocket client, String frame, String prefix) {
         int before = client.received().size();
         client.send(frame);
         JsonNode notice = await().atMost(Duration.ofSeconds(10))
@@ -248,7 +248,7 @@ class SyncProtocolTest {
         assertThat(notice.get(1).asText()).as(frame).startsWith(prefix);
     }
 
-    private static void assertClosed(SyncClient client, String subscription, String frame, String prefix) {
+    private static void assertClosed(SyncSocket client, String subscription, String frame, String prefix) {
         client.send(frame);
         assertThat(client.awaitClosed(subscription)).as(frame).startsWith(prefix);
     }
@@ -257,7 +257,7 @@ class SyncProtocolTest {
     void ttlChannelInScopeIsClosedWithTheChannelNamed() {
         UUID ephemeral = world.channel(alice, true, false, true);
         UUID listed = world.channel(alice, true, false, false);
-        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
             client.authenticateOk(alice);
             client.subscribe("t", scopeFilter(Set.of(listed, ephemeral)));
             assertThat(client.awaitClosed("t")).startsWith("invalid: channel " + ephemeral + " has a ttl");
@@ -268,7 +268,7 @@ class SyncProtocolTest {
     @Test
     void subscriptionsPerConnectionAreLimited() {
         int max = RELAY.configuration().getSync().getMaxSubscriptionsPerConnection();
-        try (SyncClient client = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
             client.authenticateOk(alice);
             for (int i = 0; i < max; i++) {
                 client.subscribe("s" + i, scopeFilter(noScope()));
@@ -288,14 +288,14 @@ class SyncProtocolTest {
     void connectionsPerPubkeyAreLimitedPerInstance() {
         int max = RELAY.configuration().getSync().getMaxConnectionsPerPubkey();
         NostrKeys carol = NostrKeys.generate();
-        List<SyncClient> open = new java.util.ArrayList<>();
+        List<SyncSocket> open = new java.util.ArrayList<>();
         try {
             for (int i = 0; i < max; i++) {
-                SyncClient client = SyncClient.connect(RELAY.baseUrl());
+                SyncSocket client = SyncSocket.connect(RELAY.baseUrl());
                 open.add(client);
                 client.authenticateOk(carol);
             }
-            try (SyncClient extra = SyncClient.connect(RELAY.baseUrl())) {
+            try (SyncSocket extra = SyncSocket.connect(RELAY.baseUrl())) {
                 JsonNode ok = extra.authenticate(carol);
                 assertThat(ok.get(2).asBoolean()).isFalse();
                 assertThat(ok.get(3).asText()).startsWith("rate-limited: more than " + max + " connections");
@@ -305,21 +305,21 @@ class SyncProtocolTest {
             open.get(0).awaitEose("still");
             open.remove(0).close();
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-                try (SyncClient replacement = SyncClient.connect(RELAY.baseUrl())) {
+                try (SyncSocket replacement = SyncSocket.connect(RELAY.baseUrl())) {
                     assertThat(replacement.authenticate(carol).get(2).asBoolean())
                             .isTrue();
                 }
             });
         } finally {
-            open.forEach(SyncClient::close);
+            open.forEach(SyncSocket::close);
         }
     }
 
     @Test
     void anOversizedFrameClosesOnlyThatConnection() {
         int max = RELAY.configuration().getSync().getMaxMessageBytes();
-        try (SyncClient big = SyncClient.connect(RELAY.baseUrl());
-                SyncClient other = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket big = SyncSocket.connect(RELAY.baseUrl());
+                SyncSocket other = SyncSocket.connect(RELAY.baseUrl())) {
             big.authenticateOk(alice);
             other.authenticateOk(bob);
             big.send("[\"REQ\",\"x\",{\"artifact\":\"sync\",\"pad\":\"" + "p".repeat(max) + "\"}]");

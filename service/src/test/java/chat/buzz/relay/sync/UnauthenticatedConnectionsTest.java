@@ -1,12 +1,12 @@
 package chat.buzz.relay.sync;
 
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -59,12 +59,12 @@ class UnauthenticatedConnectionsTest {
 
     @Test
     void connectionsWaitingForAuthAreCappedPerAddressAndInTotal() throws Exception {
-        SyncClient first = connect();
-        SyncClient second = connect();
+        SyncSocket first = connect();
+        SyncSocket second = connect();
         first.challenge();
         second.challenge();
 
-        SyncClient refused = connect();
+        SyncSocket refused = connect();
         assertRefused(refused, "rate-limited: more than 2 connections from your address");
         assertThat(refused.received())
                 .as("a refused connection gets no challenge")
@@ -95,10 +95,10 @@ class UnauthenticatedConnectionsTest {
 
     @Test
     void aConnectionThatDoesNotAuthenticateInTimeIsToldAndClosed() {
-        SyncClient authenticated = SyncClient.connect(DEADLINE.baseUrl());
+        SyncSocket authenticated = SyncSocket.connect(DEADLINE.baseUrl());
         connections.add(authenticated);
         authenticated.authenticateOk(NostrKeys.generate());
-        SyncClient silent = SyncClient.connect(DEADLINE.baseUrl());
+        SyncSocket silent = SyncSocket.connect(DEADLINE.baseUrl());
         connections.add(silent);
         silent.challenge();
 
@@ -118,13 +118,13 @@ class UnauthenticatedConnectionsTest {
         authenticated.awaitEose("s");
     }
 
-    private SyncClient connect() {
-        SyncClient client = SyncClient.connect(CAPPED.baseUrl());
+    private SyncSocket connect() {
+        SyncSocket client = SyncSocket.connect(CAPPED.baseUrl());
         connections.add(client);
         return client;
     }
 
-    private static void assertRefused(SyncClient client, String noticeStart) {
+    private static void assertRefused(SyncSocket client, String noticeStart) {
         assertThat(client.awaitNoticeAndPolicyClose()).startsWith(noticeStart);
     }
 

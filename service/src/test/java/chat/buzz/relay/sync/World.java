@@ -10,7 +10,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.RelayClient;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -241,7 +241,7 @@ final class World {
      * parked the stream), so changes made now are handled only after the snapshot ends. The snapshot must
      * be larger than the socket buffers: give the reader a {@link #bulkyListedChannel} first.
      */
-    static void subscribeWithStalledSnapshot(TestRelay relay, SyncClient subscriber, String subscription) {
+    static void subscribeWithStalledSnapshot(TestRelay relay, SyncSocket subscriber, String subscription) {
         long waitsBefore = relay.counter("buzz.sync.backpressure-waits");
         subscriber.pause();
         subscriber.subscribe(subscription, scopeFilter(noScope()));

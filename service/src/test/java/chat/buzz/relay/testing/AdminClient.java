@@ -10,8 +10,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** Talks to the admin port as an operator: bearer token plus the anti-CSRF header on mutations. */
@@ -69,6 +72,36 @@ public final class AdminClient {
                 .header("X-Buzz-Operator", "1")
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form)));
+    }
+
+    /** The rows of GET /api/instances: every relay instance this admin port knows of. */
+    public List<JsonNode> instances() {
+        Reply reply = get("/api/instances");
+        if (reply.status() != 200) {
+            throw new AssertionError("GET /api/instances answered " + reply.status() + ": " + reply.body());
+        }
+        List<JsonNode> all = new ArrayList<>();
+        reply.json().get("instances").forEach(all::add);
+        return all;
+    }
+
+    /** The row of GET /api/instances for {@code instanceId}, if it is listed. */
+    public Optional<JsonNode> instance(String instanceId) {
+        return instances().stream()
+                .filter(i -> instanceId(i).equals(instanceId))
+                .findFirst();
+    }
+
+    /** The instance id of a row of GET /api/instances, or of an instance in a flip's confirmation. */
+    public static String instanceId(JsonNode instance) {
+        return instance.has("report")
+                ? instance.get("report").get("instanceId").asText()
+                : instance.get("instanceId").asText();
+    }
+
+    /** POST /api/instances/forget, as an operator tidying the fleet view. */
+    public Reply forgetInstance(String instanceId, String reason) {
+        return post("/api/instances/forget", Map.of("instanceId", instanceId, "reason", reason));
     }
 
     public Reply send(HttpRequest.Builder request) {

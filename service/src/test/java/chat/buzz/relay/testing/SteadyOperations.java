@@ -203,7 +203,8 @@ public final class SteadyOperations {
 
     /**
      * A reader who is a member of a private or unlisted channel loses it (removed or left), with a change
-     * to one of its artifacts before, after, or both: the shapes of issue 13 defect 1.
+     * to one of its artifacts before, after, or both: the shapes in which a former member could be left
+     * holding an artifact it may no longer read, or miss its removal.
      */
     private boolean removalStory() {
         NostrKeys reader = pick(readers);

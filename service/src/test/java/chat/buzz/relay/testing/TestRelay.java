@@ -7,7 +7,11 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.dropwizard.testing.ResourceHelpers;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -18,9 +22,16 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@link #anotherInstance} starts a second relay on the same database, as a deployment would. A relay
  * stopped and started again comes back on the same database and the same ports, as a restarted process
  * would, so a client that keeps the relay's address finds it again.
+ *
+ * <p>Config overrides belong to one relay. Dropwizard reads them from system properties under a
+ * prefix; each relay has a prefix of its own, so what one relay is given never reaches another,
+ * whatever order relays start and stop in or whether one of them failed to.
  */
 public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     private static final String DEFAULT_CONFIG = "test-relay.yml";
+    private static final String DROPWIZARD_PREFIX = "dw.";
+    private static final AtomicInteger RELAYS = new AtomicInteger();
+    private final String propertyPrefix = "buzz-test-relay-" + RELAYS.incrementAndGet() + ".";
     private final List<ConfigOverride> overrides;
     private final TestRelay sharedDatabaseWith;
     private final String givenDatabaseUrl;
@@ -43,6 +54,13 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         return new TestRelay(null, null, overrides);
     }
 
+    /** {@link #create(ConfigOverride...)} with each {@code key: value} as an override. */
+    public static TestRelay create(Map<String, String> settings) {
+        return create(settings.entrySet().stream()
+                .map(e -> ConfigOverride.config(e.getKey(), e.getValue()))
+                .toArray(ConfigOverride[]::new));
+    }
+
     /**
      * A relay on a database the test owns (on a server it stops and starts, or a restored copy); nothing
      * is dropped afterwards.
@@ -58,9 +76,14 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         return relay;
     }
 
-    /** Register after {@code first}; it then starts on the same database, from the same configuration file. */
+    /**
+     * Register after {@code first}; it then starts on the same database, from the same configuration file
+     * and with the same overrides (its own come after, and win).
+     */
     public static TestRelay anotherInstance(TestRelay first, ConfigOverride... overrides) {
-        return new TestRelay(first, null, overrides);
+        List<ConfigOverride> both = new ArrayList<>(first.overrides);
+        both.addAll(List.of(overrides));
+        return new TestRelay(first, null, both.toArray(ConfigOverride[]::new));
     }
 
     @Override
@@ -86,17 +109,20 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
             // A restart (stop, then start) comes back on the same database, as a real restart would.
             databaseUrl = TestDatabases.fresh();
         }
-        List<ConfigOverride> all = new ArrayList<>(overrides);
-        all.add(ConfigOverride.config("database.url", databaseUrl));
+        Map<String, String> settings = settings(overrides);
+        settings.put("database.url", databaseUrl);
         if (applicationPort != 0) {
-            all.add(ConfigOverride.config("server.applicationConnectors[0].port", Integer.toString(applicationPort)));
-            all.add(ConfigOverride.config("server.adminConnectors[0].port", Integer.toString(adminPort)));
+            settings.put("server.applicationConnectors[0].port", Integer.toString(applicationPort));
+            settings.put("server.adminConnectors[0].port", Integer.toString(adminPort));
         }
-        applied = all;
+        List<ConfigOverride> own = new ArrayList<>();
+        settings.forEach((key, value) -> own.add(ConfigOverride.config(propertyPrefix, key, value)));
+        applied = own;
         support = new DropwizardTestSupport<>(
                 BuzzRelayApplication.class,
                 ResourceHelpers.resourceFilePath(configResource),
-                all.toArray(ConfigOverride[]::new));
+                propertyPrefix,
+                own.toArray(ConfigOverride[]::new));
         support.before();
         applicationPort = support.getLocalPort();
         adminPort = support.getAdminPort();
@@ -108,11 +134,44 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
                 support.after();
             } finally {
                 support = null;
-                // The overrides live in system properties; a stop that failed half-way must not hand them
-                // to the next test class's relay.
+                // Only this relay reads its prefix, but a stop that failed half-way should not leave it set.
                 applied.forEach(ConfigOverride::removeFromSystemProperties);
             }
         }
+    }
+
+    /**
+     * The key and value of each override, in order (a later one for the same key wins). Tests write
+     * {@code ConfigOverride.config(key, value)}, which only knows how to set and clear its
+     * {@code dw.} system property, so each is set once with no other {@code dw.} property present and
+     * read back; nothing else reads {@code dw.} properties, since every relay here has its own prefix.
+     */
+    private static synchronized Map<String, String> settings(List<ConfigOverride> overrides) {
+        Map<String, String> others = new HashMap<>();
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith(DROPWIZARD_PREFIX)) {
+                others.put(name, System.clearProperty(name));
+            }
+        }
+        Map<String, String> settings = new LinkedHashMap<>();
+        try {
+            for (ConfigOverride override : overrides) {
+                override.addToSystemProperties();
+                try {
+                    for (String name : System.getProperties().stringPropertyNames()) {
+                        if (name.startsWith(DROPWIZARD_PREFIX)) {
+                            settings.remove(name.substring(DROPWIZARD_PREFIX.length()));
+                            settings.put(name.substring(DROPWIZARD_PREFIX.length()), System.getProperty(name));
+                        }
+                    }
+                } finally {
+                    override.removeFromSystemProperties();
+                }
+            }
+        } finally {
+            others.forEach(System::setProperty);
+        }
+        return settings;
     }
 
     public String databaseUrl() {

@@ -1,6 +1,6 @@
 package chat.buzz.relay.web;
 
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,7 +9,7 @@ import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.RelayClient.Reply;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -41,11 +41,11 @@ class BadInputCatalogueTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final NostrKeys ALICE = BadInputs.CALLER;
-    private static SyncClient sync;
+    private static SyncSocket sync;
 
     @BeforeAll
     static void connect() {
-        sync = SyncClient.connect(RELAY.baseUrl());
+        sync = SyncSocket.connect(RELAY.baseUrl());
         sync.authenticateOk(ALICE);
     }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 12, defect 3: errors Jetty answers itself, before any of the relay's code runs (a header too
+ * Errors Jetty answers itself, before any of the relay's code runs (a header too
  * large, a request line it cannot parse), are JSON like every other error, on both ports.
  */
 @IntegrationTest

@@ -1,6 +1,6 @@
 package chat.buzz.relay.web;
 
-import static chat.buzz.relay.testing.SyncClient.verb;
+import static chat.buzz.relay.testing.SyncSocket.verb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,7 +10,7 @@ import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
-import chat.buzz.relay.testing.SyncClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -55,7 +55,7 @@ class SharedJsonRulesTest {
 
     @Test
     void webSocketFramesRefuseADuplicateArtifactKey() {
-        try (SyncClient sync = SyncClient.connect(RELAY.baseUrl())) {
+        try (SyncSocket sync = SyncSocket.connect(RELAY.baseUrl())) {
             sync.authenticateOk(alice);
             assertNotice(sync, "[\"REQ\",\"dup\",{\"artifact\":\"x\",\"artifact\":\"sync\"}]");
             assertThat(sync.hasEose("dup"))
@@ -93,7 +93,7 @@ class SharedJsonRulesTest {
         assertThat(reply.json().isObject()).as(reply.toString()).isTrue();
     }
 
-    private static void assertNotice(SyncClient sync, String frame) {
+    private static void assertNotice(SyncSocket sync, String frame) {
         int before = sync.received().size();
         sync.send(frame);
         Optional<JsonNode> notice = await().atMost(Duration.ofSeconds(10))

@@ -32,7 +32,7 @@ import java.util.function.Predicate;
  * the store a real client would (an EVENT of a revision puts the head under d, one of a removal marker drops d).
  * {@link #pause()} stops reading from the socket, as a stalled client would.
  */
-public final class SyncClient implements WebSocket.Listener, AutoCloseable {
+public final class SyncSocket implements WebSocket.Listener, AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -53,14 +53,14 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
     private volatile WebSocket socket;
     private CompletableFuture<?> sending = CompletableFuture.completedFuture(null);
 
-    private SyncClient(String url) {
+    private SyncSocket(String url) {
         this.url = url;
     }
 
     /** @param baseUrl the relay's http://host:port */
-    public static SyncClient connect(String baseUrl) {
+    public static SyncSocket connect(String baseUrl) {
         String url = baseUrl.replaceFirst("^http", "ws") + "/";
-        SyncClient client = new SyncClient(url);
+        SyncSocket client = new SyncSocket(url);
         client.socket = HTTP.newWebSocketBuilder()
                 .connectTimeout(Duration.ofSeconds(5))
                 .buildAsync(URI.create(url), client)
@@ -72,8 +72,8 @@ public final class SyncClient implements WebSocket.Listener, AutoCloseable {
      * Connects to {@code baseUrl} as if through a proxy: {@code headers} go with the upgrade and AUTH signs
      * {@code publicUrl}, the address the client believes it connected to.
      */
-    public static SyncClient connectVia(String baseUrl, String publicUrl, Map<String, String> headers) {
-        SyncClient client = new SyncClient(publicUrl);
+    public static SyncSocket connectVia(String baseUrl, String publicUrl, Map<String, String> headers) {
+        SyncSocket client = new SyncSocket(publicUrl);
         WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
         headers.forEach(builder::header);
         client.socket = builder.buildAsync(URI.create(baseUrl.replaceFirst("^http", "ws") + "/"), client)

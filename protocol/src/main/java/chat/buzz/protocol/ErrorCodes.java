@@ -1,0 +1,58 @@
+package chat.buzz.protocol;
+
+/**
+ * The error vocabulary of the wire contract (docs/protocol.md), the one home for it: the relay sends
+ * these, clients branch on them. Codes are whole {@code error} values; prefixes start a text that goes
+ * on with a human reason ({@code "invalid: ..."}), in an HTTP error body, an {@code OK} or a
+ * {@code CLOSED} message.
+ */
+public final class ErrorCodes {
+    // Section 2: authentication and tenancy.
+    /** 401: a request that needs a signed Authorization header came without one. */
+    public static final String MISSING_AUTH = "missing Nostr auth";
+    /** 401: starts every failed NIP-98 check; the rest is the reason. */
+    public static final String NIP98_PREFIX = "NIP-98: ";
+    /** The NIP-98 reason for an auth event the relay has seen before. */
+    public static final String NIP98_REPLAY = NIP98_PREFIX + "replay detected";
+    /** 404: no community is served at the request's Host. */
+    public static final String UNKNOWN_COMMUNITY = "unknown community";
+
+    // Section 3: write replies and /query refusals, NIP-01 style prefixes.
+    public static final String INVALID_PREFIX = "invalid: ";
+    public static final String BLOCKED_PREFIX = "blocked: ";
+    public static final String CONFLICT_PREFIX = "conflict: ";
+    public static final String RATE_LIMITED_PREFIX = "rate-limited: ";
+    /** An accepted exact resubmission. */
+    public static final String DUPLICATE_PREFIX = "duplicate: ";
+    /** 503: the relay cannot serve this now (its database is unreachable); retry later. */
+    public static final String UNAVAILABLE_PREFIX = "unavailable: ";
+
+    // Section 4.5: incremental reads.
+    public static final String INCREMENTAL_INVALID_REQUEST = "incremental_invalid_request";
+    public static final String INCREMENTAL_INVALID_CURSOR = "incremental_invalid_cursor";
+    public static final String INCREMENTAL_CURSOR_MISMATCH = "incremental_cursor_mismatch";
+    public static final String INCREMENTAL_SCOPE_TOO_LARGE = "incremental_scope_too_large";
+    public static final String INCREMENTAL_TOO_MANY_IDS = "incremental_too_many_ids";
+    /** 422: {@code #h} names a TTL channel; the message names the channel. */
+    public static final String INCREMENTAL_TTL_CHANNEL = "incremental_ttl_channel";
+    /** 503: the incremental gate is off; read mode "current" instead. */
+    public static final String INCREMENTAL_UNAVAILABLE = "incremental_unavailable";
+    /** 503 with Retry-After: the read bulkhead is full. */
+    public static final String INCREMENTAL_CAPACITY = "incremental_capacity";
+    /** 503: the statement budget ran out. */
+    public static final String INCREMENTAL_TIMEOUT = "incremental_timeout";
+    /**
+     * 503 with Retry-After: the database is unreachable, so mode "current" is down too. Not in the
+     * table of 4.5 (whose {@code incremental_unavailable} means "use current"); the same request may
+     * succeed later.
+     */
+    public static final String INCREMENTAL_DATABASE_UNAVAILABLE = "incremental_database_unavailable";
+
+    // Section 5: CLOSED reasons of WebSocket sync, each followed by ": " and a human text.
+    /** The relay ended the subscription (the policy changed, or it fell behind): subscribe again. */
+    public static final String SYNC_RESET = "sync_reset";
+    /** The sync gate is off. */
+    public static final String SYNC_UNAVAILABLE = "sync_unavailable";
+
+    private ErrorCodes() {}
+}
