@@ -1,5 +1,6 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.bench.SignedCalls;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
@@ -38,7 +39,7 @@ final class Fixture {
     private static final int CHUNK = 2_000;
 
     final Shape shape;
-    final NostrKeys reader = NostrKeys.generate();
+    final NostrKeys reader;
     final List<NostrKeys> owners = keys(OWNERS);
     final List<NostrKeys> memberPool = keys(MEMBER_POOL);
     final NostrKeys grantOwner = NostrKeys.generate();
@@ -55,7 +56,13 @@ final class Fixture {
     private long communityId;
 
     Fixture(Shape shape) {
+        this(shape, NostrKeys.generate());
+    }
+
+    /** @param reader the member of every channel whose set is measured */
+    Fixture(Shape shape, NostrKeys reader) {
         this.shape = shape;
+        this.reader = reader;
         this.content = contentFor(Shape.EVENT_BYTES);
     }
 
@@ -90,7 +97,7 @@ final class Fixture {
         }
     }
 
-    private static long community(Connection db) throws SQLException {
+    static long community(Connection db) throws SQLException {
         try (Statement statement = db.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT id FROM communities WHERE name = 'local'")) {
             if (!rows.next()) {

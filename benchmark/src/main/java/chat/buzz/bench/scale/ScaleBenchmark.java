@@ -1,69 +1,80 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.bench.Events;
+import chat.buzz.bench.Load;
+import chat.buzz.bench.RelayOptions;
 import chat.buzz.bench.RelaySampler;
+import chat.buzz.bench.SignedCalls;
+import chat.buzz.bench.Timings;
+import chat.buzz.bench.fanout.FanOut;
+import chat.buzz.client.Digest;
 import chat.buzz.protocol.Event;
-import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * Issue 11's reference-shape benchmark for one size: seeds a fresh relay database (by COPY, every event
+ * The reference-shape benchmark for one size: seeds a fresh relay database (by COPY, every event
  * signed), then measures through the relay's HTTP and WebSocket endpoints with signed requests, and
  * writes {@code scale-<size>.json} into the results directory. Run by bench/scale.sh, one fresh relay
  * per size; {@link ScaleReport} turns the files into a table and a chart.
- *
- * <p>Usage: ScaleBenchmark baseUrl adminUrl adminToken relayPid jdbcUrl artifacts warmupSeconds resultsDir
- * [fanOutSubscribers=300] [clients=50] [writeSeconds=10]
  */
-public final class ScaleBenchmark {
+@Command(name = "ScaleBenchmark", mixinStandardHelpOptions = true, description = "The reference shape, one size.")
+public final class ScaleBenchmark implements Callable<Integer> {
     private static final int REPEATS = 30;
 
-    private final SignedCalls calls;
-    private final Reads reads;
-    private final Fixture fixture;
-    private final String jdbcUrl;
+    @CommandLine.Mixin
+    RelayOptions relay;
+
+    @CommandLine.Mixin
+    ShapeOptions size;
+
+    @Option(names = "--warmup", defaultValue = "60", description = "warm-up seconds of mixed load")
+    int warmupSeconds;
+
+    @Option(names = "--results", defaultValue = "bench/results", description = "where scale-<size>.json goes")
+    Path resultsDir;
+
+    @Option(names = "--fanout", defaultValue = "300", description = "WebSocket subscribers (0: skip)")
+    int fanOutSubscribers;
+
+    @Option(names = "--clients", defaultValue = "50", description = "clients bootstrapping at once")
+    int clients;
+
+    @Option(names = "--write-seconds", defaultValue = "10", description = "seconds per writes/s figure")
+    double writeSeconds;
+
+    private SignedCalls calls;
+    private Reads reads;
+    private Fixture fixture;
     private final Map<String, Object> results = new LinkedHashMap<>();
     private final Random random = new Random(11);
 
-    private ScaleBenchmark(String baseUrl, String jdbcUrl, Fixture fixture) {
-        this.calls = new SignedCalls(baseUrl);
-        this.reads = new Reads(calls);
-        this.jdbcUrl = jdbcUrl;
-        this.fixture = fixture;
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ScaleBenchmark()).execute(args));
     }
 
-    public static void main(String[] args) throws Exception {
-        if (args.length < 8) {
-            System.err.println("usage: ScaleBenchmark baseUrl adminUrl adminToken relayPid jdbcUrl artifacts"
-                    + " warmupSeconds resultsDir [fanOutSubscribers=300] [clients=50] [writeSeconds=10]");
-            System.exit(2);
-        }
-        for (String url : List.of(args[0], args[1])) {
-            if (!URI.create(url).getHost().equals("127.0.0.1")) {
-                throw new IllegalArgumentException("the benchmark runs against 127.0.0.1 only, not " + url);
-            }
-        }
-        int artifacts = Integer.parseInt(args[5]);
-        int fanOut = args.length > 8 ? Integer.parseInt(args[8]) : 300;
-        int clients = args.length > 9 ? Integer.parseInt(args[9]) : 50;
-        double writeSeconds = args.length > 10 ? Double.parseDouble(args[10]) : 10;
-        ScaleBenchmark benchmark = new ScaleBenchmark(args[0], args[4], new Fixture(Shape.of(artifacts)));
-        RelaySampler sampler = new RelaySampler(benchmark.calls.http(), args[1], args[2], Long.parseLong(args[3]));
+    @Override
+    public Integer call() throws Exception {
+        relay.requireLoopback();
+        calls = new SignedCalls(relay.baseUrl);
+        reads = new Reads(calls);
+        RelaySampler sampler = relay.sampler(calls.http());
         AtomicLong peakHeap = new AtomicLong();
         AtomicBoolean over = new AtomicBoolean();
         Thread heapWatch = new Thread(
@@ -80,27 +91,26 @@ public final class ScaleBenchmark {
                 "heap-watch");
         heapWatch.setDaemon(true);
         heapWatch.start();
-        benchmark.run(Integer.parseInt(args[6]), fanOut, clients, writeSeconds);
+        results.put("load_average_start", Load.averages());
+        run();
         over.set(true);
-        benchmark.results.put("peak_heap_mib", Timings.round(peakHeap.get() / (1024.0 * 1024.0)));
-        Path out = Path.of(args[7], "scale-" + artifacts + ".json");
+        results.put("peak_heap_mib", Timings.round(peakHeap.get() / (1024.0 * 1024.0)));
+        results.put("load_average_end", Load.averages());
+        results.put("load_too_high", Load.tooHigh());
+        Path out = resultsDir.resolve("scale-" + size.artifacts + ".json");
         Files.createDirectories(out.getParent());
-        SignedCalls.JSON.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), benchmark.results);
+        SignedCalls.JSON.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), results);
         System.out.println("wrote " + out);
-        System.exit(0);
+        return 0;
     }
 
-    private void run(int warmupSeconds, int fanOutSubscribers, int clients, double writeSeconds) throws Exception {
-        Shape shape = fixture.shape;
-        results.put("artifacts", shape.artifacts());
-        results.put("channels", shape.channels());
-        results.put("memberships", shape.memberships());
+    private void run() throws Exception {
         long begin = System.nanoTime();
-        fixture.seed(jdbcUrl);
+        fixture = size.seed(NostrKeys.generate());
         results.put("seed_s", Timings.round((System.nanoTime() - begin) / 1e9));
-        log(
-                "seeded %d artifacts, %d channels, %d memberships in %.1f s",
-                shape.artifacts(), shape.channels(), shape.memberships(), (System.nanoTime() - begin) / 1e9);
+        results.put("artifacts", fixture.shape.artifacts());
+        results.put("channels", fixture.shape.channels());
+        results.put("memberships", fixture.shape.memberships());
         verifySeed();
         warmUp(warmupSeconds);
 
@@ -188,7 +198,7 @@ public final class ScaleBenchmark {
                         Timings.round(reload.bytes() / 1e6)));
         log("current reload (limit 1000 + offset): %.0f ms, %d entries", reload.millis(), reload.entries());
 
-        Fixture.ageEverything(jdbcUrl);
+        Fixture.ageEverything(size.jdbcUrl);
         Timings afterOverlap = deltas(cursor);
         results.put("delta_after_overlap", withRatio(afterOverlap.summary(), afterOverlap, trivial));
         log("no-change delta after the overlap: median %.2f ms", afterOverlap.medianMillis());
@@ -196,19 +206,11 @@ public final class ScaleBenchmark {
         grant(cursor);
         crowd(clients);
         if (fanOutSubscribers > 0) {
-            int index = 0; // channel 0 is open
-            Map<String, Object> fan = new FanOut(calls)
-                    .run(
-                            fixture.channels.get(0),
-                            fixture.reader,
-                            fixture.artifactIds.get(index),
-                            fixture.headIds.get(index),
-                            fanOutSubscribers,
-                            10,
-                            20);
-            fixture.headIds.set(index, (String) fan.remove("head"));
-            results.put("fan_out", fan);
-            log("fan-out: %s", fan);
+            // Channel 0 is open; the reader creates artifacts in it (open loop, 10 a second for 20 s).
+            FanOut.Result fan = new FanOut(List.of(relay.baseUrl), true)
+                    .run(fixture.reader, fixture.channels.get(0), fanOutSubscribers, 10, 20);
+            results.put("fan_out", fan.json());
+            log("fan-out: %s", fan.json());
         }
     }
 
@@ -236,22 +238,13 @@ public final class ScaleBenchmark {
         }
     }
 
-    private String expectedDigest() throws Exception {
-        byte[] xor = new byte[32];
-        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+    /** The digest a client holding exactly the seeded set computes, with the client library's own code. */
+    private String expectedDigest() {
+        Digest digest = new Digest();
         for (int i = 0; i < fixture.artifactIds.size(); i++) {
-            UUID d = fixture.artifactIds.get(i);
-            sha.update(ByteBuffer.allocate(16)
-                    .putLong(d.getMostSignificantBits())
-                    .putLong(d.getLeastSignificantBits())
-                    .array());
-            sha.update(Hex.decode(fixture.headIds.get(i), 32));
-            byte[] hash = sha.digest();
-            for (int k = 0; k < 32; k++) {
-                xor[k] ^= hash[k];
-            }
+            digest.add(fixture.artifactIds.get(i).toString(), fixture.headIds.get(i));
         }
-        return Hex.encode(xor);
+        return digest.hex();
     }
 
     /** About a minute of mixed reads and writes (shorter in CI), so the relay's JIT has settled. */
@@ -282,7 +275,7 @@ public final class ScaleBenchmark {
                             synchronized (random) {
                                 reads.knownIds(writer, randomIds(100));
                             }
-                            Event event = Writers.revision(writer, d, own, head, "warm-up", "warm-up body");
+                            Event event = Events.revision(writer, d, own, head, "warm-up", "warm-up body");
                             head = calls.post(writer, "/events", event.toJson()).status() == 200 ? event.id() : null;
                             if (head == null) {
                                 d = UUID.randomUUID();
@@ -302,7 +295,7 @@ public final class ScaleBenchmark {
     private long[] bestFloor() throws Exception {
         long[] best = null;
         for (int i = 0; i < 3; i++) {
-            long[] floor = Fixture.floor(jdbcUrl, fixture.reader.publicKeyHex(), fixture.communityId());
+            long[] floor = Fixture.floor(size.jdbcUrl, fixture.reader.publicKeyHex(), fixture.communityId());
             if (best == null || floor[2] < best[2]) {
                 best = floor;
             }
@@ -315,7 +308,7 @@ public final class ScaleBenchmark {
         for (int i = 0; i < count; i++) {
             int index = random.nextInt(fixture.artifactIds.size());
             UUID channel = fixture.channels.get(fixture.artifactChannel.get(index));
-            Event event = Writers.revision(
+            Event event = Events.revision(
                     fixture.reader,
                     fixture.artifactIds.get(index),
                     channel,
@@ -448,6 +441,6 @@ public final class ScaleBenchmark {
     }
 
     private static void log(String format, Object... args) {
-        System.out.printf("[scale] " + format + "%n", args);
+        Load.figure("[scale] " + format, args);
     }
 }

@@ -1,16 +1,19 @@
-package chat.buzz.bench.scale;
+package chat.buzz.bench;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Repeated timings of one figure, in milliseconds, with the entries each call returned. */
-final class Timings {
+/**
+ * The benchmarks' one timing type: repeated timings of one figure with the entries each call returned,
+ * safe to add to from several threads. Percentiles are nearest-rank over every sample kept.
+ */
+public final class Timings {
     private long[] nanos = new long[16];
     private long[] entries = new long[16];
     private int count;
 
-    void add(long callNanos, long callEntries) {
+    public synchronized void add(long callNanos, long callEntries) {
         if (count == nanos.length) {
             nanos = Arrays.copyOf(nanos, count * 2);
             entries = Arrays.copyOf(entries, count * 2);
@@ -19,25 +22,34 @@ final class Timings {
         entries[count++] = callEntries;
     }
 
-    int count() {
+    public void add(long callNanos) {
+        add(callNanos, 0);
+    }
+
+    public synchronized int count() {
         return count;
     }
 
-    double medianMillis() {
-        return percentile(0.50);
+    public double medianMillis() {
+        return percentileMillis(0.50);
     }
 
-    double p99Millis() {
-        return percentile(0.99);
+    public double p99Millis() {
+        return percentileMillis(0.99);
     }
 
-    private double percentile(double p) {
+    /** @param p 0..1; NaN when nothing was timed */
+    public synchronized double percentileMillis(double p) {
+        if (count == 0) {
+            return Double.NaN;
+        }
         long[] sorted = Arrays.copyOf(nanos, count);
         Arrays.sort(sorted);
-        return count == 0 ? Double.NaN : sorted[(int) Math.min(count - 1, Math.floor(p * count))] / 1e6;
+        int rank = (int) Math.ceil(p * count);
+        return sorted[Math.max(0, Math.min(count - 1, rank - 1))] / 1e6;
     }
 
-    Map<String, Object> summary() {
+    public synchronized Map<String, Object> summary() {
         long[] sortedEntries = Arrays.copyOf(entries, count);
         Arrays.sort(sortedEntries);
         Map<String, Object> out = new LinkedHashMap<>();
@@ -50,7 +62,7 @@ final class Timings {
         return out;
     }
 
-    static double round(double value) {
+    public static double round(double value) {
         return Math.round(value * 100) / 100.0;
     }
 }
