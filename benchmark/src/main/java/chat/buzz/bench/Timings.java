@@ -3,6 +3,7 @@ package chat.buzz.bench;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * The benchmarks' one timing type: repeated timings of one figure with the entries each call returned,
@@ -60,6 +61,15 @@ public final class Timings {
         out.put("entries_max", count == 0 ? 0 : sortedEntries[count - 1]);
         out.put("entries_first", count == 0 ? 0 : entries[0]);
         return out;
+    }
+
+    /** {@code times} calls, each timed by what it returns (its nanoseconds). */
+    public static Timings repeat(int times, LongSupplier call) {
+        Timings timings = new Timings();
+        for (int i = 0; i < times; i++) {
+            timings.add(call.getAsLong());
+        }
+        return timings;
     }
 
     public static double round(double value) {

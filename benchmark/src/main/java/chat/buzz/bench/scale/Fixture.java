@@ -19,6 +19,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import org.postgresql.PGConnection;
@@ -72,6 +73,15 @@ final class Fixture {
 
     long communityId() {
         return communityId;
+    }
+
+    /** {@code count} ids of seeded artifacts drawn with {@code random} (repeats possible). */
+    List<String> randomArtifactIds(Random random, int count) {
+        List<String> ids = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            ids.add(artifactIds.get(random.nextInt(artifactIds.size())).toString());
+        }
+        return ids;
     }
 
     void seed(String jdbcUrl) throws SQLException, IOException {

@@ -203,13 +203,7 @@ public final class InstanceCurve implements Callable<Integer> {
                     .expectOk("delta read");
             cursor = delta.json().path("cursor").asText();
             record(deltas, delta, warmEnd);
-            List<String> ids = new ArrayList<>();
-            for (int i = 0; i < 100; i++) {
-                ids.add(fixture.artifactIds
-                        .get(random.nextInt(fixture.artifactIds.size()))
-                        .toString());
-            }
-            record(knownIds, reads.knownIds(reader, ids), warmEnd);
+            record(knownIds, reads.knownIds(reader, fixture.randomArtifactIds(random, 100)), warmEnd);
         }
     }
 

@@ -200,10 +200,6 @@ public final class ReadPathProbe implements Callable<Integer> {
         if (warmUp < 0) {
             throw new IllegalStateException("the clock ran backwards during the warm-up");
         }
-        Timings timings = new Timings();
-        for (int i = 0; i < repeats; i++) {
-            timings.add(nanos.getAsLong());
-        }
-        return timings.medianMillis();
+        return Timings.repeat(repeats, nanos).medianMillis();
     }
 }

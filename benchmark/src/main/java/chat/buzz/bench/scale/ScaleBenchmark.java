@@ -7,23 +7,18 @@ import chat.buzz.bench.RelaySampler;
 import chat.buzz.bench.SignedCalls;
 import chat.buzz.bench.Timings;
 import chat.buzz.bench.fanout.FanOut;
-import chat.buzz.client.Digest;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -74,27 +69,11 @@ public final class ScaleBenchmark implements Callable<Integer> {
         relay.requireLoopback();
         calls = new SignedCalls(relay.baseUrl);
         reads = new Reads(calls);
-        RelaySampler sampler = relay.sampler(calls.http());
-        AtomicLong peakHeap = new AtomicLong();
-        AtomicBoolean over = new AtomicBoolean();
-        Thread heapWatch = new Thread(
-                () -> {
-                    while (!over.get()) {
-                        try {
-                            peakHeap.accumulateAndGet(sampler.sample(0).heapUsedBytes(), Math::max);
-                            Thread.sleep(250); // the sampling period
-                        } catch (Exception e) {
-                            return;
-                        }
-                    }
-                },
-                "heap-watch");
-        heapWatch.setDaemon(true);
-        heapWatch.start();
+        RelaySampler.PeakHeap peakHeap = relay.sampler(calls.http()).watchPeakHeap();
         results.put("load_average_start", Load.averages());
         run();
-        over.set(true);
-        results.put("peak_heap_mib", Timings.round(peakHeap.get() / (1024.0 * 1024.0)));
+        peakHeap.stop();
+        results.put("peak_heap_mib", Timings.round(peakHeap.bytes() / (1024.0 * 1024.0)));
         results.put("load_average_end", Load.averages());
         results.put("load_too_high", Load.tooHigh());
         Path out = resultsDir.resolve("scale-" + size.artifacts + ".json");
@@ -111,10 +90,14 @@ public final class ScaleBenchmark implements Callable<Integer> {
         results.put("artifacts", fixture.shape.artifacts());
         results.put("channels", fixture.shape.channels());
         results.put("memberships", fixture.shape.memberships());
-        verifySeed();
-        warmUp(warmupSeconds);
+        Map<String, Object> check = SeedCheck.verify(reads, fixture);
+        results.putAll(check);
+        log("seed check: %s", check);
+        new Crowds(calls, fixture).warmUp(warmupSeconds, random);
+        log("warmed up for %d s", warmupSeconds);
 
-        Timings trivial = repeat(() -> reads.trivial(fixture.reader).nanos(), 0);
+        Timings trivial =
+                Timings.repeat(REPEATS, () -> reads.trivial(fixture.reader).nanos());
         results.put("trivial", trivial.summary());
         log("trivial signed request: median %.2f ms", trivial.medianMillis());
 
@@ -179,8 +162,8 @@ public final class ScaleBenchmark implements Callable<Integer> {
         }
         results.put("delta_one_change", oneChange.summary());
 
-        Timings knownIds =
-                repeat(() -> reads.knownIds(fixture.reader, randomIds(100)).nanos(), 100);
+        Timings knownIds = Timings.repeat(
+                REPEATS, () -> reads.knownIds(fixture.reader, randomIds(100)).nanos());
         results.put("known_id_100", knownIds.summary());
         log("known-ID 100: median %.2f ms", knownIds.medianMillis());
 
@@ -204,7 +187,11 @@ public final class ScaleBenchmark implements Callable<Integer> {
         log("no-change delta after the overlap: median %.2f ms", afterOverlap.medianMillis());
 
         grant(cursor);
-        crowd(clients);
+        if (clients > 0) {
+            Map<String, Object> crowd = new Crowds(calls, fixture).bootstrapAtOnce(clients);
+            results.put("crowd", crowd);
+            log("%d clients bootstrapping at once: %s", clients, crowd);
+        }
         if (fanOutSubscribers > 0) {
             // Channel 0 is open; the reader creates artifacts in it (open loop, 10 a second for 20 s).
             FanOut.Result fan = new FanOut(List.of(relay.baseUrl), true)
@@ -212,84 +199,6 @@ public final class ScaleBenchmark implements Callable<Integer> {
             results.put("fan_out", fan.json());
             log("fan-out: %s", fan.json());
         }
-    }
-
-    /** Reads a seeded artifact back through the relay and compares the relay's digest of the whole set. */
-    private void verifySeed() throws Exception {
-        SignedCalls.Reply known = reads.knownIds(
-                fixture.reader, List.of(fixture.artifactIds.get(1).toString()));
-        JsonNode entry = known.json().path("entries").path(0);
-        Event event = Event.fromJson(entry.path("event"));
-        boolean readBack = entry.path("op").asText().equals("upsert")
-                && event.id().equals(fixture.headIds.get(1))
-                && event.hasValidId()
-                && event.hasValidSignature();
-        results.put("seed_read_back", readBack);
-        results.put("event_bytes", event.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
-        SignedCalls.Reply digest = reads.digest(fixture.reader);
-        Object digestMatches = digest.status() == 200
-                ? digest.json().path("digest").asText().equals(expectedDigest())
-                        && digest.json().path("count").asLong() == fixture.artifactIds.size()
-                : "status " + digest.status();
-        results.put("seed_digest_matches", digestMatches);
-        log("seed check: read back %s, digest matches %s", readBack, digestMatches);
-        if (!readBack || Boolean.FALSE.equals(digestMatches)) {
-            throw new IllegalStateException("the seeded fixture does not read back as written");
-        }
-    }
-
-    /** The digest a client holding exactly the seeded set computes, with the client library's own code. */
-    private String expectedDigest() {
-        Digest digest = new Digest();
-        for (int i = 0; i < fixture.artifactIds.size(); i++) {
-            digest.add(fixture.artifactIds.get(i).toString(), fixture.headIds.get(i));
-        }
-        return digest.hex();
-    }
-
-    /** About a minute of mixed reads and writes (shorter in CI), so the relay's JIT has settled. */
-    private void warmUp(int seconds) throws Exception {
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        Writers writers = new Writers(calls);
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < 2; t++) {
-            NostrKeys writer = NostrKeys.generate();
-            UUID own = writers.ownChannel(writer);
-            Thread thread = new Thread(
-                    () -> {
-                        String cursor = null;
-                        String head = null;
-                        UUID d = UUID.randomUUID();
-                        while (System.nanoTime() < end) {
-                            reads.trivial(fixture.reader);
-                            SignedCalls.Reply page = calls.post(
-                                    writer,
-                                    "/query",
-                                    SignedCalls.query("{\"artifact\":\"incremental\",\"limit\":100"
-                                            + (cursor == null ? "" : ",\"since\":\"" + cursor + "\"") + "}"));
-                            if (page.status() == 200) {
-                                cursor = page.json().path("more").asBoolean()
-                                        ? page.json().path("cursor").asText()
-                                        : null;
-                            }
-                            synchronized (random) {
-                                reads.knownIds(writer, randomIds(100));
-                            }
-                            Event event = Events.revision(writer, d, own, head, "warm-up", "warm-up body");
-                            head = calls.post(writer, "/events", event.toJson()).status() == 200 ? event.id() : null;
-                            if (head == null) {
-                                d = UUID.randomUUID();
-                            }
-                        }
-                    },
-                    "warm-up-" + t);
-            thread.start();
-            threads.add(thread);
-        }
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        log("warmed up for %d s", seconds);
     }
 
     private long[] bestFloor() throws Exception {
@@ -365,74 +274,8 @@ public final class ScaleBenchmark implements Callable<Integer> {
                 session.millis(), session.pages(), session.entries());
     }
 
-    /** Many clients bootstrapping at once against the default bulkhead; each honours Retry-After. */
-    private void crowd(int clients) throws InterruptedException {
-        if (clients <= 0) {
-            return;
-        }
-        AtomicLong refusals = new AtomicLong();
-        AtomicLong failures = new AtomicLong();
-        AtomicLong entries = new AtomicLong();
-        List<Thread> threads = new ArrayList<>();
-        long begin = System.nanoTime();
-        for (int i = 0; i < clients; i++) {
-            NostrKeys client = fixture.memberPool.get(i % fixture.memberPool.size());
-            Thread thread = new Thread(
-                    () -> {
-                        try {
-                            Reads.Session session = reads.session(client, null);
-                            refusals.addAndGet(session.refusals());
-                            entries.addAndGet(session.entries());
-                        } catch (RuntimeException e) {
-                            failures.incrementAndGet();
-                        }
-                    },
-                    "client-" + i);
-            thread.start();
-            threads.add(thread);
-        }
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        double seconds = (System.nanoTime() - begin) / 1e9;
-        results.put(
-                "crowd",
-                Map.of(
-                        "clients",
-                        clients,
-                        "total_s",
-                        Timings.round(seconds),
-                        "refusals_503",
-                        refusals.get(),
-                        "failed",
-                        failures.get(),
-                        "entries",
-                        entries.get()));
-        log(
-                "%d clients bootstrapping at once: %.1f s, %d refusals (503), %d failed, %d entries",
-                clients, seconds, refusals.get(), failures.get(), entries.get());
-    }
-
     private List<String> randomIds(int count) {
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            ids.add(fixture.artifactIds
-                    .get(random.nextInt(fixture.artifactIds.size()))
-                    .toString());
-        }
-        return ids;
-    }
-
-    private interface Call {
-        long nanos();
-    }
-
-    private static Timings repeat(Call call, int entries) {
-        Timings timings = new Timings();
-        for (int i = 0; i < REPEATS; i++) {
-            timings.add(call.nanos(), entries);
-        }
-        return timings;
+        return fixture.randomArtifactIds(random, count);
     }
 
     private static Map<String, Object> withRatio(Map<String, Object> summary, Timings figure, Timings trivial) {
