@@ -67,6 +67,6 @@ public final class DigestBenchmark implements Callable<Integer> {
     }
 
     private static void row(String read, Timings timings) {
-        Load.figure("| %s | %.1f | %.1f |", read, timings.medianMillis(), timings.percentileMillis(0.9));
+        Load.row("| %s | %.1f | %.1f |", read, timings.medianMillis(), timings.percentileMillis(0.9));
     }
 }

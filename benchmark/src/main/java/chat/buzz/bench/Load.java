@@ -37,6 +37,11 @@ public final class Load {
         return "[load " + averages() + (tooHigh() ? ", load too high" : "") + "]";
     }
 
+    /** Prints one row of a Markdown table whose last column is the load. */
+    public static void row(String format, Object... args) {
+        System.out.println(String.format(java.util.Locale.ROOT, format, args) + " " + beside() + " |");
+    }
+
     /** Prints one figure with the load beside it. */
     public static void figure(String format, Object... args) {
         System.out.println(String.format(java.util.Locale.ROOT, format, args) + "  " + beside());

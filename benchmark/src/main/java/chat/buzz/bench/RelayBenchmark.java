@@ -87,7 +87,7 @@ public final class RelayBenchmark implements Callable<Integer> {
     }
 
     private static void print(Measurement m, double baseline) {
-        Load.figure(
+        Load.row(
                 "| %s | %d | %d | %.0f | %.3f | %.2f | %.2f |",
                 m.scenario(),
                 m.ok(),

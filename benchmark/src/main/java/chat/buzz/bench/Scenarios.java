@@ -1,31 +1,23 @@
 package chat.buzz.bench;
 
 import chat.buzz.protocol.Event;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.UUID;
 import java.util.function.Supplier;
 
 /** The requests measured, each against a community seeded by {@link Seed}. */
 final class Scenarios {
-    private final String baseUrl;
     private final Seed seed;
     private final SignedCalls calls;
 
     Scenarios(String baseUrl, Seed seed) {
-        this.baseUrl = baseUrl;
         this.seed = seed;
         this.calls = new SignedCalls(baseUrl);
     }
 
     /** Baseline: the NIP-11 document, served without auth or database work. */
     Supplier<Scenario> information() {
-        return () -> simple(
-                "nip11-info",
-                () -> HttpRequest.newBuilder(URI.create(baseUrl + "/"))
-                        .header("Accept", "application/nostr+json")
-                        .GET()
-                        .build());
+        return () -> simple("nip11-info", calls::information);
     }
 
     /** A signed read of 100 current heads of one channel. */

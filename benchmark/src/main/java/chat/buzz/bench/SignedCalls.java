@@ -79,6 +79,15 @@ public final class SignedCalls {
                 .build();
     }
 
+    /** The unsigned NIP-11 information document request (PROTOCOL 6), the one request without auth. */
+    public HttpRequest information() {
+        return HttpRequest.newBuilder(URI.create(baseUrl + "/"))
+                .timeout(Duration.ofSeconds(60))
+                .header("Accept", "application/nostr+json")
+                .GET()
+                .build();
+    }
+
     public Reply post(NostrKeys keys, String path, String body) {
         HttpRequest request = request(keys, path, body);
         long begin = System.nanoTime();

@@ -10,7 +10,6 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.file.Files;
@@ -183,12 +182,7 @@ public final class PolicyChange implements Callable<Integer> {
 
     /** NIP-11 {@code policy_changes} (PROTOCOL 6): what this relay says it does; a relay without it resets. */
     private static String policyMode(SignedCalls calls) throws Exception {
-        HttpResponse<String> info = calls.http()
-                .send(
-                        HttpRequest.newBuilder(URI.create(calls.baseUrl() + "/"))
-                                .header("Accept", "application/nostr+json")
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> info = calls.http().send(calls.information(), HttpResponse.BodyHandlers.ofString());
         JsonNode mode = SignedCalls.JSON
                 .readTree(info.body())
                 .path("artifacts")
