@@ -1,69 +1,64 @@
 #!/usr/bin/env bash
-# WebSocket fan-out: starts <instances> packaged relays on one database (the first in
-# local mode with its embedded PostgreSQL, the others in the production configuration), then runs chat.buzz.bench.FanoutBenchmark: <subscribers>
-# WebSocket subscribers of one open channel, spread over the instances, and one writer creating
-# artifacts at <writesPerSecond> for <seconds>. Prints write-to-frame p50/p99, frames delivered and
-# each relay's CPU. Results: docs/benchmarks.md; the relays' logs are left in benchmark/target/relay-<n>.log.
+# WebSocket fan-out, the relay against a naive in-memory relay in one run (chat.buzz.bench.fanout):
+# starts <instances> packaged relays on one database (the first in local mode with its embedded
+# PostgreSQL, the others against that database with the same relay key) and the naive relay
+# (chat.buzz.bench.fanout.NaiveRelay, its own JVM with the same heap), then drives each with the same
+# load generator: <subscribers> WebSocket subscribers of one open channel, spread over the instances, and
+# one writer creating artifacts at <writesPerSecond> for <seconds>. Prints write-to-frame p50/p99/max over
+# every frame, frames delivered, each process's CPU, and the relay's p50/p99 as ratios to the naive
+# relay's. Results: docs/benchmarks.md; the relays' logs are left in benchmark/target/.
 # Usage: bench/fanout.sh [subscribers=300] [writesPerSecond=10] [seconds=20] [instances=1]
-# Environment: BUZZ_RELAY_JAR (default service/target/buzz-relay.jar; another build to compare).
-# Never installs anything into ~/.m2.
+# Environment: BUZZ_RELAY_JAR (another build to compare), BENCH_PACKAGE=no (reuse target/),
+# FANOUT_NAIVE=no (the relay alone).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 subscribers=${1:-300}
 rate=${2:-10}
 seconds=${3:-20}
 instances=${4:-1}
-jar=${BUZZ_RELAY_JAR:-service/target/buzz-relay.jar}
+bench_begin fanout
+bench_package relay
+export RELAY_JAR=$(realpath "${BUZZ_RELAY_JAR:-$BENCH_ROOT/service/target/buzz-relay.jar}")
 
-if [ ! -f "$jar" ]; then
-  mvn -q -B -DskipTests package
-fi
-# Packaged in the same reactor run, so the protocol module resolves to its jar without installing it.
-mvn -q -B -pl benchmark -am -DskipTests package dependency:build-classpath \
-  -Dmdep.outputFile=target/fanout-classpath.txt >/dev/null
-classpath="benchmark/target/classes:$(cat benchmark/target/fanout-classpath.txt)"
-jar=$(realpath "$jar")
-root=$(pwd)
-
-work=$(mktemp -d)
+key=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+relay_env=(BUZZ_ARTIFACT_SYNC_ENABLED=true BUZZ_RELAY_SECRET_KEY="$key")
+urls=()
 pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  cp "$work"/relay-*.log benchmark/target/ 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+jdbc=""
+keep_logs() { for dir in "${BENCH_RELAY_DIRS[@]}"; do cp "$dir/relay.log" "$BENCH_ROOT/benchmark/target/relay-$(basename "$dir").log" 2>/dev/null || true; done; }
+for i in $(seq 1 "$instances"); do
+  if [ -z "$jdbc" ]; then
+    bench_start_relay "${relay_env[@]}" JAVA_TOOL_OPTIONS="-Xmx512m"
+    jdbc="jdbc:postgresql://127.0.0.1:$RELAY_PG_PORT/postgres"
+  else
+    bench_start_relay "${relay_env[@]}" \
+      JAVA_TOOL_OPTIONS="-Xmx512m -Ddw.embeddedDatabase.enabled=false -Ddw.database.url=$jdbc"
+  fi
+  urls+=("http://127.0.0.1:$RELAY_PORT")
+  pids+=("$RELAY_PID")
+  echo "relay $i: pid $RELAY_PID on 127.0.0.1:$RELAY_PORT"
+done
 
-# Waits for relay $1's HTTP port and prints it.
-await_port() {
-  local port=""
-  for _ in $(seq 1 180); do
-    port=$(grep -oP 'Relay instance \S+ serving on port \K[0-9]+' "$work/relay-$1.log" | head -n 1 || true)
-    [ -n "$port" ] && { echo "$port"; return 0; }
-    kill -0 "${pids[-1]}" 2>/dev/null || break
+naive=()
+naive_pid=""
+if [ "${FANOUT_NAIVE:-yes}" = yes ]; then
+  naive_log=$(mktemp)
+  java -Xmx512m -cp "$BENCH_CLASSPATH" chat.buzz.bench.fanout.NaiveRelay --port 0 > "$naive_log" 2>&1 &
+  naive_pid=$!
+  naive_port=""
+  for _ in $(seq 1 60); do
+    naive_port=$(grep -oP 'naive relay listening on 127\.0\.0\.1:\K[0-9]+' "$naive_log" || true)
+    [ -n "$naive_port" ] && break
+    kill -0 "$naive_pid" 2>/dev/null || { cat "$naive_log" >&2; exit 1; }
     sleep 1
   done
-  echo "relay $1 did not start; its log:" >&2
-  cat "$work/relay-$1.log" >&2
-  return 1
-}
-
-secret=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
-common=(BUZZ_HTTP_PORT=0 BUZZ_ADMIN_PORT=0 BUZZ_ADMIN_TOKEN="fanout-$secret" BUZZ_RELAY_SECRET_KEY="$secret"
-  BUZZ_ARTIFACT_SYNC_ENABLED=true)
-# The first instance runs in local mode with its own embedded PostgreSQL (no other load on it); the
-# others run the production configuration against that database, in the same community.
-(cd "$work" && exec env "${common[@]}" java -Xmx512m -jar "$jar" server "$root/config/local.yml" > relay-1.log 2>&1) &
-pids+=("$!")
-urls=("http://127.0.0.1:$(await_port 1)")
-database="jdbc:postgresql://127.0.0.1:$(grep -oP 'Embedded PostgreSQL listening on 127\.0\.0\.1:\K[0-9]+' "$work/relay-1.log")/postgres"
-for i in $(seq 2 "$instances"); do
-  (cd "$work" && exec env "${common[@]}" BUZZ_DATABASE_URL="$database" BUZZ_DATABASE_USER=postgres \
-    BUZZ_PUBLIC_SCHEME=http BUZZ_COMMUNITY_NAME=local BUZZ_COMMUNITY_HOSTS=127.0.0.1 \
-    java -Xmx512m -jar "$jar" server "$root/config/production.yml" > "relay-$i.log" 2>&1) &
-  pids+=("$!")
-  urls+=("http://127.0.0.1:$(await_port "$i")")
-done
-# The relay pids, not their subshells': exec replaced each subshell with java.
-java -cp "$classpath" chat.buzz.bench.FanoutBenchmark "$(IFS=,; echo "${urls[*]}")" "$(IFS=,; echo "${pids[*]}")" \
-  "$subscribers" "$rate" "$seconds"
+  echo "naive relay: pid $naive_pid on 127.0.0.1:$naive_port"
+  naive=(--naive-url "http://127.0.0.1:$naive_port" --naive-pid "$naive_pid")
+fi
+status=0
+bench_java chat.buzz.bench.fanout.FanoutBenchmark --url "$(IFS=,; echo "${urls[*]}")" \
+  --relay-pid "$(IFS=,; echo "${pids[*]}")" "${naive[@]}" --subscribers "$subscribers" --rate "$rate" \
+  --seconds "$seconds" || status=$?
+keep_logs
+[ -n "$naive_pid" ] && { kill "$naive_pid" 2>/dev/null || true; wait "$naive_pid" 2>/dev/null || true; rm -f "$naive_log"; }
+exit $status

@@ -4,35 +4,25 @@
 # threads and connection pool every 10 s. Prints p50/p99 per kind and whether a figure trends upward;
 # exits non-zero when requests failed or a figure grew. Results: docs/benchmarks.md.
 # Usage: bench/soak.sh [seconds=1800] [subscribers=50] [heap=512m]
-# Uses service/target/buzz-relay.jar and benchmark/target/classes when present (CI builds them with
-# `mvn verify`); otherwise packages them first. Never installs anything into ~/.m2.
+# Reuses service/target/buzz-relay.jar and the benchmark classpath when a build left them (BENCH_PACKAGE
+# defaults to no here: CI builds them with `mvn verify`); otherwise packages them first.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 seconds=${1:-1800}
 subscribers=${2:-50}
 heap=${3:-512m}
-
-if [ ! -f service/target/buzz-relay.jar ] || [ ! -d benchmark/target/classes ]; then
-  mvn -q -B -DskipTests package
-fi
-# Within one reactor build (compile): the project's own modules are never installed, so
-# dependency:build-classpath alone could not resolve them.
-mvn -q -B -pl benchmark -am compile dependency:build-classpath -Dmdep.outputFile=target/soak-classpath.txt >/dev/null
-classpath="benchmark/target/classes:$(cat benchmark/target/soak-classpath.txt)"
-
-. scripts/local-relay.sh
-trap stop_local_relay EXIT
+bench_begin soak
+BENCH_PACKAGE=${BENCH_PACKAGE:-no} bench_package relay
 token="soak-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-start_local_relay BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true \
+bench_start_relay BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true \
   BUZZ_ADMIN_TOKEN="$token" JAVA_TOOL_OPTIONS="-Xmx$heap -XX:NativeMemoryTracking=summary"
-admin_port=$(grep -oP 'Relay instance \S+ serving on port [0-9]+ \(admin \K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1)
-echo "relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT (admin $admin_port), -Xmx$heap, ${seconds} s, $subscribers subscribers"
+echo "relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT (admin $RELAY_ADMIN_PORT), -Xmx$heap, ${seconds} s, $subscribers subscribers"
 
 # Native memory by category at the start and the end: what grows outside the Java heap shows here.
 jcmd "$RELAY_PID" VM.native_memory summary > "$RELAY_DIR/nmt-start.txt" 2>&1 || true
 status=0
-java -cp "$classpath" chat.buzz.bench.Soak "http://127.0.0.1:$RELAY_PORT" "http://127.0.0.1:$admin_port" \
-  "$token" "$RELAY_PID" "$seconds" "$subscribers" || status=$?
+bench_java chat.buzz.bench.Soak --url "http://127.0.0.1:$RELAY_PORT" --admin-url "http://127.0.0.1:$RELAY_ADMIN_PORT" \
+  --admin-token "$token" --relay-pid "$RELAY_PID" --seconds "$seconds" --subscribers "$subscribers" || status=$?
 jcmd "$RELAY_PID" VM.native_memory summary > "$RELAY_DIR/nmt-end.txt" 2>&1 || true
 echo "native memory tracking, start and end (categories that changed):"
 for file in nmt-start nmt-end; do

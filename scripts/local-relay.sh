@@ -2,6 +2,7 @@
 # in a throwaway directory on free ports and sets RELAY_PID, RELAY_PORT and RELAY_DIR.
 # Usage: start_local_relay [VAR=value ...]   (extra environment for the relay)
 #        RELAY_JAR=<jar> start_local_relay ...  (another build than service/target/buzz-relay.jar)
+#        RELAY_IN_DIR=<dir> start_local_relay ...  (again in a directory an earlier start left: its data kept)
 #        stop_local_relay
 
 start_local_relay() {
@@ -9,7 +10,7 @@ start_local_relay() {
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   jar="${RELAY_JAR:-$root/service/target/buzz-relay.jar}"
   config="$root/config/local.yml"
-  RELAY_DIR=$(mktemp -d)
+  RELAY_DIR=${RELAY_IN_DIR:-$(mktemp -d)}
   (cd "$RELAY_DIR" && exec env BUZZ_HTTP_PORT=0 BUZZ_ADMIN_PORT=0 "$@" java -jar "$jar" server "$config" > relay.log 2>&1) &
   RELAY_PID=$!
   RELAY_PORT=""

@@ -37,7 +37,15 @@ public abstract class ChannelListener implements WebSocket.Listener {
     }
 
     protected void subscribe(WebSocket socket, String subscription) {
-        send(socket, "[\"REQ\",\"" + subscription + "\",{\"artifact\":\"sync\",\"#h\":[\"" + channel + "\"]}]");
+        subscribe(socket, subscription, "\"#h\":[\"" + channel + "\"]");
+    }
+
+    /** A sync subscription (PROTOCOL 5) with the given filter keys after {@code "artifact":"sync"}, e.g. a scope. */
+    protected void subscribe(WebSocket socket, String subscription, String moreKeys) {
+        send(
+                socket,
+                "[\"REQ\",\"" + subscription + "\",{\"artifact\":\"sync\"" + (moreKeys.isEmpty() ? "" : "," + moreKeys)
+                        + "}]");
     }
 
     /**

@@ -23,42 +23,31 @@ final class LoadRunner {
         AtomicLong failed = new AtomicLong();
         long deadline = System.nanoTime() + window.toNanos();
         long started = System.nanoTime();
-        List<Future<long[]>> workers = new ArrayList<>();
+        Timings latencies = new Timings();
+        List<Future<?>> workers = new ArrayList<>();
         String name = null;
         for (int t = 0; t < threads; t++) {
             Scenario scenario = scenarios.get();
             name = scenario.name();
-            workers.add(pool.submit(() -> loop(scenario, deadline, ok, failed)));
+            workers.add(pool.submit(() -> loop(scenario, deadline, ok, failed, latencies)));
         }
-        List<long[]> latencies = new ArrayList<>();
-        for (Future<long[]> worker : workers) {
-            latencies.add(worker.get());
+        for (Future<?> worker : workers) {
+            worker.get();
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         pool.shutdown();
-        return new Measurement(
-                name,
-                threads,
-                seconds,
-                ok.get(),
-                failed.get(),
-                latencies.stream().flatMapToLong(java.util.Arrays::stream).toArray());
+        return new Measurement(name, threads, seconds, ok.get(), failed.get(), latencies);
     }
 
-    private long[] loop(Scenario scenario, long deadline, AtomicLong ok, AtomicLong failed)
+    private Void loop(Scenario scenario, long deadline, AtomicLong ok, AtomicLong failed, Timings latencies)
             throws InterruptedException {
-        long[] samples = new long[1 << 16];
-        int count = 0;
         while (System.nanoTime() < deadline) {
             long begin = System.nanoTime();
             try {
                 HttpResponse<String> response = http.send(scenario.next(), HttpResponse.BodyHandlers.ofString());
                 if (scenario.accept(response.statusCode(), response.body())) {
                     ok.incrementAndGet();
-                    if (count == samples.length) {
-                        samples = java.util.Arrays.copyOf(samples, samples.length * 2);
-                    }
-                    samples[count++] = System.nanoTime() - begin;
+                    latencies.add(System.nanoTime() - begin);
                 } else {
                     failed.incrementAndGet();
                 }
@@ -66,6 +55,6 @@ final class LoadRunner {
                 failed.incrementAndGet();
             }
         }
-        return java.util.Arrays.copyOf(samples, count);
+        return null;
     }
 }

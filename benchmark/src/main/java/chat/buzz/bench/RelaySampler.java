@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Reads the relay's heap, threads, pool and connections from its admin /metrics, and its RSS from /proc. */
 public final class RelaySampler {
@@ -49,6 +51,39 @@ public final class RelaySampler {
                 poolGauge(gauges, ".active"),
                 poolGauge(gauges, ".size"),
                 gauge(gauges, "buzz.sync.connections"));
+    }
+
+    /** The highest heap use seen, sampled every 250 ms on a daemon thread until {@link #stop}. */
+    public final class PeakHeap {
+        private final AtomicLong peak = new AtomicLong();
+        private final AtomicBoolean over = new AtomicBoolean();
+
+        private void watch() {
+            while (!over.get()) {
+                try {
+                    peak.accumulateAndGet(sample(0).heapUsedBytes(), Math::max);
+                    Thread.sleep(250); // the sampling period
+                } catch (IOException | InterruptedException | RuntimeException e) {
+                    return;
+                }
+            }
+        }
+
+        public void stop() {
+            over.set(true);
+        }
+
+        public long bytes() {
+            return peak.get();
+        }
+    }
+
+    public PeakHeap watchPeakHeap() {
+        PeakHeap heap = new PeakHeap();
+        Thread thread = new Thread(heap::watch, "heap-watch");
+        thread.setDaemon(true);
+        thread.start();
+        return heap;
     }
 
     private static long gauge(JsonNode gauges, String name) {

@@ -1,34 +1,23 @@
 package chat.buzz.bench;
 
 import chat.buzz.protocol.Event;
-import chat.buzz.protocol.Kinds;
-import chat.buzz.protocol.Nip98;
-import chat.buzz.protocol.Tags;
-import java.net.URI;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
 
 /** The requests measured, each against a community seeded by {@link Seed}. */
 final class Scenarios {
-    private final String baseUrl;
     private final Seed seed;
+    private final SignedCalls calls;
 
     Scenarios(String baseUrl, Seed seed) {
-        this.baseUrl = baseUrl;
         this.seed = seed;
+        this.calls = new SignedCalls(baseUrl);
     }
 
     /** Baseline: the NIP-11 document, served without auth or database work. */
     Supplier<Scenario> information() {
-        return () -> simple(
-                "nip11-info",
-                () -> HttpRequest.newBuilder(URI.create(baseUrl + "/"))
-                        .header("Accept", "application/nostr+json")
-                        .GET()
-                        .build());
+        return () -> simple("nip11-info", calls::information);
     }
 
     /** A signed read of 100 current heads of one channel. */
@@ -57,19 +46,7 @@ final class Scenarios {
 
             @Override
             public HttpRequest next() {
-                String op = head == null ? "create" : "update";
-                List<List<String>> tags = new java.util.ArrayList<>(List.of(
-                        List.of(Tags.ARTIFACT_FLAG, "1"),
-                        List.of(Tags.ARTIFACT_ID, d.toString()),
-                        List.of(Tags.CHANNEL, seed.channel().toString()),
-                        List.of(Tags.ARTIFACT_TYPE, "task.v1"),
-                        List.of(Tags.OPERATION, op),
-                        List.of(Tags.TITLE, "benchmark task")));
-                if (head != null) {
-                    tags.add(List.of(Tags.PREVIOUS_REVISION, head));
-                }
-                pending = seed.keys()
-                        .sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, "benchmark body");
+                pending = Events.revision(seed.keys(), d, seed.channel(), head, "benchmark task", "benchmark body");
                 return signedPost("/events", pending.toJson());
             }
 
@@ -85,14 +62,7 @@ final class Scenarios {
     }
 
     private HttpRequest signedPost(String path, String body) {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        return HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .header(
-                        "Authorization",
-                        Nip98.authorizationHeader(
-                                seed.keys(), "POST", baseUrl + path, bytes, System.currentTimeMillis() / 1000))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
-                .build();
+        return calls.request(seed.keys(), path, body);
     }
 
     private static Scenario simple(String name, Supplier<HttpRequest> request) {

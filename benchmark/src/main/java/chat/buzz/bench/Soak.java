@@ -1,43 +1,35 @@
 package chat.buzz.bench;
 
 import chat.buzz.protocol.Event;
-import chat.buzz.protocol.Kinds;
-import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
-import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Sustained mixed load against a relay on 127.0.0.1 for a bounded time: revision writes,
  * incremental delta reads that follow their cursor, known-ID reads and WebSocket subscribers, while
  * the relay's heap, RSS, threads and connection pool are sampled every 10 s. Prints p50/p99 per kind
  * and whether any sampled figure trends upward. Exits 1 when a request failed other than with a 503
- * (load shed as designed, reported but not counted), a subscriber was closed, or a figure grew.
- *
- * <p>Usage: Soak baseUrl adminUrl adminToken relayPid seconds [subscribers=50]
+ * (load shed as designed, reported but not counted), a subscriber was closed, or a figure grew. Run by
+ * bench/soak.sh.
  */
 public final class Soak {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int WRITERS = 2;
     private static final int DELTA_READERS = 2;
     private static final int KNOWN_ID_READERS = 1;
     private static final Duration SAMPLE_EVERY = Duration.ofSeconds(10);
 
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final SignedCalls calls;
     private final Latencies latencies = new Latencies();
     private final AtomicBoolean over = new AtomicBoolean();
     /** Each load thread signs as its own member: the relay limits concurrent incremental reads per pubkey. */
@@ -49,26 +41,31 @@ public final class Soak {
     private Soak(String baseUrl, Seed seed) {
         this.baseUrl = baseUrl;
         this.seed = seed;
+        this.calls = new SignedCalls(baseUrl);
     }
 
-    public static void main(String[] args) throws Exception {
-        if (args.length < 5) {
-            System.err.println("usage: Soak baseUrl adminUrl adminToken relayPid seconds [subscribers=50]");
-            System.exit(2);
+    @Command(name = "Soak", mixinStandardHelpOptions = true, description = "Bounded mixed load; exits 1 if unhealthy.")
+    static final class Options implements Callable<Integer> {
+        @CommandLine.Mixin
+        RelayOptions relay;
+
+        @Option(names = "--seconds", defaultValue = "1800", description = "how long the load runs")
+        long seconds;
+
+        @Option(names = "--subscribers", defaultValue = "50", description = "WebSocket subscribers")
+        int subscribers;
+
+        @Override
+        public Integer call() throws Exception {
+            relay.requireLoopback();
+            Soak soak = new Soak(relay.baseUrl, Seed.create(relay.baseUrl, 200));
+            RelaySampler sampler = relay.sampler(soak.calls.http());
+            return soak.run(sampler, Duration.ofSeconds(seconds), subscribers) ? 0 : 1;
         }
-        String baseUrl = args[0];
-        for (String url : List.of(args[0], args[1])) {
-            if (!URI.create(url).getHost().equals("127.0.0.1")) {
-                throw new IllegalArgumentException("the soak runs against 127.0.0.1 only, not " + url);
-            }
-        }
-        long seconds = Long.parseLong(args[4]);
-        int subscribers = args.length > 5 ? Integer.parseInt(args[5]) : 50;
-        Seed seed = Seed.create(baseUrl, 200);
-        Soak soak = new Soak(baseUrl, seed);
-        RelaySampler sampler = new RelaySampler(soak.http, args[1], args[2], Long.parseLong(args[3]));
-        boolean healthy = soak.run(sampler, Duration.ofSeconds(seconds), subscribers);
-        System.exit(healthy ? 0 : 1);
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Options()).execute(args));
     }
 
     private boolean run(RelaySampler sampler, Duration length, int subscriberCount) throws Exception {
@@ -89,7 +86,7 @@ public final class Soak {
         System.out.println(Sample.header());
         long started = System.nanoTime();
         try (SoakSubscribers subscribers = new SoakSubscribers()) {
-            subscribers.connect(http, baseUrl, seed.channel(), subscriberCount);
+            subscribers.connect(calls.http(), baseUrl, seed.channel(), subscriberCount);
             workers.forEach(Thread::start);
             long next = started;
             while (System.nanoTime() - started < length.toNanos()) {
@@ -123,8 +120,8 @@ public final class Soak {
         System.out.printf("%-10s %9s %7s %9s %9s%n", "kind", "ok", "failed", "p50 ms", "p99 ms");
         for (Map.Entry<String, Latencies.Summary> kind : latencies.summaries().entrySet()) {
             Latencies.Summary s = kind.getValue();
-            System.out.printf(
-                    "%-10s %9d %7d %9.2f %9.2f %s%n",
+            Load.figure(
+                    "%-10s %9d %7d %9.2f %9.2f %s",
                     kind.getKey(),
                     s.ok(),
                     s.failed(),
@@ -163,18 +160,8 @@ public final class Soak {
                 d = UUID.randomUUID();
                 head = null;
             }
-            List<List<String>> tags = new ArrayList<>(List.of(
-                    List.of(Tags.ARTIFACT_FLAG, "1"),
-                    List.of(Tags.ARTIFACT_ID, d.toString()),
-                    List.of(Tags.CHANNEL, seed.channel().toString()),
-                    List.of(Tags.ARTIFACT_TYPE, "task.v1"),
-                    List.of(Tags.OPERATION, head == null ? "create" : "update"),
-                    List.of(Tags.TITLE, "soak task " + edits)));
-            if (head != null) {
-                tags.add(List.of(Tags.PREVIOUS_REVISION, head));
-            }
-            Event event = caller.get()
-                    .sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, "soak body " + edits);
+            Event event =
+                    Events.revision(caller.get(), d, seed.channel(), head, "soak task " + edits, "soak body " + edits);
             if (call("write", "/events", event.toJson()) != null) {
                 head = event.id();
             } else {
@@ -212,7 +199,7 @@ public final class Soak {
                                 ? UUID.randomUUID().toString()
                                 : known.get(random.nextInt(known.size())));
             }
-            call("known-id", "/query", "[{\"artifact\":\"incremental\",\"#d\":" + toJson(ids) + "}]");
+            call("known-id", "/query", "[{\"artifact\":\"incremental\",\"#d\":" + SignedCalls.json(ids) + "}]");
         }
     }
 
@@ -230,40 +217,17 @@ public final class Soak {
 
     /** One signed POST; its latency if it answered 200, a failure by status otherwise. */
     private JsonNode call(String kind, String path, String body) {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        long begin = System.nanoTime();
         try {
-            HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(URI.create(baseUrl + path))
-                            .timeout(Duration.ofSeconds(30))
-                            .header(
-                                    "Authorization",
-                                    Nip98.authorizationHeader(
-                                            caller.get(),
-                                            "POST",
-                                            baseUrl + path,
-                                            bytes,
-                                            System.currentTimeMillis() / 1000))
-                            .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                latencies.failed(kind, Integer.toString(response.statusCode()));
+            SignedCalls.Reply reply = calls.post(caller.get(), path, body);
+            if (reply.status() != 200) {
+                latencies.failed(kind, Integer.toString(reply.status()));
                 return null;
             }
-            latencies.ok(kind, System.nanoTime() - begin);
-            return JSON.readTree(response.body());
-        } catch (Exception e) {
+            latencies.ok(kind, reply.nanos());
+            return reply.json();
+        } catch (RuntimeException e) {
             latencies.failed(kind, e.getClass().getSimpleName());
             return null;
-        }
-    }
-
-    private static String toJson(List<String> values) {
-        try {
-            return JSON.writeValueAsString(values);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
         }
     }
 }

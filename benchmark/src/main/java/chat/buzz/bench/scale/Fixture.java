@@ -1,5 +1,6 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.bench.SignedCalls;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
@@ -18,6 +19,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import org.postgresql.PGConnection;
@@ -38,7 +40,7 @@ final class Fixture {
     private static final int CHUNK = 2_000;
 
     final Shape shape;
-    final NostrKeys reader = NostrKeys.generate();
+    final NostrKeys reader;
     final List<NostrKeys> owners = keys(OWNERS);
     final List<NostrKeys> memberPool = keys(MEMBER_POOL);
     final NostrKeys grantOwner = NostrKeys.generate();
@@ -55,7 +57,13 @@ final class Fixture {
     private long communityId;
 
     Fixture(Shape shape) {
+        this(shape, NostrKeys.generate());
+    }
+
+    /** @param reader the member of every channel whose set is measured */
+    Fixture(Shape shape, NostrKeys reader) {
         this.shape = shape;
+        this.reader = reader;
         this.content = contentFor(Shape.EVENT_BYTES);
     }
 
@@ -65,6 +73,15 @@ final class Fixture {
 
     long communityId() {
         return communityId;
+    }
+
+    /** {@code count} ids of seeded artifacts drawn with {@code random} (repeats possible). */
+    List<String> randomArtifactIds(Random random, int count) {
+        List<String> ids = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            ids.add(artifactIds.get(random.nextInt(artifactIds.size())).toString());
+        }
+        return ids;
     }
 
     void seed(String jdbcUrl) throws SQLException, IOException {
@@ -90,7 +107,7 @@ final class Fixture {
         }
     }
 
-    private static long community(Connection db) throws SQLException {
+    static long community(Connection db) throws SQLException {
         try (Statement statement = db.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT id FROM communities WHERE name = 'local'")) {
             if (!rows.next()) {

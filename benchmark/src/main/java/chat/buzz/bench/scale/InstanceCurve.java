@@ -1,5 +1,9 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.bench.Events;
+import chat.buzz.bench.Load;
+import chat.buzz.bench.SignedCalls;
+import chat.buzz.bench.Timings;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
 import java.net.URI;
@@ -15,7 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Throughput of 1, 2, 3 ... relay instances sharing one PostgreSQL (docs/scaling.md): the reference
@@ -24,31 +32,43 @@ import java.util.concurrent.atomic.AtomicLong;
  * shape following their delta cursor and making known-ID reads). Reports accepted writes/s, reads/s,
  * p50/p99 and the database's commits/s.
  *
- * <p>Usage: InstanceCurve jdbcUrl artifacts seconds resultsDir counts(1,2,3) baseUrl...
+ * Run by bench/instances.sh.
  */
-public final class InstanceCurve {
+@Command(name = "InstanceCurve", mixinStandardHelpOptions = true, description = "Throughput over 1, 2, 3 instances.")
+public final class InstanceCurve implements Callable<Integer> {
     private static final int WRITERS = 4;
     private static final int READERS = 4;
     private static final int WARM_UP_SECONDS = 10;
 
+    @CommandLine.Mixin
+    ShapeOptions shape;
+
+    @Option(names = "--seconds", defaultValue = "30", description = "measured seconds per instance count")
+    int seconds;
+
+    @Option(names = "--results", defaultValue = "bench/results", description = "where instances.json goes")
+    Path resultsDir;
+
+    @Option(names = "--counts", defaultValue = "1,2,3", split = ",", description = "instance counts to measure")
+    List<Integer> counts;
+
+    @Option(names = "--url", required = true, split = ",", description = "the instances' base URLs, on 127.0.0.1")
+    List<String> baseUrls;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new InstanceCurve()).execute(args));
+    }
+
     // The curve's points are maps for the JSON report; their numbers are boxed doubles and longs.
     @SuppressWarnings("FormatString")
-    public static void main(String[] args) throws Exception {
-        String jdbcUrl = args[0];
-        int artifacts = Integer.parseInt(args[1]);
-        int seconds = Integer.parseInt(args[2]);
-        Path resultsDir = Path.of(args[3]);
-        List<Integer> counts = java.util.Arrays.stream(args[4].split(","))
-                .map(Integer::parseInt)
-                .toList();
-        List<String> baseUrls = List.of(args).subList(5, args.length);
+    @Override
+    public Integer call() throws Exception {
         for (String url : baseUrls) {
             if (!URI.create(url).getHost().equals("127.0.0.1")) {
                 throw new IllegalArgumentException("the benchmark runs against 127.0.0.1 only, not " + url);
             }
         }
-        Fixture fixture = new Fixture(Shape.of(artifacts));
-        fixture.seed(jdbcUrl);
+        Fixture fixture = shape.seed(NostrKeys.generate());
         List<Map<String, Object>> curve = new ArrayList<>();
         System.out.printf(
                 "%9s %9s %9s %12s %12s %12s %12s %9s%n",
@@ -61,10 +81,10 @@ public final class InstanceCurve {
                 "refused 503",
                 "commits/s");
         for (int count : counts) {
-            Map<String, Object> point = run(fixture, jdbcUrl, baseUrls.subList(0, count), seconds);
+            Map<String, Object> point = run(fixture, shape.jdbcUrl, baseUrls.subList(0, count), seconds);
             curve.add(point);
-            System.out.printf(
-                    "%9d %9.0f %9.0f %5.1f/%6.1f %5.1f/%6.1f %5.1f/%6.1f %12d %9.0f%n",
+            Load.figure(
+                    "%9d %9.0f %9.0f %5.1f/%6.1f %5.1f/%6.1f %5.1f/%6.1f %12d %9.0f",
                     count,
                     point.get("writes_per_s"),
                     point.get("reads_per_s"),
@@ -79,7 +99,7 @@ public final class InstanceCurve {
         }
         Files.createDirectories(resultsDir);
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("artifacts", artifacts);
+        out.put("artifacts", shape.artifacts);
         out.put("seconds", seconds);
         out.put("writers", WRITERS);
         out.put("readers", READERS);
@@ -87,7 +107,7 @@ public final class InstanceCurve {
         SignedCalls.JSON
                 .writerWithDefaultPrettyPrinter()
                 .writeValue(resultsDir.resolve("instances.json").toFile(), out);
-        System.exit(0);
+        return 0;
     }
 
     private static Map<String, Object> run(Fixture fixture, String jdbcUrl, List<String> baseUrls, int seconds)
@@ -148,7 +168,7 @@ public final class InstanceCurve {
         String head = null;
         int n = 0;
         while (System.nanoTime() < end) {
-            Event event = Writers.revision(writer, d, channel, head, "curve " + n++, "curve body " + n);
+            Event event = Events.revision(writer, d, channel, head, "curve " + n++, "curve body " + n);
             SignedCalls.Reply reply = calls.post(writer, "/events", event.toJson());
             if (reply.status() == 200) {
                 head = event.id();
@@ -183,13 +203,7 @@ public final class InstanceCurve {
                     .expectOk("delta read");
             cursor = delta.json().path("cursor").asText();
             record(deltas, delta, warmEnd);
-            List<String> ids = new ArrayList<>();
-            for (int i = 0; i < 100; i++) {
-                ids.add(fixture.artifactIds
-                        .get(random.nextInt(fixture.artifactIds.size()))
-                        .toString());
-            }
-            record(knownIds, reads.knownIds(reader, ids), warmEnd);
+            record(knownIds, reads.knownIds(reader, fixture.randomArtifactIds(random, 100)), warmEnd);
         }
     }
 

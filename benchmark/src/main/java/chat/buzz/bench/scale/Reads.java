@@ -1,11 +1,13 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.bench.SignedCalls;
 import chat.buzz.protocol.NostrKeys;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /** The reads of PROTOCOL 4 as a syncing client makes them, signed and timed. */
 final class Reads {
@@ -23,10 +25,15 @@ final class Reads {
     }
 
     Session session(NostrKeys reader, String since) {
+        return session(reader, since, 100, page -> {});
+    }
+
+    /** A session of pages of {@code limit}, each page handed to {@code pages} as it arrives. */
+    Session session(NostrKeys reader, String since, int limit, Consumer<SignedCalls.Reply> pages) {
         AtomicLong refusals = new AtomicLong();
         Set<String> seen = new HashSet<>();
         long begin = System.nanoTime();
-        int pages = 0;
+        int count = 0;
         long entries = 0;
         long bytes = 0;
         String cursor = since;
@@ -36,11 +43,12 @@ final class Reads {
             SignedCalls.Reply reply = calls.postHonouringRetryAfter(
                             reader,
                             "/query",
-                            SignedCalls.query("{\"artifact\":\"incremental\",\"limit\":100" + sinceKey + "}"),
+                            SignedCalls.query("{\"artifact\":\"incremental\",\"limit\":" + limit + sinceKey + "}"),
                             refusals)
                     .expectOk("incremental read");
+            pages.accept(reply);
             JsonNode page = reply.json();
-            pages++;
+            count++;
             bytes += reply.body().length;
             for (JsonNode entry : page.path("entries")) {
                 entries++;
@@ -49,7 +57,17 @@ final class Reads {
             cursor = page.path("cursor").asText();
             more = page.path("more").asBoolean();
         }
-        return new Session(System.nanoTime() - begin, pages, entries, seen.size(), bytes, refusals.get(), cursor);
+        return new Session(System.nanoTime() - begin, count, entries, seen.size(), bytes, refusals.get(), cursor);
+    }
+
+    /** The digest read of the reader's whole set (PROTOCOL 4.4a), honouring Retry-After. */
+    SignedCalls.Reply digestHonouringRetryAfter(NostrKeys reader) {
+        return calls.postHonouringRetryAfter(
+                        reader,
+                        "/query",
+                        SignedCalls.query("{\"artifact\":\"incremental\",\"digest\":true}"),
+                        new AtomicLong())
+                .expectOk("digest read");
     }
 
     /** One delta page: its time, entries, and the next cursor. */
@@ -71,7 +89,9 @@ final class Reads {
 
     SignedCalls.Reply knownIds(NostrKeys reader, List<String> ids) {
         return calls.post(
-                        reader, "/query", SignedCalls.query("{\"artifact\":\"incremental\",\"#d\":" + json(ids) + "}"))
+                        reader,
+                        "/query",
+                        SignedCalls.query("{\"artifact\":\"incremental\",\"#d\":" + SignedCalls.json(ids) + "}"))
                 .expectOk("known-ID read");
     }
 
@@ -110,13 +130,5 @@ final class Reads {
 
     SignedCalls.Reply digest(NostrKeys reader) {
         return calls.post(reader, "/query", SignedCalls.query("{\"artifact\":\"incremental\",\"digest\":true}"));
-    }
-
-    static String json(Object value) {
-        try {
-            return SignedCalls.JSON.writeValueAsString(value);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

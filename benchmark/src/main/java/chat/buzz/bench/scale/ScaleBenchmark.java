@@ -1,110 +1,103 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.bench.Events;
+import chat.buzz.bench.Load;
+import chat.buzz.bench.RelayOptions;
 import chat.buzz.bench.RelaySampler;
+import chat.buzz.bench.SignedCalls;
+import chat.buzz.bench.Timings;
+import chat.buzz.bench.fanout.FanOut;
 import chat.buzz.protocol.Event;
-import chat.buzz.protocol.Hex;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
-import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * The reference-shape benchmark (docs/benchmarks.md) for one size: seeds a fresh relay database (by COPY, every event
+ * The reference-shape benchmark for one size: seeds a fresh relay database (by COPY, every event
  * signed), then measures through the relay's HTTP and WebSocket endpoints with signed requests, and
  * writes {@code scale-<size>.json} into the results directory. Run by bench/scale.sh, one fresh relay
  * per size; {@link ScaleReport} turns the files into a table and a chart.
- *
- * <p>Usage: ScaleBenchmark baseUrl adminUrl adminToken relayPid jdbcUrl artifacts warmupSeconds resultsDir
- * [fanOutSubscribers=300] [clients=50] [writeSeconds=10]
  */
-public final class ScaleBenchmark {
+@Command(name = "ScaleBenchmark", mixinStandardHelpOptions = true, description = "The reference shape, one size.")
+public final class ScaleBenchmark implements Callable<Integer> {
     private static final int REPEATS = 30;
 
-    private final SignedCalls calls;
-    private final Reads reads;
-    private final Fixture fixture;
-    private final String jdbcUrl;
+    @CommandLine.Mixin
+    RelayOptions relay;
+
+    @CommandLine.Mixin
+    ShapeOptions size;
+
+    @Option(names = "--warmup", defaultValue = "60", description = "warm-up seconds of mixed load")
+    int warmupSeconds;
+
+    @Option(names = "--results", defaultValue = "bench/results", description = "where scale-<size>.json goes")
+    Path resultsDir;
+
+    @Option(names = "--fanout", defaultValue = "300", description = "WebSocket subscribers (0: skip)")
+    int fanOutSubscribers;
+
+    @Option(names = "--clients", defaultValue = "50", description = "clients bootstrapping at once")
+    int clients;
+
+    @Option(names = "--write-seconds", defaultValue = "10", description = "seconds per writes/s figure")
+    double writeSeconds;
+
+    private SignedCalls calls;
+    private Reads reads;
+    private Fixture fixture;
     private final Map<String, Object> results = new LinkedHashMap<>();
     private final Random random = new Random(11);
 
-    private ScaleBenchmark(String baseUrl, String jdbcUrl, Fixture fixture) {
-        this.calls = new SignedCalls(baseUrl);
-        this.reads = new Reads(calls);
-        this.jdbcUrl = jdbcUrl;
-        this.fixture = fixture;
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ScaleBenchmark()).execute(args));
     }
 
-    public static void main(String[] args) throws Exception {
-        if (args.length < 8) {
-            System.err.println("usage: ScaleBenchmark baseUrl adminUrl adminToken relayPid jdbcUrl artifacts"
-                    + " warmupSeconds resultsDir [fanOutSubscribers=300] [clients=50] [writeSeconds=10]");
-            System.exit(2);
-        }
-        for (String url : List.of(args[0], args[1])) {
-            if (!URI.create(url).getHost().equals("127.0.0.1")) {
-                throw new IllegalArgumentException("the benchmark runs against 127.0.0.1 only, not " + url);
-            }
-        }
-        int artifacts = Integer.parseInt(args[5]);
-        int fanOut = args.length > 8 ? Integer.parseInt(args[8]) : 300;
-        int clients = args.length > 9 ? Integer.parseInt(args[9]) : 50;
-        double writeSeconds = args.length > 10 ? Double.parseDouble(args[10]) : 10;
-        ScaleBenchmark benchmark = new ScaleBenchmark(args[0], args[4], new Fixture(Shape.of(artifacts)));
-        RelaySampler sampler = new RelaySampler(benchmark.calls.http(), args[1], args[2], Long.parseLong(args[3]));
-        AtomicLong peakHeap = new AtomicLong();
-        AtomicBoolean over = new AtomicBoolean();
-        Thread heapWatch = new Thread(
-                () -> {
-                    while (!over.get()) {
-                        try {
-                            peakHeap.accumulateAndGet(sampler.sample(0).heapUsedBytes(), Math::max);
-                            Thread.sleep(250); // the sampling period
-                        } catch (Exception e) {
-                            return;
-                        }
-                    }
-                },
-                "heap-watch");
-        heapWatch.setDaemon(true);
-        heapWatch.start();
-        benchmark.run(Integer.parseInt(args[6]), fanOut, clients, writeSeconds);
-        over.set(true);
-        benchmark.results.put("peak_heap_mib", Timings.round(peakHeap.get() / (1024.0 * 1024.0)));
-        Path out = Path.of(args[7], "scale-" + artifacts + ".json");
+    @Override
+    public Integer call() throws Exception {
+        relay.requireLoopback();
+        calls = new SignedCalls(relay.baseUrl);
+        reads = new Reads(calls);
+        RelaySampler.PeakHeap peakHeap = relay.sampler(calls.http()).watchPeakHeap();
+        results.put("load_average_start", Load.averages());
+        run();
+        peakHeap.stop();
+        results.put("peak_heap_mib", Timings.round(peakHeap.bytes() / (1024.0 * 1024.0)));
+        results.put("load_average_end", Load.averages());
+        results.put("load_too_high", Load.tooHigh());
+        Path out = resultsDir.resolve("scale-" + size.artifacts + ".json");
         Files.createDirectories(out.getParent());
-        SignedCalls.JSON.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), benchmark.results);
+        SignedCalls.JSON.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), results);
         System.out.println("wrote " + out);
-        System.exit(0);
+        return 0;
     }
 
-    private void run(int warmupSeconds, int fanOutSubscribers, int clients, double writeSeconds) throws Exception {
-        Shape shape = fixture.shape;
-        results.put("artifacts", shape.artifacts());
-        results.put("channels", shape.channels());
-        results.put("memberships", shape.memberships());
+    private void run() throws Exception {
         long begin = System.nanoTime();
-        fixture.seed(jdbcUrl);
+        fixture = size.seed(NostrKeys.generate());
         results.put("seed_s", Timings.round((System.nanoTime() - begin) / 1e9));
-        log(
-                "seeded %d artifacts, %d channels, %d memberships in %.1f s",
-                shape.artifacts(), shape.channels(), shape.memberships(), (System.nanoTime() - begin) / 1e9);
-        verifySeed();
-        warmUp(warmupSeconds);
+        results.put("artifacts", fixture.shape.artifacts());
+        results.put("channels", fixture.shape.channels());
+        results.put("memberships", fixture.shape.memberships());
+        Map<String, Object> check = SeedCheck.verify(reads, fixture);
+        results.putAll(check);
+        log("seed check: %s", check);
+        new Crowds(calls, fixture).warmUp(warmupSeconds, random);
+        log("warmed up for %d s", warmupSeconds);
 
-        Timings trivial = repeat(() -> reads.trivial(fixture.reader).nanos(), 0);
+        Timings trivial =
+                Timings.repeat(REPEATS, () -> reads.trivial(fixture.reader).nanos());
         results.put("trivial", trivial.summary());
         log("trivial signed request: median %.2f ms", trivial.medianMillis());
 
@@ -169,8 +162,8 @@ public final class ScaleBenchmark {
         }
         results.put("delta_one_change", oneChange.summary());
 
-        Timings knownIds =
-                repeat(() -> reads.knownIds(fixture.reader, randomIds(100)).nanos(), 100);
+        Timings knownIds = Timings.repeat(
+                REPEATS, () -> reads.knownIds(fixture.reader, randomIds(100)).nanos());
         results.put("known_id_100", knownIds.summary());
         log("known-ID 100: median %.2f ms", knownIds.medianMillis());
 
@@ -188,121 +181,30 @@ public final class ScaleBenchmark {
                         Timings.round(reload.bytes() / 1e6)));
         log("current reload (limit 1000 + offset): %.0f ms, %d entries", reload.millis(), reload.entries());
 
-        Fixture.ageEverything(jdbcUrl);
+        Fixture.ageEverything(size.jdbcUrl);
         Timings afterOverlap = deltas(cursor);
         results.put("delta_after_overlap", withRatio(afterOverlap.summary(), afterOverlap, trivial));
         log("no-change delta after the overlap: median %.2f ms", afterOverlap.medianMillis());
 
         grant(cursor);
-        crowd(clients);
+        if (clients > 0) {
+            Map<String, Object> crowd = new Crowds(calls, fixture).bootstrapAtOnce(clients);
+            results.put("crowd", crowd);
+            log("%d clients bootstrapping at once: %s", clients, crowd);
+        }
         if (fanOutSubscribers > 0) {
-            int index = 0; // channel 0 is open
-            Map<String, Object> fan = new FanOut(calls)
-                    .run(
-                            fixture.channels.get(0),
-                            fixture.reader,
-                            fixture.artifactIds.get(index),
-                            fixture.headIds.get(index),
-                            fanOutSubscribers,
-                            10,
-                            20);
-            fixture.headIds.set(index, (String) fan.remove("head"));
-            results.put("fan_out", fan);
-            log("fan-out: %s", fan);
+            // Channel 0 is open; the reader creates artifacts in it (open loop, 10 a second for 20 s).
+            FanOut.Result fan = new FanOut(List.of(relay.baseUrl), true)
+                    .run(fixture.reader, fixture.channels.get(0), fanOutSubscribers, 10, 20);
+            results.put("fan_out", fan.json());
+            log("fan-out: %s", fan.json());
         }
-    }
-
-    /** Reads a seeded artifact back through the relay and compares the relay's digest of the whole set. */
-    private void verifySeed() throws Exception {
-        SignedCalls.Reply known = reads.knownIds(
-                fixture.reader, List.of(fixture.artifactIds.get(1).toString()));
-        JsonNode entry = known.json().path("entries").path(0);
-        Event event = Event.fromJson(entry.path("event"));
-        boolean readBack = entry.path("op").asText().equals("upsert")
-                && event.id().equals(fixture.headIds.get(1))
-                && event.hasValidId()
-                && event.hasValidSignature();
-        results.put("seed_read_back", readBack);
-        results.put("event_bytes", event.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
-        SignedCalls.Reply digest = reads.digest(fixture.reader);
-        Object digestMatches = digest.status() == 200
-                ? digest.json().path("digest").asText().equals(expectedDigest())
-                        && digest.json().path("count").asLong() == fixture.artifactIds.size()
-                : "status " + digest.status();
-        results.put("seed_digest_matches", digestMatches);
-        log("seed check: read back %s, digest matches %s", readBack, digestMatches);
-        if (!readBack || Boolean.FALSE.equals(digestMatches)) {
-            throw new IllegalStateException("the seeded fixture does not read back as written");
-        }
-    }
-
-    private String expectedDigest() throws Exception {
-        byte[] xor = new byte[32];
-        MessageDigest sha = MessageDigest.getInstance("SHA-256");
-        for (int i = 0; i < fixture.artifactIds.size(); i++) {
-            UUID d = fixture.artifactIds.get(i);
-            sha.update(ByteBuffer.allocate(16)
-                    .putLong(d.getMostSignificantBits())
-                    .putLong(d.getLeastSignificantBits())
-                    .array());
-            sha.update(Hex.decode(fixture.headIds.get(i), 32));
-            byte[] hash = sha.digest();
-            for (int k = 0; k < 32; k++) {
-                xor[k] ^= hash[k];
-            }
-        }
-        return Hex.encode(xor);
-    }
-
-    /** About a minute of mixed reads and writes (shorter in CI), so the relay's JIT has settled. */
-    private void warmUp(int seconds) throws Exception {
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        Writers writers = new Writers(calls);
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < 2; t++) {
-            NostrKeys writer = NostrKeys.generate();
-            UUID own = writers.ownChannel(writer);
-            Thread thread = new Thread(
-                    () -> {
-                        String cursor = null;
-                        String head = null;
-                        UUID d = UUID.randomUUID();
-                        while (System.nanoTime() < end) {
-                            reads.trivial(fixture.reader);
-                            SignedCalls.Reply page = calls.post(
-                                    writer,
-                                    "/query",
-                                    SignedCalls.query("{\"artifact\":\"incremental\",\"limit\":100"
-                                            + (cursor == null ? "" : ",\"since\":\"" + cursor + "\"") + "}"));
-                            if (page.status() == 200) {
-                                cursor = page.json().path("more").asBoolean()
-                                        ? page.json().path("cursor").asText()
-                                        : null;
-                            }
-                            synchronized (random) {
-                                reads.knownIds(writer, randomIds(100));
-                            }
-                            Event event = Writers.revision(writer, d, own, head, "warm-up", "warm-up body");
-                            head = calls.post(writer, "/events", event.toJson()).status() == 200 ? event.id() : null;
-                            if (head == null) {
-                                d = UUID.randomUUID();
-                            }
-                        }
-                    },
-                    "warm-up-" + t);
-            thread.start();
-            threads.add(thread);
-        }
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        log("warmed up for %d s", seconds);
     }
 
     private long[] bestFloor() throws Exception {
         long[] best = null;
         for (int i = 0; i < 3; i++) {
-            long[] floor = Fixture.floor(jdbcUrl, fixture.reader.publicKeyHex(), fixture.communityId());
+            long[] floor = Fixture.floor(size.jdbcUrl, fixture.reader.publicKeyHex(), fixture.communityId());
             if (best == null || floor[2] < best[2]) {
                 best = floor;
             }
@@ -315,7 +217,7 @@ public final class ScaleBenchmark {
         for (int i = 0; i < count; i++) {
             int index = random.nextInt(fixture.artifactIds.size());
             UUID channel = fixture.channels.get(fixture.artifactChannel.get(index));
-            Event event = Writers.revision(
+            Event event = Events.revision(
                     fixture.reader,
                     fixture.artifactIds.get(index),
                     channel,
@@ -372,74 +274,8 @@ public final class ScaleBenchmark {
                 session.millis(), session.pages(), session.entries());
     }
 
-    /** Many clients bootstrapping at once against the default bulkhead; each honours Retry-After. */
-    private void crowd(int clients) throws InterruptedException {
-        if (clients <= 0) {
-            return;
-        }
-        AtomicLong refusals = new AtomicLong();
-        AtomicLong failures = new AtomicLong();
-        AtomicLong entries = new AtomicLong();
-        List<Thread> threads = new ArrayList<>();
-        long begin = System.nanoTime();
-        for (int i = 0; i < clients; i++) {
-            NostrKeys client = fixture.memberPool.get(i % fixture.memberPool.size());
-            Thread thread = new Thread(
-                    () -> {
-                        try {
-                            Reads.Session session = reads.session(client, null);
-                            refusals.addAndGet(session.refusals());
-                            entries.addAndGet(session.entries());
-                        } catch (RuntimeException e) {
-                            failures.incrementAndGet();
-                        }
-                    },
-                    "client-" + i);
-            thread.start();
-            threads.add(thread);
-        }
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        double seconds = (System.nanoTime() - begin) / 1e9;
-        results.put(
-                "crowd",
-                Map.of(
-                        "clients",
-                        clients,
-                        "total_s",
-                        Timings.round(seconds),
-                        "refusals_503",
-                        refusals.get(),
-                        "failed",
-                        failures.get(),
-                        "entries",
-                        entries.get()));
-        log(
-                "%d clients bootstrapping at once: %.1f s, %d refusals (503), %d failed, %d entries",
-                clients, seconds, refusals.get(), failures.get(), entries.get());
-    }
-
     private List<String> randomIds(int count) {
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            ids.add(fixture.artifactIds
-                    .get(random.nextInt(fixture.artifactIds.size()))
-                    .toString());
-        }
-        return ids;
-    }
-
-    private interface Call {
-        long nanos();
-    }
-
-    private static Timings repeat(Call call, int entries) {
-        Timings timings = new Timings();
-        for (int i = 0; i < REPEATS; i++) {
-            timings.add(call.nanos(), entries);
-        }
-        return timings;
+        return fixture.randomArtifactIds(random, count);
     }
 
     private static Map<String, Object> withRatio(Map<String, Object> summary, Timings figure, Timings trivial) {
@@ -448,6 +284,6 @@ public final class ScaleBenchmark {
     }
 
     private static void log(String format, Object... args) {
-        System.out.printf("[scale] " + format + "%n", args);
+        Load.figure("[scale] " + format, args);
     }
 }

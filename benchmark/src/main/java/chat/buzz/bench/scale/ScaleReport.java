@@ -1,5 +1,7 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.bench.SignedCalls;
+import chat.buzz.bench.Timings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,13 +12,17 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Collects the per-size results of {@link ScaleBenchmark} and the JMH run into scale.json, prints them
  * as a Markdown table, and draws scale.svg: the main latencies against size, both axes logarithmic.
  *
- * <p>Usage: ScaleReport resultsDir
+ * Run by bench/scale.sh.
  */
 public final class ScaleReport {
     /** Figure name, then the JSON path within one size's result. */
@@ -64,7 +70,8 @@ public final class ScaleReport {
             row("  503s, failed, entries", "crowd/refusals_503", "crowd/failed", "crowd/entries"),
             row("fan-out: subscribers, p50 / p99 ms", "fan_out/subscribers", "fan_out/p50_ms", "fan_out/p99_ms"),
             row("  frames delivered / expected", "fan_out/frames_delivered", "fan_out/frames_expected"),
-            row("peak relay heap used MiB", "peak_heap_mib"));
+            row("peak relay heap used MiB", "peak_heap_mib"),
+            row("load average at start / end, too high", "load_average_start", "load_average_end", "load_too_high"));
 
     /** Lines of the chart: label, JSON path. */
     private static final List<String[]> SERIES = List.of(
@@ -79,8 +86,26 @@ public final class ScaleReport {
     private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#7f7f7f"
     };
 
-    public static void main(String[] args) throws IOException {
-        Path dir = Path.of(args[0]);
+    @Command(
+            name = "ScaleReport",
+            mixinStandardHelpOptions = true,
+            description = "scale-*.json to a table and a chart.")
+    static final class Options implements Callable<Integer> {
+        @Option(names = "--results", defaultValue = "bench/results", description = "the results directory")
+        Path dir;
+
+        @Override
+        public Integer call() throws IOException {
+            report(dir);
+            return 0;
+        }
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Options()).execute(args));
+    }
+
+    private static void report(Path dir) throws IOException {
         List<JsonNode> sizes = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.filter(f -> f.getFileName().toString().matches("scale-\\d+\\.json"))

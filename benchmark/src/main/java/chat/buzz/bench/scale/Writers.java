@@ -1,9 +1,9 @@
 package chat.buzz.bench.scale;
 
+import chat.buzz.bench.Events;
+import chat.buzz.bench.SignedCalls;
 import chat.buzz.protocol.Event;
-import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
-import chat.buzz.protocol.Tags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -17,35 +17,13 @@ final class Writers {
         this.calls = calls;
     }
 
-    static Event revision(NostrKeys author, UUID d, UUID channel, String prevHead, String title, String content) {
-        List<List<String>> tags = new ArrayList<>(List.of(
-                List.of(Tags.ARTIFACT_FLAG, "1"),
-                List.of(Tags.ARTIFACT_ID, d.toString()),
-                List.of(Tags.CHANNEL, channel.toString()),
-                List.of(Tags.ARTIFACT_TYPE, "task.v1"),
-                List.of(Tags.OPERATION, prevHead == null ? "create" : "update"),
-                List.of(Tags.TITLE, title)));
-        if (prevHead != null) {
-            tags.add(List.of(Tags.PREVIOUS_REVISION, prevHead));
-        }
-        return author.sign(Kinds.ARTIFACT_REVISION, System.currentTimeMillis() / 1000, tags, content);
-    }
-
     /** A private channel of the writer's own, so its writes stay out of the reader's set. */
     UUID ownChannel(NostrKeys writer) {
         UUID channel = UUID.randomUUID();
         calls.post(
                         writer,
                         "/events",
-                        writer.sign(
-                                        9007,
-                                        System.currentTimeMillis() / 1000,
-                                        List.of(
-                                                List.of(Tags.CHANNEL, channel.toString()),
-                                                List.of(Tags.CHANNEL_NAME, "writer"),
-                                                List.of(Tags.VISIBILITY, "private")),
-                                        "")
-                                .toJson())
+                        Events.channel(writer, channel, "writer", "private").toJson())
                 .expectOk("creating a writer's channel");
         return channel;
     }
@@ -71,7 +49,7 @@ final class Writers {
                 String head = null;
                 int n = 0;
                 while (System.nanoTime() < end) {
-                    Event event = revision(writer, d, channel, head, "write " + n++, "benchmark body " + n);
+                    Event event = Events.revision(writer, d, channel, head, "write " + n++, "benchmark body " + n);
                     if (calls.post(writer, "/events", event.toJson()).status() == 200) {
                         accepted.incrementAndGet();
                         head = event.id();

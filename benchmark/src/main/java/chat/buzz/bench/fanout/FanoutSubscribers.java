@@ -1,5 +1,7 @@
-package chat.buzz.bench;
+package chat.buzz.bench.fanout;
 
+import chat.buzz.bench.ChannelListener;
+import chat.buzz.bench.Timings;
 import chat.buzz.protocol.NostrKeys;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,31 +14,31 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * WebSocket subscribers of one channel, spread over relay instances, each with its own key. For every
  * EVENT frame naming a write in {@code sentNanos}, they record the time from sending the write to the
- * frame (its first part, as {@link ChannelListener} times it). Frames are read by looking for the event
- * id, not parsed, so the load generator stays cheap.
+ * frame's first part. Frames are read by looking for the event id, not parsed, so the load generator
+ * stays cheap. Against the relay they answer AUTH (NIP-42) and subscribe once it is accepted; against a
+ * relay without auth they subscribe as soon as the socket opens. Either way the REQ is the same.
  */
 final class FanoutSubscribers implements AutoCloseable {
-    /** Latencies in whole milliseconds; the last bucket holds everything longer. */
-    private static final int BUCKETS = 120_001;
-
     private final Map<String, Long> sentNanos;
-    private final AtomicLongArray histogram = new AtomicLongArray(BUCKETS);
-    final AtomicLong frames = new AtomicLong();
+    private final boolean authenticate;
+    final Timings frames = new Timings();
     final AtomicLong closedByRelay = new AtomicLong();
+    final AtomicLong noEose = new AtomicLong();
     private final List<WebSocket> sockets = new ArrayList<>();
 
-    FanoutSubscribers(Map<String, Long> sentNanos) {
+    FanoutSubscribers(Map<String, Long> sentNanos, boolean authenticate) {
         this.sentNanos = sentNanos;
+        this.authenticate = authenticate;
     }
 
-    /** Connects {@code count} subscribers round-robin over {@code baseUrls}; returns once each saw EOSE. */
-    void connect(HttpClient http, List<String> baseUrls, UUID channel, int count) {
+    /** Connects {@code count} subscribers round-robin over {@code baseUrls}, each waited for (60 s) until EOSE. */
+    void connect(HttpClient http, List<String> baseUrls, UUID channel, int count) throws InterruptedException {
         for (int i = 0; i < count; i++) {
             String url = baseUrls.get(i % baseUrls.size()).replaceFirst("^http", "ws") + "/";
             Listener listener = new Listener(NostrKeys.generate(), url, channel);
@@ -45,28 +47,18 @@ final class FanoutSubscribers implements AutoCloseable {
                     .buildAsync(URI.create(url), listener)
                     .join());
             // One at a time: the relay limits connections per address that have not authenticated yet.
-            listener.live.orTimeout(60, TimeUnit.SECONDS).join();
-        }
-    }
-
-    /** The latency at {@code p} (0..1) in milliseconds over the frames counted so far. */
-    long percentile(double p) {
-        long total = frames.get();
-        long rank = (long) Math.ceil(p * total);
-        long seen = 0;
-        for (int ms = 0; ms < BUCKETS; ms++) {
-            seen += histogram.get(ms);
-            if (seen >= rank && seen > 0) {
-                return ms;
+            try {
+                listener.live.get(60, TimeUnit.SECONDS);
+            } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+                noEose.incrementAndGet();
             }
         }
-        return BUCKETS - 1;
     }
 
     @Override
     public void close() {
         for (WebSocket socket : sockets) {
-            socket.sendClose(WebSocket.NORMAL_CLOSURE, "benchmark over");
+            socket.abort();
         }
     }
 
@@ -78,28 +70,36 @@ final class FanoutSubscribers implements AutoCloseable {
         }
 
         @Override
+        public void onOpen(WebSocket socket) {
+            if (!authenticate) {
+                subscribe(socket, "f");
+            }
+            super.onOpen(socket);
+        }
+
+        @Override
         protected void onMessage(WebSocket socket, String text, long receivedNanos) {
             if (text.startsWith("[\"EVENT\"")) {
                 Long sent = sentNanos.get(eventId(text));
                 if (sent != null) {
-                    histogram.incrementAndGet(
-                            (int) Math.min(BUCKETS - 1, TimeUnit.NANOSECONDS.toMillis(receivedNanos - sent)));
-                    frames.incrementAndGet();
+                    frames.add(receivedNanos - sent);
                 }
-            } else if (text.startsWith("[\"AUTH\"")) {
+            } else if (text.startsWith("[\"AUTH\"") && authenticate) {
                 answerAuth(socket, text.substring(text.indexOf(",\"") + 2, text.lastIndexOf('"')));
-            } else if (text.startsWith("[\"OK\"")) {
+            } else if (text.startsWith("[\"OK\"") && authenticate) {
                 subscribe(socket, "f");
             } else if (text.startsWith("[\"EOSE\"")) {
                 live.complete(null);
             } else if (text.startsWith("[\"CLOSED\"")) {
                 closedByRelay.incrementAndGet();
+                live.completeExceptionally(new IllegalStateException(text));
             }
         }
 
         @Override
         public CompletionStage<?> onClose(WebSocket socket, int status, String reason) {
             closedByRelay.incrementAndGet();
+            live.completeExceptionally(new IllegalStateException("closed: " + status + " " + reason));
             return CompletableFuture.completedFuture(null);
         }
     }

@@ -1,0 +1,105 @@
+# Sourced by every bench/*.sh: the load-average rule, the one build step, the one classpath file and
+# relay start/stop. Nothing here installs into ~/.m2.
+#
+#   bench_begin <name>        prints the load average; exits 3 when the 1-minute load is over
+#                             BENCH_MAX_LOAD (1.5) unless BENCH_ALLOW_LOAD=yes, in which case every
+#                             figure of the run is marked "load too high"; prints the load again at exit
+#   bench_package [relay]     packages benchmark/ (and with "relay" the relay's jar) and sets
+#                             BENCH_CLASSPATH; BENCH_PACKAGE=no (or the older SCALE_PACKAGE=no) reuses
+#                             what target/ holds when it is there; BENCH_OFFLINE=yes keeps Maven from
+#                             downloading (a machine whose cache already holds every plugin)
+#   bench_java <class> args   runs a benchmark class on BENCH_CLASSPATH
+#   bench_start_relay VAR=v   starts the packaged relay in local mode (scripts/local-relay.sh); sets
+#                             RELAY_PID, RELAY_PORT, RELAY_DIR, RELAY_ADMIN_PORT, RELAY_PG_PORT; every
+#                             relay started is stopped at exit
+#   bench_stop_relays         stops them now
+
+BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH_MAX_LOAD=1.5
+BENCH_CLASSPATH_FILE="$BENCH_ROOT/benchmark/target/bench-classpath.txt"
+. "$BENCH_ROOT/scripts/local-relay.sh"
+
+bench_load() {
+  cut -d' ' -f1-3 /proc/loadavg
+}
+
+# Every figure printed by the Java side carries the load beside it; BENCH_LOAD_TOO_HIGH tells it to mark them.
+bench_begin() {
+  local name=$1 load
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  echo "[$name] start $(date -u +%FT%TZ), commit $(git -C "$BENCH_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)," \
+    "$(nproc) cores, load average $(bench_load)"
+  export BENCH_LOAD_TOO_HIGH=no
+  if awk -v l="$load" -v max="$BENCH_MAX_LOAD" 'BEGIN { exit !(l > max) }'; then
+    if [ "${BENCH_ALLOW_LOAD:-no}" != yes ]; then
+      echo "[$name] refused: the 1-minute load average is $load, over $BENCH_MAX_LOAD; figures taken now say" \
+        "nothing. Wait for a quiet machine, or set BENCH_ALLOW_LOAD=yes for a smoke run (figures marked" \
+        "\"load too high\")." >&2
+      exit 3
+    fi
+    echo "[$name] load too high ($load > $BENCH_MAX_LOAD): BENCH_ALLOW_LOAD=yes, every figure is marked \"load too high\""
+    export BENCH_LOAD_TOO_HIGH=yes
+  fi
+  BENCH_NAME=$name
+  trap bench_end EXIT
+}
+
+bench_end() {
+  local status=$?
+  bench_stop_relays
+  echo "[$BENCH_NAME] end $(date -u +%FT%TZ), load average $(bench_load)$([ "$BENCH_LOAD_TOO_HIGH" = yes ] && echo ', load too high')"
+  exit $status
+}
+
+bench_package() {
+  local modules=benchmark jar="$BENCH_ROOT/service/target/buzz-relay.jar"
+  [ "${1:-}" = relay ] && modules=service,benchmark
+  local reuse=${BENCH_PACKAGE:-${SCALE_PACKAGE:-yes}}
+  if [ "$reuse" = no ] && [ -f "$BENCH_CLASSPATH_FILE" ] && { [ "$modules" = benchmark ] || [ -f "$jar" ]; }; then
+    echo "reusing the jars and classes in target/ (BENCH_PACKAGE=no)"
+  else
+    # One reactor run: the project's own modules resolve to the jars it packages, never to ~/.m2; tests are
+    # neither compiled nor run (maven.test.skip), a benchmark needs none of them.
+    local offline=""
+    [ "${BENCH_OFFLINE:-no}" = yes ] && offline=-o
+    (cd "$BENCH_ROOT" && mvn $offline -q -B -pl "$modules" -am package -Dmaven.test.skip=true dependency:build-classpath \
+      -Dmdep.outputFile=target/bench-classpath.txt)
+  fi
+  BENCH_CLASSPATH="$BENCH_ROOT/benchmark/target/classes:$(cat "$BENCH_CLASSPATH_FILE")"
+}
+
+bench_java() {
+  java -cp "$BENCH_CLASSPATH" "$@"
+}
+
+BENCH_RELAY_PIDS=()
+BENCH_RELAY_DIRS=()
+
+bench_start_relay() {
+  start_local_relay "$@"
+  BENCH_RELAY_PIDS+=("$RELAY_PID")
+  BENCH_RELAY_DIRS+=("$RELAY_DIR")
+  RELAY_ADMIN_PORT=$(grep -oP 'Relay instance \S+ serving on port [0-9]+ \(admin \K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1)
+  RELAY_PG_PORT=$(grep -oP 'Embedded PostgreSQL listening on 127\.0\.0\.1:\K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1 || true)
+}
+
+# Stops the relay last started and starts it again in the same directory (its embedded database kept).
+bench_restart_relay() {
+  kill "$RELAY_PID" 2>/dev/null || true
+  wait "$RELAY_PID" 2>/dev/null || true
+  mv "$RELAY_DIR/relay.log" "$RELAY_DIR/relay-before-restart.log"
+  RELAY_IN_DIR=$RELAY_DIR start_local_relay "$@"
+  BENCH_RELAY_PIDS[-1]=$RELAY_PID
+  RELAY_PG_PORT=$(grep -oP 'Embedded PostgreSQL listening on 127\.0\.0\.1:\K[0-9]+' "$RELAY_DIR/relay.log" | head -n 1 || true)
+}
+
+bench_stop_relays() {
+  local i
+  for i in "${!BENCH_RELAY_PIDS[@]}"; do
+    RELAY_PID=${BENCH_RELAY_PIDS[$i]} RELAY_DIR=${BENCH_RELAY_DIRS[$i]:-} stop_local_relay
+  done
+  BENCH_RELAY_PIDS=()
+  BENCH_RELAY_DIRS=()
+  RELAY_PID=""
+  RELAY_DIR=""
+}

@@ -1,0 +1,160 @@
+package chat.buzz.bench.fanout;
+
+import chat.buzz.bench.Events;
+import chat.buzz.bench.SignedCalls;
+import chat.buzz.bench.Timings;
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.NostrKeys;
+import java.net.http.HttpRequest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The one fan-out load generator: WebSocket subscribers of one channel spread over the given relay
+ * instances, and one writer creating artifacts in that channel at a fixed rate through signed
+ * {@code POST /events} (open loop: a slow relay does not slow the writer down; the events are signed
+ * before the clock starts). Every frame is timed from sending its write to the frame's first part.
+ * The same generator drives the relay and the naive relay ({@link NaiveRelay}).
+ */
+public final class FanOut {
+    private static final int WARMUP_SECONDS = 5;
+
+    private final List<String> baseUrls;
+    private final boolean authenticate;
+
+    /** @param authenticate whether subscribers answer AUTH (the relay) or subscribe at once (the naive relay) */
+    public FanOut(List<String> baseUrls, boolean authenticate) {
+        this.baseUrls = baseUrls;
+        this.authenticate = authenticate;
+    }
+
+    /** What one run measured; frames are every frame of the measured writes, at every subscriber. */
+    public record Result(
+            int subscribers,
+            double writesPerSecond,
+            int seconds,
+            long writesAccepted,
+            long writesFailed,
+            Timings writes,
+            long framesExpected,
+            Timings frames,
+            long closedByRelay,
+            long noEoseWithin60s) {
+        public Map<String, Object> json() {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("subscribers", subscribers);
+            out.put("writes_per_second", writesPerSecond);
+            out.put("seconds", seconds);
+            out.put("writes_accepted", writesAccepted);
+            out.put("writes_failed", writesFailed);
+            out.put("frames_expected", framesExpected);
+            out.put("frames_delivered", frames.count());
+            out.put("p50_ms", Timings.round(frames.medianMillis()));
+            out.put("p99_ms", Timings.round(frames.p99Millis()));
+            out.put("max_ms", Timings.round(frames.percentileMillis(1.0)));
+            out.put("closed_by_relay", closedByRelay);
+            out.put("no_eose_within_60_s", noEoseWithin60s);
+            return out;
+        }
+    }
+
+    /** A warm-up of {@value #WARMUP_SECONDS} s of the same writes, then the measured {@code seconds}. */
+    public Result run(NostrKeys writer, UUID channel, int subscribers, double writesPerSecond, int seconds)
+            throws InterruptedException {
+        SignedCalls calls = new SignedCalls(baseUrls.get(0));
+        Map<String, Long> sentNanos = new ConcurrentHashMap<>();
+        try (FanoutSubscribers subscribed = new FanoutSubscribers(sentNanos, authenticate)) {
+            subscribed.connect(calls.http(), baseUrls, channel, subscribers);
+            new Writer(calls, writer, channel, new ConcurrentHashMap<>()).run(writesPerSecond, WARMUP_SECONDS);
+            Writer measured = new Writer(calls, writer, channel, sentNanos);
+            measured.run(writesPerSecond, seconds);
+            long expected = measured.accepted.get() * subscribers;
+            awaitFrames(subscribed.frames, expected);
+            return new Result(
+                    subscribers,
+                    writesPerSecond,
+                    seconds,
+                    measured.accepted.get(),
+                    measured.failed.get(),
+                    measured.latencies,
+                    expected,
+                    subscribed.frames,
+                    subscribed.closedByRelay.get(),
+                    subscribed.noEose.get());
+        }
+    }
+
+    /** Until every expected frame arrived, nothing arrived for 10 s, or 120 s passed: the rest count as late. */
+    private static void awaitFrames(Timings frames, long expected) throws InterruptedException {
+        long last = -1;
+        long stalledSince = System.nanoTime();
+        long giveUp = stalledSince + TimeUnit.SECONDS.toNanos(120);
+        while (frames.count() < expected && System.nanoTime() < giveUp) {
+            long now = frames.count();
+            if (now != last) {
+                last = now;
+                stalledSince = System.nanoTime();
+            } else if (System.nanoTime() - stalledSince > TimeUnit.SECONDS.toNanos(10)) {
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(50); // polling frames still in flight, bounded above
+        }
+    }
+
+    /** Creates one artifact per tick in the channel; each write is sent without waiting for the last. */
+    private static final class Writer {
+        private final SignedCalls calls;
+        private final NostrKeys keys;
+        private final UUID channel;
+        private final Map<String, Long> sentNanos;
+        final AtomicLong accepted = new AtomicLong();
+        final AtomicLong failed = new AtomicLong();
+        final Timings latencies = new Timings();
+
+        Writer(SignedCalls calls, NostrKeys keys, UUID channel, Map<String, Long> sentNanos) {
+            this.calls = calls;
+            this.keys = keys;
+            this.channel = channel;
+            this.sentNanos = sentNanos;
+        }
+
+        void run(double perSecond, int seconds) throws InterruptedException {
+            int total = (int) Math.round(perSecond * seconds);
+            List<Event> events = new ArrayList<>(total);
+            for (int i = 0; i < total; i++) {
+                events.add(Events.revision(keys, UUID.randomUUID(), channel, null, "fan-out " + i, "fan-out body"));
+            }
+            AtomicLong inFlight = new AtomicLong();
+            long interval = (long) (1e9 / perSecond);
+            long start = System.nanoTime();
+            for (int i = 0; i < total; i++) {
+                long wait = start + i * interval - System.nanoTime();
+                if (wait > 0) {
+                    TimeUnit.NANOSECONDS.sleep(wait); // the write schedule, not a race
+                }
+                Event event = events.get(i);
+                HttpRequest request = calls.request(keys, "/events", event.toJson());
+                inFlight.incrementAndGet();
+                sentNanos.put(event.id(), System.nanoTime());
+                calls.sendAsync(request).whenComplete((reply, failure) -> {
+                    if (failure == null && reply.status() == 200) {
+                        latencies.add(reply.nanos());
+                        accepted.incrementAndGet();
+                    } else {
+                        failed.incrementAndGet();
+                    }
+                    inFlight.decrementAndGet();
+                });
+            }
+            while (inFlight.get() > 0) {
+                TimeUnit.MILLISECONDS.sleep(10); // the last writes' answers, bounded by the request timeout
+            }
+        }
+    }
+}

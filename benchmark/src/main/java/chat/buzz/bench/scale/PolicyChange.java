@@ -1,0 +1,283 @@
+package chat.buzz.bench.scale;
+
+import chat.buzz.bench.Load;
+import chat.buzz.bench.ProcessCpu;
+import chat.buzz.bench.RelayOptions;
+import chat.buzz.bench.SignedCalls;
+import chat.buzz.bench.Timings;
+import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The cost of one channel policy change (PROTOCOL 4.4) for one relay and one setting of its gate: the
+ * reference shape seeded, incremental clients (members of the shape, each its own key) and WebSocket
+ * sync subscribers synced; then the owner makes one open 5-artifact channel private, and the clock runs
+ * until every client and subscriber holds D again, each judged against the relay's digest read (4.4a).
+ * Reports that time, the bytes the relay sent the clients and subscribers meanwhile, and the relay's
+ * and its PostgreSQL's CPU; writes {@code policy-<artifacts>-<mode>.json}. bench/policy-change.sh runs it
+ * with the gate off and on for each size, then {@link PolicyReport} sets them side by side.
+ */
+@Command(name = "PolicyChange", mixinStandardHelpOptions = true, description = "One channel made private.")
+public final class PolicyChange implements Callable<Integer> {
+    @CommandLine.Mixin
+    RelayOptions relay;
+
+    @CommandLine.Mixin
+    ShapeOptions shape;
+
+    @Option(names = "--clients", defaultValue = "50", description = "incremental clients, at most 200")
+    int clientCount;
+
+    @Option(names = "--subscribers", defaultValue = "300", description = "WebSocket sync subscribers")
+    int subscriberCount;
+
+    @Option(
+            names = "--subscriber-scope",
+            defaultValue = "20",
+            description = "channels in each subscriber's scope, the changed one among them (0: unscoped)")
+    int scopeChannels;
+
+    @Option(names = "--limit", defaultValue = "100", description = "page size of the clients' reads")
+    int limit;
+
+    @Option(names = "--timeout", defaultValue = "900", description = "seconds to wait for everyone to hold D")
+    int timeoutSeconds;
+
+    @Option(names = "--gate", required = true, description = "off or on: how the relay was started (the file's name)")
+    String gate;
+
+    @Option(names = "--results", defaultValue = "bench/results", description = "where the JSON goes")
+    Path resultsDir;
+
+    private final List<NostrKeys> subscriberKeys = new ArrayList<>();
+    private final List<WebSocket> sockets = new ArrayList<>();
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new PolicyChange()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        relay.requireLoopback();
+        SignedCalls calls = new SignedCalls(relay.baseUrl);
+        String mode = policyMode(calls);
+        Fixture fixture = shape.seed(NostrKeys.generate());
+        Fixture.ageEverything(shape.jdbcUrl);
+        int changed = 0; // channel 0 is open and holds 5 artifacts
+        List<IncrementalClient> clients = new ArrayList<>();
+        for (int i = 0; i < Math.min(clientCount, Fixture.MEMBER_POOL); i++) {
+            clients.add(new IncrementalClient(new Reads(calls), fixture.memberPool.get(i), limit));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        each(pool, clients, IncrementalClient::session);
+        String scope = scope(fixture, changed);
+        AtomicLong frameBytes = new AtomicLong();
+        List<SyncSubscriber> subscribers = subscribe(calls, scope, frameBytes);
+        Load.figure(
+                "policy change (%s): %,d artifacts; %d clients synced (%,d entries each at most), %d subscribers (%s)",
+                mode,
+                shape.artifacts,
+                clients.size(),
+                clients.stream().mapToInt(IncrementalClient::size).max().orElse(0),
+                subscribers.size(),
+                scope.isEmpty() ? "unscoped" : scopeChannels + " channels each");
+
+        clients.forEach(c -> c.bytes = 0);
+        frameBytes.set(0);
+        long postmaster = ProcessCpu.postmaster(shape.jdbcUrl);
+        long relayBefore = ProcessCpu.ticks(relay.relayPid);
+        long postgresBefore = ProcessCpu.treeTicks(postmaster);
+        long begin = System.nanoTime();
+        NostrKeys owner = fixture.ownerOf(changed);
+        calls.post(owner, "/events", makePrivate(owner, fixture.channels.get(changed)))
+                .expectOk("making the channel private");
+        JsonNode expected = calls.post(
+                        subscribers.isEmpty() ? NostrKeys.generate() : subscriberKeys.get(0),
+                        "/query",
+                        SignedCalls.query("{\"artifact\":\"incremental\",\"digest\":true" + scope + "}"))
+                .expectOk("the subscribers' digest")
+                .json();
+        Timings clientTimes = new Timings();
+        List<Future<?>> converging = new ArrayList<>();
+        long deadline = begin + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        for (IncrementalClient client : clients) {
+            converging.add(pool.submit(() -> {
+                boolean holds;
+                do {
+                    client.session();
+                    holds = client.holdsD();
+                } while (!holds && System.nanoTime() < deadline && pause());
+                if (holds) {
+                    clientTimes.add(System.nanoTime() - begin);
+                }
+            }));
+        }
+        Timings subscriberTimes = awaitSubscribers(subscribers, expected, begin, deadline);
+        for (Future<?> client : converging) {
+            client.get();
+        }
+        double seconds = (System.nanoTime() - begin) / 1e9;
+        long relayTicks = ProcessCpu.ticks(relay.relayPid) - relayBefore;
+        long postgresTicks = ProcessCpu.treeTicks(postmaster) - postgresBefore;
+        pool.shutdown();
+        sockets.forEach(WebSocket::abort);
+
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("artifacts", shape.artifacts);
+        out.put("gate", gate);
+        out.put("policy_changes", mode);
+        out.put("clients", clients.size());
+        out.put("subscribers", subscribers.size());
+        out.put("subscriber_scope_channels", scope.isEmpty() ? 0 : scopeChannels);
+        out.put("all_hold_d_s", Timings.round(seconds));
+        out.put("clients_hold_d_p50_ms", Timings.round(clientTimes.medianMillis()));
+        out.put("clients_hold_d_max_ms", Timings.round(clientTimes.percentileMillis(1.0)));
+        out.put("clients_not_holding_d", clients.size() - clientTimes.count());
+        out.put("subscribers_hold_d_max_ms", Timings.round(subscriberTimes.percentileMillis(1.0)));
+        out.put("subscribers_not_holding_d", subscribers.size() - subscriberTimes.count());
+        out.put("client_resets", clients.stream().mapToLong(c -> c.resets).sum());
+        out.put(
+                "subscriber_resets",
+                subscribers.stream().mapToLong(s -> s.resets.get()).sum());
+        out.put(
+                "relay_sent_mb",
+                Timings.round((clients.stream().mapToLong(c -> c.bytes).sum() + frameBytes.get()) / 1e6));
+        out.put("relay_cpu_s", Timings.round(relayTicks / (double) ProcessCpu.TICKS_PER_SECOND));
+        out.put("postgres_cpu_s", Timings.round(postgresTicks / (double) ProcessCpu.TICKS_PER_SECOND));
+        out.put("load_average_end", Load.averages());
+        out.put("load_too_high", Load.tooHigh());
+        Load.figure("policy change (%s), %,d artifacts: %s", mode, shape.artifacts, out);
+        Files.createDirectories(resultsDir);
+        SignedCalls.JSON
+                .writerWithDefaultPrettyPrinter()
+                .writeValue(
+                        resultsDir
+                                .resolve("policy-" + shape.artifacts + "-gate-" + gate + ".json")
+                                .toFile(),
+                        out);
+        return 0;
+    }
+
+    /** NIP-11 {@code policy_changes} (PROTOCOL 6): what this relay says it does; a relay without it resets. */
+    private static String policyMode(SignedCalls calls) throws Exception {
+        HttpResponse<String> info = calls.http().send(calls.information(), HttpResponse.BodyHandlers.ofString());
+        JsonNode mode = SignedCalls.JSON
+                .readTree(info.body())
+                .path("artifacts")
+                .path("incremental")
+                .path("policy_changes");
+        return mode.isMissingNode() ? "reset" : mode.asText();
+    }
+
+    /** The subscribers' scope: the changed channel and the next open ones, as {@code ,"#h":[...]}. */
+    private String scope(Fixture fixture, int changed) {
+        if (scopeChannels <= 0) {
+            return "";
+        }
+        List<String> channels = new ArrayList<>();
+        for (int c = changed; c < fixture.channels.size() && channels.size() < Math.min(scopeChannels, 100); c++) {
+            if (!fixture.shape.isPrivate(c)) {
+                channels.add(fixture.channels.get(c).toString());
+            }
+        }
+        return ",\"#h\":" + SignedCalls.json(channels);
+    }
+
+    /** Fresh keys, members of nothing: all of them hold the same D, the open channels of their scope. */
+    private List<SyncSubscriber> subscribe(SignedCalls calls, String scope, AtomicLong bytes) {
+        String url = calls.baseUrl().replaceFirst("^http", "ws") + "/";
+        List<SyncSubscriber> subscribers = new ArrayList<>();
+        for (int i = 0; i < subscriberCount; i++) {
+            NostrKeys keys = NostrKeys.generate();
+            SyncSubscriber subscriber = new SyncSubscriber(keys, url, scope.isEmpty() ? "" : scope.substring(1), bytes);
+            sockets.add(calls.http()
+                    .newWebSocketBuilder()
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .buildAsync(URI.create(url), subscriber)
+                    .join());
+            // One at a time: the relay limits unauthenticated connections per address.
+            subscriber.firstEose.orTimeout(120, TimeUnit.SECONDS).join();
+            subscriberKeys.add(keys);
+            subscribers.add(subscriber);
+        }
+        return subscribers;
+    }
+
+    /** Until every subscriber holds the expected D or the deadline: each one's time from the change. */
+    private static Timings awaitSubscribers(
+            List<SyncSubscriber> subscribers, JsonNode expected, long begin, long deadline)
+            throws InterruptedException {
+        Timings times = new Timings();
+        List<SyncSubscriber> waiting = new ArrayList<>(subscribers);
+        String digest = expected.path("digest").asText();
+        long count = expected.path("count").asLong();
+        while (!waiting.isEmpty() && System.nanoTime() < deadline) {
+            for (int i = waiting.size() - 1; i >= 0; i--) {
+                if (waiting.get(i).holds(digest, count)) {
+                    times.add(System.nanoTime() - begin);
+                    waiting.remove(i);
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(20); // polling the subscribers' stores, bounded by the deadline
+        }
+        return times;
+    }
+
+    /** A 9002 edit (PROTOCOL 3.1): the channel's visibility becomes private. */
+    private static String makePrivate(NostrKeys owner, UUID channel) {
+        return owner.sign(
+                        Kinds.EDIT_CHANNEL,
+                        System.currentTimeMillis() / 1000,
+                        List.of(List.of(Tags.CHANNEL, channel.toString()), List.of(Tags.VISIBILITY, "private")),
+                        "")
+                .toJson();
+    }
+
+    private interface Step {
+        void run(IncrementalClient client);
+    }
+
+    /** Every client's step on the pool (4 threads: the relay's default incremental bulkhead), all awaited. */
+    private static void each(ExecutorService pool, List<IncrementalClient> clients, Step step) throws Exception {
+        List<Future<?>> running = new ArrayList<>();
+        for (IncrementalClient client : clients) {
+            running.add(pool.submit(() -> step.run(client)));
+        }
+        for (Future<?> one : running) {
+            one.get();
+        }
+    }
+
+    /** Between a client's rounds: a client polls, it does not spin. */
+    private static boolean pause() {
+        try {
+            TimeUnit.MILLISECONDS.sleep(100);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
