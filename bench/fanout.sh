@@ -7,6 +7,9 @@
 # one writer creating artifacts at <writesPerSecond> for <seconds>. Prints write-to-frame p50/p99/max over
 # every frame, frames delivered, each process's CPU, and the relay's p50/p99 as ratios to the naive
 # relay's. Results: docs/benchmarks.md; the relays' logs are left in benchmark/target/.
+# Every subscriber connects from 127.0.0.1, so each relay started here admits its share of them from
+# one address (bench_admit_subscribers); a subscriber refused or closed all the same fails the run
+# (exit 1, with what the relay said) instead of printing figures over fewer frames.
 # Usage: bench/fanout.sh [subscribers=300] [writesPerSecond=10] [seconds=20] [instances=1]
 # Environment: BUZZ_RELAY_JAR (another build to compare), BENCH_PACKAGE=no (reuse target/),
 # FANOUT_NAIVE=no (the relay alone).
@@ -22,17 +25,19 @@ export RELAY_JAR=$(realpath "${BUZZ_RELAY_JAR:-$BENCH_ROOT/service/target/buzz-r
 
 key=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
 relay_env=(BUZZ_ARTIFACT_SYNC_ENABLED=true BUZZ_RELAY_SECRET_KEY="$key")
+per_instance=$(( (subscribers + instances - 1) / instances ))
+admit=$(bench_admit_subscribers "$per_instance")
 urls=()
 pids=()
 jdbc=""
 keep_logs() { for dir in "${BENCH_RELAY_DIRS[@]}"; do cp "$dir/relay.log" "$BENCH_ROOT/benchmark/target/relay-$(basename "$dir").log" 2>/dev/null || true; done; }
 for i in $(seq 1 "$instances"); do
   if [ -z "$jdbc" ]; then
-    bench_start_relay "${relay_env[@]}" JAVA_TOOL_OPTIONS="-Xmx512m"
+    bench_start_relay "${relay_env[@]}" JAVA_TOOL_OPTIONS="-Xmx512m $admit"
     jdbc="jdbc:postgresql://127.0.0.1:$RELAY_PG_PORT/postgres"
   else
     bench_start_relay "${relay_env[@]}" \
-      JAVA_TOOL_OPTIONS="-Xmx512m -Ddw.embeddedDatabase.enabled=false -Ddw.database.url=$jdbc"
+      JAVA_TOOL_OPTIONS="-Xmx512m $admit -Ddw.embeddedDatabase.enabled=false -Ddw.database.url=$jdbc"
   fi
   urls+=("http://127.0.0.1:$RELAY_PORT")
   pids+=("$RELAY_PID")

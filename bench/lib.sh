@@ -13,6 +13,8 @@
 #                             RELAY_PID, RELAY_PORT, RELAY_DIR, RELAY_ADMIN_PORT, RELAY_PG_PORT; every
 #                             relay started is stopped at exit
 #   bench_stop_relays         stops them now
+#   bench_admit_subscribers N prints the -Ddw.sync.* options that let one relay admit N WebSocket
+#                             subscribers from 127.0.0.1 (for JAVA_TOOL_OPTIONS of that relay only)
 
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH_MAX_LOAD=1.5
@@ -70,6 +72,16 @@ bench_package() {
 
 bench_java() {
   java -cp "$BENCH_CLASSPATH" "$@"
+}
+
+# A load generator connects every subscriber from 127.0.0.1, and the relay caps connections per address
+# (sync.maxConnectionsPerAddress, 64 by default: a flood from one address must not fill an instance).
+# A benchmark's relay gets room for its own subscribers plus a margin, and its instance total at least
+# that; the defaults in config/*.yml stay as they are.
+bench_admit_subscribers() {
+  local wanted=$(( $1 + 16 ))
+  local total=$(( wanted > 4000 ? wanted : 4000 ))
+  echo "-Ddw.sync.maxConnectionsPerAddress=$wanted -Ddw.sync.maxConnections=$total"
 }
 
 BENCH_RELAY_PIDS=()

@@ -26,7 +26,8 @@ for size in ${sizes//,/ }; do
   for gate in off on; do
     enabled=$([ "$gate" = on ] && echo true || echo false)
     bench_start_relay BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true \
-      BUZZ_ARTIFACT_SCOPED_POLICY_ENABLED="$enabled" JAVA_TOOL_OPTIONS="-Xmx${POLICY_RELAY_HEAP:-512m}"
+      BUZZ_ARTIFACT_SCOPED_POLICY_ENABLED="$enabled" \
+      JAVA_TOOL_OPTIONS="-Xmx${POLICY_RELAY_HEAP:-512m} $(bench_admit_subscribers "$subscribers")"
     echo "size $size, gate $gate: relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT (PostgreSQL $RELAY_PG_PORT)"
     java -Xmx2g -cp "$BENCH_CLASSPATH" chat.buzz.bench.scale.PolicyChange --url "http://127.0.0.1:$RELAY_PORT" \
       --relay-pid "$RELAY_PID" --jdbc "jdbc:postgresql://127.0.0.1:$RELAY_PG_PORT/postgres?user=postgres" \

@@ -32,12 +32,13 @@ fi
 
 for size in ${sizes//,/ }; do
   token="scale-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-  heap=()
+  # The fan-out subscribers all connect from 127.0.0.1: this relay admits that many from one address.
+  options="$(bench_admit_subscribers "${SCALE_FANOUT:-300}")"
   if [ -n "${SCALE_RELAY_HEAP:-}" ]; then
-    heap=(JAVA_TOOL_OPTIONS="-Xmx$SCALE_RELAY_HEAP")
+    options="-Xmx$SCALE_RELAY_HEAP $options"
   fi
   bench_start_relay BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true BUZZ_ADMIN_TOKEN="$token" \
-    "${heap[@]}"
+    JAVA_TOOL_OPTIONS="$options"
   echo "size $size: relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT (admin $RELAY_ADMIN_PORT, PostgreSQL $RELAY_PG_PORT)"
   bench_java chat.buzz.bench.scale.ScaleBenchmark --url "http://127.0.0.1:$RELAY_PORT" \
     --admin-url "http://127.0.0.1:$RELAY_ADMIN_PORT" --admin-token "$token" --relay-pid "$RELAY_PID" \

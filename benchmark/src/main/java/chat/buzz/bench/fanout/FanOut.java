@@ -64,6 +64,18 @@ public final class FanOut {
         }
     }
 
+    /**
+     * Some subscribers were refused or closed, or frames never arrived: a latency over the frames that did
+     * arrive would describe another load than the one asked for, so the run stops with what the relay said.
+     */
+    public static final class SubscribersLost extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        SubscribersLost(String message) {
+            super(message);
+        }
+    }
+
     /** A warm-up of {@value #WARMUP_SECONDS} s of the same writes, then the measured {@code seconds}. */
     public Result run(NostrKeys writer, UUID channel, int subscribers, double writesPerSecond, int seconds)
             throws InterruptedException {
@@ -71,11 +83,19 @@ public final class FanOut {
         Map<String, Long> sentNanos = new ConcurrentHashMap<>();
         try (FanoutSubscribers subscribed = new FanoutSubscribers(sentNanos, authenticate)) {
             subscribed.connect(calls.http(), baseUrls, channel, subscribers);
+            requireNoneLost(subscribed, subscribers, "while subscribing");
             new Writer(calls, writer, channel, new ConcurrentHashMap<>()).run(writesPerSecond, WARMUP_SECONDS);
             Writer measured = new Writer(calls, writer, channel, sentNanos);
             measured.run(writesPerSecond, seconds);
             long expected = measured.accepted.get() * subscribers;
             awaitFrames(subscribed.frames, expected);
+            requireNoneLost(subscribed, subscribers, "during the writes");
+            if (subscribed.frames.count() < expected) {
+                throw new SubscribersLost(String.format(
+                        "%d of %d frames arrived (%d writes accepted x %d subscribers), none closed: the rest did"
+                                + " not come within 10 s of the last one or 120 s in all",
+                        subscribed.frames.count(), expected, measured.accepted.get(), subscribers));
+            }
             return new Result(
                     subscribers,
                     writesPerSecond,
@@ -87,6 +107,14 @@ public final class FanOut {
                     subscribed.frames,
                     subscribed.closedByRelay.get(),
                     subscribed.noEose.get());
+        }
+    }
+
+    private static void requireNoneLost(FanoutSubscribers subscribed, int subscribers, String when) {
+        if (subscribed.lost() > 0) {
+            throw new SubscribersLost(String.format(
+                    "%d of %d subscribers lost %s: %s",
+                    subscribed.lost(), subscribers, when, subscribed.lossSummary()));
         }
     }
 

@@ -50,6 +50,15 @@ public final class FanoutBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        try {
+            return compare();
+        } catch (FanOut.SubscribersLost e) {
+            System.err.println("fan-out FAILED, no figures: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private Integer compare() throws Exception {
         Load.figure(
                 "fan-out: %d subscribers, %.0f writes/s for %d s, relay on %d instance(s)%s",
                 subscribers, rate, seconds, relayUrls.size(), naiveUrl == null ? "" : ", then the naive relay");
@@ -76,7 +85,12 @@ public final class FanoutBenchmark implements Callable<Integer> {
         List<Long> cpuBefore = ticks(pids);
         long generatorBefore = generatorCpuNanos();
         long started = System.nanoTime();
-        FanOut.Result result = fanOut.run(writer, channel, subscribers, rate, seconds);
+        FanOut.Result result;
+        try {
+            result = fanOut.run(writer, channel, subscribers, rate, seconds);
+        } catch (FanOut.SubscribersLost e) {
+            throw new FanOut.SubscribersLost(name + ": " + e.getMessage());
+        }
         double wall = (System.nanoTime() - started) / 1e9;
         List<Long> cpuAfter = ticks(pids);
         Timings frames = result.frames();

@@ -10,9 +10,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,6 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * frame's first part. Frames are read by looking for the event id, not parsed, so the load generator
  * stays cheap. Against the relay they answer AUTH (NIP-42) and subscribe once it is accepted; against a
  * relay without auth they subscribe as soon as the socket opens. Either way the REQ is the same.
+ *
+ * <p>A subscriber the relay refuses or closes is lost for the whole run, and every frame it would have
+ * had is missing: each one keeps the first thing the relay said about it (a NOTICE, CLOSED or close
+ * status and reason), so a run can say why it lost them instead of a ratio over fewer frames.
  */
 final class FanoutSubscribers implements AutoCloseable {
     private final Map<String, Long> sentNanos;
@@ -30,7 +36,9 @@ final class FanoutSubscribers implements AutoCloseable {
     final Timings frames = new Timings();
     final AtomicLong closedByRelay = new AtomicLong();
     final AtomicLong noEose = new AtomicLong();
+    private final ConcurrentLinkedQueue<String> lossReasons = new ConcurrentLinkedQueue<>();
     private final List<WebSocket> sockets = new ArrayList<>();
+    private volatile boolean closing;
 
     FanoutSubscribers(Map<String, Long> sentNanos, boolean authenticate) {
         this.sentNanos = sentNanos;
@@ -49,14 +57,34 @@ final class FanoutSubscribers implements AutoCloseable {
             // One at a time: the relay limits connections per address that have not authenticated yet.
             try {
                 listener.live.get(60, TimeUnit.SECONDS);
-            } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+            } catch (TimeoutException e) {
+                noEose.incrementAndGet();
+                listener.lose("no EOSE within 60 s");
+            } catch (java.util.concurrent.ExecutionException e) {
                 noEose.incrementAndGet();
             }
         }
     }
 
+    /** Subscribers lost so far (refused, closed, or without EOSE), by what the relay said, most first. */
+    String lossSummary() {
+        Map<String, Integer> byReason = new TreeMap<>();
+        lossReasons.forEach(reason -> byReason.merge(reason, 1, Integer::sum));
+        List<String> lines = new ArrayList<>();
+        byReason.entrySet().stream()
+                .sorted((a, b) -> b.getValue() - a.getValue())
+                .forEach(entry -> lines.add(entry.getValue() + " x " + entry.getKey()));
+        return String.join("; ", lines);
+    }
+
+    /** How many subscribers were lost: refused or closed by the relay, or never live. */
+    long lost() {
+        return lossReasons.size();
+    }
+
     @Override
     public void close() {
+        closing = true;
         for (WebSocket socket : sockets) {
             socket.abort();
         }
@@ -64,6 +92,8 @@ final class FanoutSubscribers implements AutoCloseable {
 
     private final class Listener extends ChannelListener {
         final CompletableFuture<Void> live = new CompletableFuture<>();
+        private String notice;
+        private boolean lost;
 
         Listener(NostrKeys keys, String url, UUID channel) {
             super(keys, url, channel);
@@ -87,20 +117,49 @@ final class FanoutSubscribers implements AutoCloseable {
             } else if (text.startsWith("[\"AUTH\"") && authenticate) {
                 answerAuth(socket, text.substring(text.indexOf(",\"") + 2, text.lastIndexOf('"')));
             } else if (text.startsWith("[\"OK\"") && authenticate) {
-                subscribe(socket, "f");
+                if (text.contains(",true,")) {
+                    subscribe(socket, "f");
+                } else {
+                    lose("AUTH refused: " + text);
+                }
             } else if (text.startsWith("[\"EOSE\"")) {
                 live.complete(null);
+            } else if (text.startsWith("[\"NOTICE\"")) {
+                synchronized (this) {
+                    notice = text;
+                }
             } else if (text.startsWith("[\"CLOSED\"")) {
-                closedByRelay.incrementAndGet();
-                live.completeExceptionally(new IllegalStateException(text));
+                lose(text);
             }
         }
 
         @Override
         public CompletionStage<?> onClose(WebSocket socket, int status, String reason) {
-            closedByRelay.incrementAndGet();
-            live.completeExceptionally(new IllegalStateException("closed: " + status + " " + reason));
+            if (!closing) {
+                String said;
+                synchronized (this) {
+                    said = notice == null ? "" : " after " + notice;
+                }
+                lose("closed " + status + (reason.isEmpty() ? "" : " " + reason) + said);
+            }
             return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void onError(WebSocket socket, Throwable error) {
+            if (!closing) {
+                lose("socket error: " + error);
+            }
+        }
+
+        /** Counts this subscriber once, with the first reason it was lost for. */
+        private synchronized void lose(String reason) {
+            if (!lost) {
+                lost = true;
+                closedByRelay.incrementAndGet();
+                lossReasons.add(reason);
+            }
+            live.completeExceptionally(new IllegalStateException(reason));
         }
     }
 
