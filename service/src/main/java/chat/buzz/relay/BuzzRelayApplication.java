@@ -4,7 +4,6 @@ import chat.buzz.relay.access.AccessDao;
 import chat.buzz.relay.artifact.ArtifactDao;
 import chat.buzz.relay.artifact.ArtifactFeature;
 import chat.buzz.relay.auth.AuthFeature;
-import chat.buzz.relay.auth.ReplayGuardDao;
 import chat.buzz.relay.channel.ChannelDao;
 import chat.buzz.relay.channel.ChannelFeature;
 import chat.buzz.relay.channelmeta.ChannelMetadataEvents;
@@ -106,11 +105,9 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 config.getChangelog(),
                 clock);
         Jdbi jdbi = database.jdbi();
-        // The SqlObjects the request paths attach to their handles (the write path above all), and the
-        // replay guard every signed request passes.
+        // The SqlObjects the request paths attach to their handles (the write path above all).
         SqlObjectMetadata.computeOnce(
                 jdbi,
-                ReplayGuardDao.class,
                 EventStore.class,
                 ArtifactDao.class,
                 AccessDao.class,

@@ -11,19 +11,27 @@ public final class PostgresReplayGuard implements ReplayGuard {
      */
     static final Duration MARGIN = Duration.ofSeconds(10);
 
-    private final ReplayGuardDao dao;
+    private final Jdbi jdbi;
 
     public PostgresReplayGuard(Jdbi jdbi) {
-        this.dao = jdbi.onDemand(ReplayGuardDao.class);
+        this.jdbi = jdbi;
     }
 
+    /** One statement in its own transaction (autocommit), committed before this returns. */
     @Override
     public boolean firstUse(String authEventId, long createdAtSeconds, Duration window) {
-        return dao.record(authEventId, createdAtSeconds, window.plus(MARGIN).toMillis() / 1000.0) == 1;
+        double keepSeconds = window.plus(MARGIN).toMillis() / 1000.0;
+        return jdbi.withHandle(handle -> handle.createUpdate(ReplayGuardSql.RECORD)
+                        .bind("id", authEventId)
+                        .bind("createdAt", createdAtSeconds)
+                        .bind("seconds", keepSeconds)
+                        .execute())
+                == 1;
     }
 
     @Override
     public int purgeExpired() {
-        return dao.purgeExpired();
+        return jdbi.withHandle(
+                handle -> handle.createUpdate(ReplayGuardSql.PURGE_EXPIRED).execute());
     }
 }
