@@ -76,10 +76,10 @@ bench_java() {
 
 # A load generator connects every subscriber from 127.0.0.1, and the relay caps connections per address
 # (sync.maxConnectionsPerAddress, 64 by default: a flood from one address must not fill an instance).
-# A benchmark's relay gets room for its own subscribers plus a margin, and its instance total at least
-# that; the defaults in config/*.yml stay as they are.
+# A benchmark's relay gets room for its own subscribers plus a margin (never below the default 64), and
+# its instance total at least that; the defaults in config/*.yml stay as they are.
 bench_admit_subscribers() {
-  local wanted=$(( $1 + 16 ))
+  local wanted=$(( $1 + 16 > 64 ? $1 + 16 : 64 ))
   local total=$(( wanted > 4000 ? wanted : 4000 ))
   echo "-Ddw.sync.maxConnectionsPerAddress=$wanted -Ddw.sync.maxConnections=$total"
 }
