@@ -1,5 +1,8 @@
 package chat.buzz.relay.auth;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import org.jdbi.v3.core.Jdbi;
 
@@ -21,12 +24,23 @@ public final class PostgresReplayGuard implements ReplayGuard {
     @Override
     public boolean firstUse(String authEventId, long createdAtSeconds, Duration window) {
         double keepSeconds = window.plus(MARGIN).toMillis() / 1000.0;
-        return jdbi.withHandle(handle -> handle.createUpdate(ReplayGuardSql.RECORD)
-                        .bind("id", authEventId)
-                        .bind("createdAt", createdAtSeconds)
-                        .bind("seconds", keepSeconds)
-                        .execute())
-                == 1;
+        try {
+            return jdbi.withHandle(handle -> record(handle.getConnection(), authEventId, createdAtSeconds, keepSeconds))
+                    == 1;
+        } catch (SQLException e) {
+            // The cause stays on the chain, where DatabaseFaults tells an unreachable database from a bug.
+            throw new IllegalStateException("the replay guard's insert failed", e);
+        }
+    }
+
+    private static int record(Connection connection, String authEventId, long createdAtSeconds, double keepSeconds)
+            throws SQLException {
+        try (PreparedStatement record = connection.prepareStatement(ReplayGuardSql.RECORD)) {
+            record.setString(1, authEventId);
+            record.setLong(2, createdAtSeconds);
+            record.setDouble(3, keepSeconds);
+            return record.executeUpdate();
+        }
     }
 
     @Override
