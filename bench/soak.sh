@@ -15,7 +15,8 @@ bench_begin soak
 BENCH_PACKAGE=${BENCH_PACKAGE:-no} bench_package relay
 token="soak-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 bench_start_relay BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true \
-  BUZZ_ADMIN_TOKEN="$token" JAVA_TOOL_OPTIONS="-Xmx$heap -XX:NativeMemoryTracking=summary"
+  BUZZ_ADMIN_TOKEN="$token" \
+  JAVA_TOOL_OPTIONS="-Xmx$heap -XX:NativeMemoryTracking=summary $(bench_admit_subscribers "$subscribers")"
 echo "relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT (admin $RELAY_ADMIN_PORT), -Xmx$heap, ${seconds} s, $subscribers subscribers"
 
 # Native memory by category at the start and the end: what grows outside the Java heap shows here.
