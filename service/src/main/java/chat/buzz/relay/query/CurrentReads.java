@@ -5,6 +5,9 @@ import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.capacity.ReadBulkhead;
 import chat.buzz.relay.database.RawJson;
 import chat.buzz.relay.database.SqlStates;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,10 +40,7 @@ public final class CurrentReads {
     private List<RawJson> withinBudget(Caller caller, CurrentFilter filter) {
         try {
             return jdbi.inTransaction(handle -> {
-                handle.createQuery(READ_ONLY_WITHIN_BUDGET)
-                        .bind("budget", Long.toString(statementBudgetMillis))
-                        .mapTo(String.class)
-                        .one();
+                readOnlyWithinBudget(handle.getConnection(), statementBudgetMillis);
                 return select(handle, caller, filter);
             });
         } catch (JdbiException e) {
@@ -52,13 +52,24 @@ public final class CurrentReads {
     }
 
     /**
-     * Read-only and the statement budget for this transaction only, in one round trip (the driver sends
-     * the BEGIN with it): {@code SET TRANSACTION READ ONLY} and the timeout as two statements cost a round
-     * trip more on every current read than the read itself needs. Read-only may be switched on at any
-     * point of a transaction, unlike off.
+     * Read-only and the statement budget (its one parameter, in milliseconds) for this transaction only,
+     * in one round trip (the driver sends the BEGIN with it): {@code SET TRANSACTION READ ONLY} and the
+     * timeout as two statements cost a round trip more on every current read than the read itself
+     * needs. Read-only may be switched on at any point of a transaction, unlike off. It goes to the
+     * driver as plain JDBC: Jdbi's statement layer cost more CPU than the statement (docs/benchmarks.md).
      */
     static final String READ_ONLY_WITHIN_BUDGET = """
-            SELECT set_config('transaction_read_only', 'on', true), set_config('statement_timeout', :budget, true)""";
+            SELECT set_config('transaction_read_only', 'on', true), set_config('statement_timeout', ?, true)""";
+
+    static void readOnlyWithinBudget(Connection connection, long budgetMillis) {
+        try (PreparedStatement prelude = connection.prepareStatement(READ_ONLY_WITHIN_BUDGET)) {
+            prelude.setString(1, Long.toString(budgetMillis));
+            prelude.executeQuery().close();
+        } catch (SQLException e) {
+            // The cause stays on the chain, where DatabaseFaults tells an unreachable database from a bug.
+            throw new IllegalStateException("opening a current read failed", e);
+        }
+    }
 
     /**
      * Mode "current" as one statement. Who sees what comes from {@link AccessSql}; each optional

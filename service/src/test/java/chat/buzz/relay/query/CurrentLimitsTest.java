@@ -64,10 +64,7 @@ class CurrentLimitsTest {
     @Test
     void theReadsOneStatementPreludeMakesItsTransactionReadOnlyWithinTheBudget() {
         String refusal = TIGHT_BUDGET.jdbi().inTransaction(handle -> {
-            handle.createQuery(CurrentReads.READ_ONLY_WITHIN_BUDGET)
-                    .bind("budget", "300")
-                    .mapTo(String.class)
-                    .one();
+            CurrentReads.readOnlyWithinBudget(handle.getConnection(), 300);
             assertThat(handle.createQuery("SHOW statement_timeout")
                             .mapTo(String.class)
                             .one())
