@@ -4,13 +4,12 @@ import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.capacity.ReadBulkhead;
 import chat.buzz.relay.database.RawJson;
-import chat.buzz.relay.database.SqlStates;
+import chat.buzz.relay.database.ReadTransaction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.Query;
 
 /**
@@ -18,14 +17,14 @@ import org.jdbi.v3.core.statement.Query;
  * bulkhead (apart from incremental's) and runs as one read-only statement within a time budget.
  */
 public final class CurrentReads {
-    private final Jdbi jdbi;
+    private final ReadTransaction transaction;
     private final ReadBulkhead bulkhead;
-    private final long statementBudgetMillis;
 
     public CurrentReads(Jdbi jdbi, CurrentConfig config) {
-        this.jdbi = jdbi;
+        // One statement per read, so it needs no snapshot longer than that statement's.
+        this.transaction =
+                new ReadTransaction(jdbi, ReadTransaction.Isolation.READ_COMMITTED, config.getStatementBudgetMillis());
         this.bulkhead = config.bulkhead("current-reads");
-        this.statementBudgetMillis = config.getStatementBudgetMillis();
     }
 
     /** @return the heads as their stored canonical JSON, ready to splice into the response array */
@@ -36,19 +35,9 @@ public final class CurrentReads {
 
     private List<RawJson> withinBudget(Caller caller, CurrentFilter filter) {
         try {
-            return jdbi.inTransaction(handle -> {
-                handle.execute("SET TRANSACTION READ ONLY");
-                handle.createQuery("SELECT set_config('statement_timeout', :budget, true)")
-                        .bind("budget", Long.toString(statementBudgetMillis))
-                        .mapTo(String.class)
-                        .one();
-                return select(handle, caller, filter);
-            });
-        } catch (JdbiException e) {
-            if (SqlStates.isQueryCanceled(e)) {
-                throw CurrentUnavailable.timeout(bulkhead.retryAfterSeconds());
-            }
-            throw e;
+            return transaction.run(handle -> select(handle, caller, filter));
+        } catch (ReadTransaction.OverBudget e) {
+            throw CurrentUnavailable.timeout(bulkhead.retryAfterSeconds());
         }
     }
 
