@@ -3,6 +3,8 @@ package chat.buzz.client;
 import chat.buzz.protocol.ErrorCodes;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A relay answer that is not a success, or a failure to reach the relay at all. {@link #code()} is the
@@ -13,15 +15,25 @@ public class RelayError extends RuntimeException {
     /** The code of a failure to reach a relay that has not answered this client yet. */
     public static final String NEVER_REACHED = "never_reached";
 
+    private static final Pattern UUID_IN_TEXT =
+            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
     private final int status;
     private final String code;
     private final Duration retryAfter;
+    private final String channel;
 
     public RelayError(int status, String code, String message, Duration retryAfter) {
+        this(status, code, message, retryAfter, null);
+    }
+
+    /** @param channel the body's {@code channel} field (a TTL refusal's channel), or null */
+    public RelayError(int status, String code, String message, Duration retryAfter, String channel) {
         super(message);
         this.status = status;
         this.code = code;
         this.retryAfter = retryAfter;
+        this.channel = channel;
     }
 
     public static RelayError unreachable(String what, Throwable cause) {
@@ -66,6 +78,18 @@ public class RelayError extends RuntimeException {
 
     public Optional<Duration> retryAfter() {
         return Optional.ofNullable(retryAfter);
+    }
+
+    /**
+     * The channel the error is about: its body's {@code channel} field, or, from a relay that sends no
+     * such field yet, the first channel id its message names (PROTOCOL 4.5 promises the message does).
+     */
+    public Optional<String> channel() {
+        if (channel != null) {
+            return Optional.of(channel);
+        }
+        Matcher named = UUID_IN_TEXT.matcher(getMessage() == null ? "" : getMessage());
+        return named.find() ? Optional.of(named.group()) : Optional.empty();
     }
 
     /** Whether the same request may succeed later: capacity, timeouts, rate limits, server trouble, no answer. */

@@ -1,5 +1,6 @@
 package chat.buzz.client;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
@@ -145,7 +146,7 @@ public final class SignedHttp {
         }
     }
 
-    /** Incremental errors are {error, message}; NIP-98 and tenancy errors {error}; writes {message}. */
+    /** Incremental errors are {error, message} (the TTL refusal adds its channel); NIP-98 and tenancy errors {error}; writes {message}. */
     private static RelayError error(HttpResponse<String> response) {
         Duration retryAfter = response.headers()
                 .firstValue("Retry-After")
@@ -153,18 +154,24 @@ public final class SignedHttp {
                 .orElse(null);
         String code = "http_" + response.statusCode();
         String message = response.body();
+        String channel = null;
         try {
             JsonNode body = JSON.readTree(response.body());
             if (body != null && body.isObject()) {
-                if (body.hasNonNull("error")) {
-                    code = body.get("error").asText();
+                if (body.hasNonNull(ErrorCodes.ERROR_FIELD)) {
+                    code = body.get(ErrorCodes.ERROR_FIELD).asText();
                 }
-                message = body.hasNonNull("message") ? body.get("message").asText() : code;
+                message = body.hasNonNull(ErrorCodes.MESSAGE_FIELD)
+                        ? body.get(ErrorCodes.MESSAGE_FIELD).asText()
+                        : code;
+                if (body.path(ErrorCodes.CHANNEL_FIELD).isTextual()) {
+                    channel = body.get(ErrorCodes.CHANNEL_FIELD).asText();
+                }
             }
         } catch (IOException notJson) {
             // keep the raw body as the message: it is what the operator will need to see
         }
-        return new RelayError(response.statusCode(), code, message, retryAfter);
+        return new RelayError(response.statusCode(), code, message, retryAfter, channel);
     }
 
     private static java.util.Optional<Duration> seconds(String header) {

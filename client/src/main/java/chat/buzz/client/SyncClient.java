@@ -12,8 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Keeps a {@link Store} equal to what a key may see on one relay (PROTOCOL 4): bootstraps, follows
@@ -21,9 +19,6 @@ import java.util.regex.Pattern;
  * digest (4.4a), repairing what drifted. Not thread-safe: one sync at a time per client.
  */
 public final class SyncClient implements AutoCloseable {
-    private static final Pattern UUID_IN_TEXT =
-            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
-
     private final SignedHttp http;
     private final Store store;
     private final Backoff backoff;
@@ -116,13 +111,13 @@ public final class SyncClient implements AutoCloseable {
         return new DeltaSession(this, checkAfterBootstrap).run();
     }
 
-    /** PROTOCOL 4.5: the message names the TTL channel; drop it from the scope and its artifacts from the store. */
+    /** PROTOCOL 4.5: the refusal names the TTL channel; drop it from the scope and its artifacts from the store. */
     boolean dropTtlChannel(RelayError error) {
-        Matcher matcher = UUID_IN_TEXT.matcher(error.getMessage() == null ? "" : error.getMessage());
-        if (!matcher.find() || !scope.contains(matcher.group())) {
+        Optional<String> named = error.channel();
+        if (named.isEmpty() || !scope.contains(named.get())) {
             return false;
         }
-        String channel = matcher.group();
+        String channel = named.get();
         List<String> narrower = new ArrayList<>(scope);
         narrower.remove(channel);
         if (narrower.isEmpty()) {

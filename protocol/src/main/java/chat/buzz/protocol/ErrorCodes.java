@@ -7,6 +7,14 @@ package chat.buzz.protocol;
  * {@code CLOSED} message.
  */
 public final class ErrorCodes {
+    // The fields of an HTTP error body: {"error": code, "message": text}, and more where a code says so.
+    /** The code, or the contract's whole prefixed text where the route has no separate message. */
+    public static final String ERROR_FIELD = "error";
+    /** The human reason; routes whose error is the whole text leave it out. */
+    public static final String MESSAGE_FIELD = "message";
+    /** With {@link #INCREMENTAL_TTL_CHANNEL}: the TTL channel's id, which the message names as well. */
+    public static final String CHANNEL_FIELD = "channel";
+
     // Section 2: authentication and tenancy.
     /** 401: a request that needs a signed Authorization header came without one. */
     public static final String MISSING_AUTH = "missing Nostr auth";
@@ -33,7 +41,7 @@ public final class ErrorCodes {
     public static final String INCREMENTAL_CURSOR_MISMATCH = "incremental_cursor_mismatch";
     public static final String INCREMENTAL_SCOPE_TOO_LARGE = "incremental_scope_too_large";
     public static final String INCREMENTAL_TOO_MANY_IDS = "incremental_too_many_ids";
-    /** 422: {@code #h} names a TTL channel; the message names the channel. */
+    /** 422: {@code #h} names a TTL channel; the message names it, and so does {@link #CHANNEL_FIELD}. */
     public static final String INCREMENTAL_TTL_CHANNEL = "incremental_ttl_channel";
     /** 503: the incremental gate is off; read mode "current" instead. */
     public static final String INCREMENTAL_UNAVAILABLE = "incremental_unavailable";

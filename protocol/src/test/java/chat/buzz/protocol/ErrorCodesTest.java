@@ -7,6 +7,12 @@ import org.junit.jupiter.api.Test;
 /** The one place a test spells the error vocabulary out: clients outside this repository branch on it. */
 class ErrorCodesTest {
     @Test
+    void errorBodiesHaveTheseFields() {
+        assertThat(new String[] {ErrorCodes.ERROR_FIELD, ErrorCodes.MESSAGE_FIELD, ErrorCodes.CHANNEL_FIELD})
+                .containsExactly("error", "message", "channel");
+    }
+
+    @Test
     void authenticationAndTenancyAreTheContractsTexts() {
         assertThat(new String[] {
                     ErrorCodes.MISSING_AUTH,

@@ -2,17 +2,40 @@ package chat.buzz.relay.incremental;
 
 import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.web.Refusal;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.OptionalInt;
 
-/** An error of PROTOCOL 4.5, answered as {"error": code, "message": text}. */
+/**
+ * An error of PROTOCOL 4.5, answered as {"error": code, "message": text}; the TTL refusal adds the
+ * channel it names, so a client need not read it out of the message.
+ */
 public final class IncrementalError extends Refusal {
+    /** The TTL channel the refusal names, or null. */
+    private final String channel;
+
     private IncrementalError(int status, String code, String message, Integer retryAfterSeconds) {
+        this(status, code, message, retryAfterSeconds, null);
+    }
+
+    private IncrementalError(int status, String code, String message, Integer retryAfterSeconds, String channel) {
         super(
                 status,
                 code,
                 message,
                 retryAfterSeconds == null ? OptionalInt.empty() : OptionalInt.of(retryAfterSeconds));
+        this.channel = channel;
     }
+
+    @Override
+    public Object body() {
+        return channel == null ? super.body() : new TtlChannelBody(code(), getMessage(), channel);
+    }
+
+    /** {@code {"error":"incremental_ttl_channel","message":"channel <id> has a TTL; ...","channel":"<id>"}} */
+    public record TtlChannelBody(
+            @JsonProperty(ErrorCodes.ERROR_FIELD) String error,
+            @JsonProperty(ErrorCodes.MESSAGE_FIELD) String message,
+            @JsonProperty(ErrorCodes.CHANNEL_FIELD) String channel) {}
 
     public static IncrementalError invalidRequest(String message) {
         return new IncrementalError(400, ErrorCodes.INCREMENTAL_INVALID_REQUEST, message, null);
@@ -42,7 +65,8 @@ public final class IncrementalError extends Refusal {
                 ErrorCodes.INCREMENTAL_TTL_CHANNEL,
                 "channel " + channel
                         + " has a TTL; its artifacts are never part of durable sync: drop it from the scope",
-                null);
+                null,
+                channel);
     }
 
     public static IncrementalError unavailable() {

@@ -1,6 +1,7 @@
 package chat.buzz.relay.incremental;
 
 import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.database.ReadTransaction;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.Gates;
 import chat.buzz.relay.incremental.Cursor.Phase;
@@ -12,7 +13,6 @@ import chat.buzz.relay.query.IncrementalMode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -20,27 +20,24 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.JdbiException;
 
 /**
  * Mode "incremental" of POST /query (PROTOCOL 4.1–4.5, with the digest read of 4.4a). Order of work: gate, request and cursor
  * checks (no database), the bulkhead, then one read-only snapshot with a statement budget.
  */
 public final class IncrementalReads implements IncrementalMode {
-    private static final String QUERY_CANCELED = "57014";
     /**
      * Candidate rows a page looks at, at most, before it answers (with {@code more} if it stopped
      * there): a reader who sees little of a large community still gets pages within the budget.
      */
     static final int EXAMINE = 2000;
 
-    private final Jdbi jdbi;
+    private final ReadTransaction transaction;
     private final Gates gates;
     private final CursorCodec cursors;
     private final ReadCapacity capacity;
     private final SyncStatistics statistics;
     private final long overlapMicros;
-    private final long statementBudgetMillis;
 
     public IncrementalReads(
             Jdbi jdbi,
@@ -49,13 +46,13 @@ public final class IncrementalReads implements IncrementalMode {
             ReadCapacity capacity,
             SyncStatistics statistics,
             IncrementalConfig config) {
-        this.jdbi = jdbi;
+        this.transaction =
+                new ReadTransaction(jdbi, ReadTransaction.Isolation.REPEATABLE_READ, config.getStatementBudgetMillis());
         this.gates = gates;
         this.cursors = cursors;
         this.capacity = capacity;
         this.statistics = statistics;
         this.overlapMicros = config.getOverlapSeconds() * 1_000_000L;
-        this.statementBudgetMillis = config.getStatementBudgetMillis();
     }
 
     @Override
@@ -218,28 +215,10 @@ public final class IncrementalReads implements IncrementalMode {
     /** One snapshot for the whole page, so the policy stamp and the rows it answers agree. */
     private <T> T inSnapshot(long community, HandleCallback<T, RuntimeException> read) {
         try {
-            return jdbi.inTransaction(handle -> {
-                // One round trip before the first query, instead of a session isolation change before the
-                // transaction and its reset after it, and a statement each for read-only and the budget.
-                handle.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY;"
-                        + " SET LOCAL statement_timeout = " + statementBudgetMillis);
-                return read.withHandle(handle);
-            });
-        } catch (JdbiException e) {
-            if (isQueryCanceled(e)) {
-                statistics.timedOut(community);
-                throw IncrementalError.timeout();
-            }
-            throw e;
+            return transaction.run(read);
+        } catch (ReadTransaction.OverBudget e) {
+            statistics.timedOut(community);
+            throw IncrementalError.timeout();
         }
-    }
-
-    private static boolean isQueryCanceled(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && QUERY_CANCELED.equals(sql.getSQLState())) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -4,16 +4,12 @@ import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.capacity.ReadBulkhead;
 import chat.buzz.relay.database.RawJson;
-import chat.buzz.relay.database.SqlStates;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
+import chat.buzz.relay.database.ReadTransaction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.Query;
 
 /**
@@ -21,14 +17,14 @@ import org.jdbi.v3.core.statement.Query;
  * bulkhead (apart from incremental's) and runs as one read-only statement within a time budget.
  */
 public final class CurrentReads {
-    private final Jdbi jdbi;
+    private final ReadTransaction transaction;
     private final ReadBulkhead bulkhead;
-    private final long statementBudgetMillis;
 
     public CurrentReads(Jdbi jdbi, CurrentConfig config) {
-        this.jdbi = jdbi;
+        // One statement per read, so it needs no snapshot longer than that statement's.
+        this.transaction =
+                new ReadTransaction(jdbi, ReadTransaction.Isolation.READ_COMMITTED, config.getStatementBudgetMillis());
         this.bulkhead = config.bulkhead("current-reads");
-        this.statementBudgetMillis = config.getStatementBudgetMillis();
     }
 
     /** @return the heads as their stored canonical JSON, ready to splice into the response array */
@@ -39,35 +35,9 @@ public final class CurrentReads {
 
     private List<RawJson> withinBudget(Caller caller, CurrentFilter filter) {
         try {
-            return jdbi.inTransaction(handle -> {
-                readOnlyWithinBudget(handle.getConnection(), statementBudgetMillis);
-                return select(handle, caller, filter);
-            });
-        } catch (JdbiException e) {
-            if (SqlStates.isQueryCanceled(e)) {
-                throw CurrentUnavailable.timeout(bulkhead.retryAfterSeconds());
-            }
-            throw e;
-        }
-    }
-
-    /**
-     * Read-only and the statement budget (its one parameter, in milliseconds) for this transaction only,
-     * in one round trip (the driver sends the BEGIN with it): {@code SET TRANSACTION READ ONLY} and the
-     * timeout as two statements cost a round trip more on every current read than the read itself
-     * needs. Read-only may be switched on at any point of a transaction, unlike off. It goes to the
-     * driver as plain JDBC: Jdbi's statement layer cost more CPU than the statement (docs/benchmarks.md).
-     */
-    static final String READ_ONLY_WITHIN_BUDGET = """
-            SELECT set_config('transaction_read_only', 'on', true), set_config('statement_timeout', ?, true)""";
-
-    static void readOnlyWithinBudget(Connection connection, long budgetMillis) {
-        try (PreparedStatement prelude = connection.prepareStatement(READ_ONLY_WITHIN_BUDGET)) {
-            prelude.setString(1, Long.toString(budgetMillis));
-            prelude.executeQuery().close();
-        } catch (SQLException e) {
-            // The cause stays on the chain, where DatabaseFaults tells an unreachable database from a bug.
-            throw new IllegalStateException("opening a current read failed", e);
+            return transaction.run(handle -> select(handle, caller, filter));
+        } catch (ReadTransaction.OverBudget e) {
+            throw CurrentUnavailable.timeout(bulkhead.retryAfterSeconds());
         }
     }
 

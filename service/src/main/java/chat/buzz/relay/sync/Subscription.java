@@ -2,6 +2,7 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.database.DatabaseFaults;
+import chat.buzz.relay.database.ReadTransaction;
 import chat.buzz.relay.gate.Gate;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -237,7 +238,7 @@ final class Subscription implements BulkStream.Target {
         } catch (RuntimeException e) {
             if (DatabaseFaults.isUnreachable(e) && waitForTheDatabase()) {
                 hub.outage().turnedAway(e);
-            } else if (BudgetedJdbi.overBudget(e)) {
+            } else if (e instanceof ReadTransaction.OverBudget) {
                 hub.statementTimedOut();
                 close(
                         "error: a sync query ran over the relay's time budget; subscribe again later, or with a narrower #h");

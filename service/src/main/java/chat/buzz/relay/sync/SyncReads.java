@@ -2,6 +2,7 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.access.Judge;
+import chat.buzz.relay.database.ReadTransaction;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -31,12 +32,14 @@ final class SyncReads {
     /** Sorts before every other uuid in PostgreSQL (unsigned byte order). */
     private static final UUID FIRST = new UUID(0, 0);
 
-    private final BudgetedJdbi jdbi;
+    private final ReadTransaction transaction;
     /** Queries that decided who sees a live change: one per change per instance, or one per subscriber that judged alone. */
     private final LongAdder liveAccessQueries = new LongAdder();
 
     SyncReads(Jdbi jdbi, long statementBudgetMillis) {
-        this.jdbi = new BudgetedJdbi(jdbi, statementBudgetMillis);
+        // Each call is one statement, so it needs no snapshot longer than that statement's; the budget
+        // keeps any subscriber, however often it re-sends REQ, from starting a query that runs longer.
+        this.transaction = new ReadTransaction(jdbi, ReadTransaction.Isolation.READ_COMMITTED, statementBudgetMillis);
     }
 
     long liveAccessQueries() {
@@ -45,7 +48,7 @@ final class SyncReads {
 
     /** The next chunk of D after {@code after} (null: from the start), optionally only one channel's. */
     List<Row> discoverableChunk(long community, String reader, SyncFilter filter, UUID only, UUID after, int chunk) {
-        return jdbi.withHandle(handle -> bindScope(
+        return transaction.run(handle -> bindScope(
                         SyncQueries.judgedFor(handle.createQuery(SyncQueries.SNAPSHOT_CHUNK), filter.scoped()), filter)
                 .bind("community", community)
                 .bind("reader", reader)
@@ -62,7 +65,7 @@ final class SyncReads {
      */
     List<ReaderView> leftChannelChunk(
             long community, String reader, SyncFilter filter, long floor, UUID channel, UUID after, int chunk) {
-        return jdbi.withHandle(handle -> bindScope(
+        return transaction.run(handle -> bindScope(
                         SyncQueries.judgedFor(handle.createQuery(SyncQueries.LEFT_CHANNEL_CHUNK), filter.scoped()),
                         filter)
                 .bind("community", community)
@@ -77,7 +80,7 @@ final class SyncReads {
 
     Optional<ReaderView> head(long community, String reader, SyncFilter filter, long floor, UUID d) {
         liveAccessQueries.increment();
-        return jdbi.withHandle(handle -> bindScope(
+        return transaction.run(handle -> bindScope(
                         SyncQueries.judgedFor(handle.createQuery(SyncQueries.HEAD_FOR_READER), filter.scoped()), filter)
                 .bind("community", community)
                 .bind("reader", reader)
@@ -93,7 +96,7 @@ final class SyncReads {
      */
     List<ReaderView> headForReaders(long community, UUID d, List<Judging> readers) {
         liveAccessQueries.increment();
-        return jdbi.withHandle(handle -> SyncQueries.readersJudged(handle.createQuery(SyncQueries.HEAD_FOR_READERS))
+        return transaction.run(handle -> SyncQueries.readersJudged(handle.createQuery(SyncQueries.HEAD_FOR_READERS))
                 .bind("community", community)
                 .bind("d", d)
                 .bindArray(
@@ -123,7 +126,7 @@ final class SyncReads {
      * overlap before now, as {@link Judge#floor} bounds it.
      */
     long floor(long community, long overlapSeconds) {
-        return jdbi.withHandle(handle -> handle.createQuery(SyncQueries.FLOOR_INPUTS)
+        return transaction.run(handle -> handle.createQuery(SyncQueries.FLOOR_INPUTS)
                 .bind("community", community)
                 .map((rs, ctx) -> Judge.floor(
                         rs.getLong("now_micros") - overlapSeconds * 1_000_000L, rs.getLong("policy_micros")))
@@ -138,7 +141,7 @@ final class SyncReads {
     }
 
     List<UUID> ttlChannelsInScope(long community, String reader, SyncFilter filter) {
-        return jdbi.withHandle(handle -> bindScope(handle.createQuery(AccessSql.TTL_CHANNELS_IN_SCOPE), filter)
+        return transaction.run(handle -> bindScope(handle.createQuery(AccessSql.TTL_CHANNELS_IN_SCOPE), filter)
                 .bind("community", community)
                 .bind("reader", reader)
                 .mapTo(UUID.class)

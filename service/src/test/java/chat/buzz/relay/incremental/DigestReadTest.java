@@ -123,6 +123,7 @@ class DigestReadTest {
         Reply reply = relay.query(reader, "[{\"artifact\":\"incremental\",\"digest\":true,\"#h\":[\"" + ttl + "\"]}]");
         assertThat(reply.status()).as("%s", reply).isEqualTo(422);
         assertThat(reply.error()).isEqualTo("incremental_ttl_channel");
+        assertThat(reply.json().path("channel").asText()).isEqualTo(ttl.toString());
     }
 
     @Test

@@ -216,8 +216,13 @@ class IncrementalErrorsTest {
         Reply reply = relay.query(
                 reader,
                 "[{\"artifact\":\"incremental\",\"#h\":" + ids(List.of(plain.toString(), ttl.toString())) + "}]");
-        assertError(reply, 422, "incremental_ttl_channel");
+        assertThat(reply.status()).as("%s", reply).isEqualTo(422);
+        assertThat(reply.error()).isEqualTo("incremental_ttl_channel");
         assertThat(reply.message()).contains(ttl.toString());
+        assertThat(reply.json().path("channel").asText())
+                .as("the channel in a field of its own too")
+                .isEqualTo(ttl.toString());
+        assertThat(reply.json().size()).isEqualTo(3);
     }
 
     @Test

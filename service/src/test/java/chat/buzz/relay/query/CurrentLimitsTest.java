@@ -62,34 +62,6 @@ class CurrentLimitsTest {
     }
 
     @Test
-    void theReadsOneStatementPreludeMakesItsTransactionReadOnlyWithinTheBudget() {
-        String refusal = TIGHT_BUDGET.jdbi().inTransaction(handle -> {
-            CurrentReads.readOnlyWithinBudget(handle.getConnection(), 300);
-            assertThat(handle.createQuery("SHOW statement_timeout")
-                            .mapTo(String.class)
-                            .one())
-                    .isEqualTo("300ms");
-            assertThat(handle.createQuery("SHOW transaction_read_only")
-                            .mapTo(String.class)
-                            .one())
-                    .isEqualTo("on");
-            try {
-                handle.execute("CREATE TEMPORARY TABLE written_by_a_read (x int)");
-                return "written";
-            } catch (org.jdbi.v3.core.statement.UnableToExecuteStatementException e) {
-                return ((java.sql.SQLException) e.getCause()).getSQLState();
-            }
-        });
-        assertThat(refusal).as("read_only_sql_transaction").isEqualTo("25006");
-        String afterwards = TIGHT_BUDGET
-                .jdbi()
-                .withHandle(handle -> handle.createQuery("SHOW statement_timeout")
-                        .mapTo(String.class)
-                        .one());
-        assertThat(afterwards).as("the budget is the transaction's only").isNotEqualTo("300ms");
-    }
-
-    @Test
     void oneCallerGetsAtMostItsShareAndAFullBulkheadTurnsEveryoneAway() throws Exception {
         RelayClient client = NARROW.client();
         try (Handle blocker = TIGHT_BUDGET.jdbi().open()) {
