@@ -141,7 +141,10 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 jdbi,
                 clock,
                 ChannelFeature.handlers(
-                        config.getPolicyChangeLimit(), OperationsFeature.policyChanges(environment), statistics),
+                        config.getPolicyChangeLimit(),
+                        OperationsFeature.policyChanges(environment),
+                        statistics,
+                        () -> gates.isEnabled(Gate.SCOPED_POLICY)),
                 ArtifactFeature.handlers(identity, clock));
         ChannelMetadataReads channelMetadata =
                 new ChannelMetadataReads(jdbi, new ChannelMetadataEvents(identity, clock));

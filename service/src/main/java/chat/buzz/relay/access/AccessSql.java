@@ -134,12 +134,16 @@ public final class AccessSql {
     /**
      * Whether the artifact of {@code head} was in D(reader, scope) at some moment after {@code :floor}:
      * the only artifacts a reader may be told have left (PROTOCOL 4.1, 5), since naming any other would
-     * leak its id. The artifact's history is its accepted revisions: each holds the artifact in its
-     * channel from its acceptance until the next revision or its own redaction, unless it is a delete.
-     * The reader's history is {@code channel_membership_spans}. Channel settings are taken as they are
-     * now, which is exact when {@code :floor} is not older than the community's policy stamp: every
-     * change of visibility, listing, TTL or deletion advances that stamp. This form is for readers each
-     * with or without a scope (NULL) and with their own floor; the next for a reader whose scope is known.
+     * leak its id. Three histories meet here. The artifact's: its accepted revisions, each holding the
+     * artifact in its channel from its acceptance until the next revision or its own redaction, unless
+     * it is a delete. The reader's: {@code channel_membership_spans}. The channel's: its settings now,
+     * and before every change in {@code channel_settings_history} after the floor the settings that
+     * change replaced, each for the time until that change (see {@link #settingsPeriods}). The artifact
+     * could have been held when one moment lies in a hold, in a period whose settings made the channel
+     * durable and discoverable to the reader, and, where membership decides that, in a membership span.
+     * A change older than every history row (made before migration 0180) advanced the policy stamp, and
+     * the floor is never older than that stamp ({@link Judge#floor}). This form is for readers each with
+     * or without a scope (NULL) and with their own floor; the next for a reader whose scope is known.
      */
     static String couldHaveHeld(String head, ReaderTerms reader) {
         return eitherScope(reader, scoped -> couldHaveHeld(head, scoped, reader));
@@ -147,12 +151,14 @@ public final class AccessSql {
 
     static String couldHaveHeld(String head, boolean scoped, ReaderTerms reader) {
         String floor = floor(reader);
+        String from = "GREATEST(v.held_from, p.from_at, " + floor + ")";
+        String until = "LEAST(v.held_until, p.until_at)";
         String memberDuringHold = """
                 EXISTS (SELECT 1 FROM channel_membership_spans s WHERE s.channel_id = hc.id AND s.pubkey = %s
-                        AND s.started_at < v.held_until AND COALESCE(s.ended_at, 'infinity') > GREATEST(v.held_from, %s))""".formatted(reader.pubkey(), floor);
+                        AND s.started_at < %s AND COALESCE(s.ended_at, 'infinity') > %s)""".formatted(reader.pubkey(), until, from);
         String discoverableDuringHold = scoped
-                ? "(hc.id = ANY (" + reader.scope() + ") AND (hc.visibility = 'open' OR " + memberDuringHold + "))"
-                : "((hc.visibility = 'open' AND NOT hc.unlisted) OR " + memberDuringHold + ")";
+                ? "(hc.id = ANY (" + reader.scope() + ") AND (p.visibility = 'open' OR " + memberDuringHold + "))"
+                : "((p.visibility = 'open' AND NOT p.unlisted) OR " + memberDuringHold + ")";
         return """
                 EXISTS (SELECT 1 FROM (
                         SELECT r.channel_id, r.op, r.accepted_at AS held_from,
@@ -161,10 +167,58 @@ public final class AccessSql {
                         FROM artifact_revisions r JOIN events ev ON ev.id = r.event_id
                         WHERE r.community_id = %1$s.community_id AND r.d = %1$s.d AND r.kind = %4$d) v
                     JOIN channels hc ON hc.id = v.channel_id
+                    CROSS JOIN LATERAL %5$s p
                     WHERE v.op <> 'delete' AND v.held_until > %2$s AND v.held_until > v.held_from
-                      AND hc.ttl_seconds IS NULL
+                      AND p.ttl_seconds IS NULL AND NOT p.deleted
+                      AND %6$s < %7$s
                       AND (hc.deleted_at IS NULL OR hc.deleted_at > GREATEST(v.held_from, %2$s))
-                      AND %3$s)""".formatted(head, floor, discoverableDuringHold, Kinds.ARTIFACT_REVISION);
+                      AND %3$s)""".formatted(
+                        head,
+                        floor,
+                        discoverableDuringHold,
+                        Kinds.ARTIFACT_REVISION,
+                        settingsPeriods("hc", floor),
+                        from,
+                        until);
+    }
+
+    /**
+     * The settings channel {@code channel} had since {@code floor}, one row per period: {@code visibility},
+     * {@code unlisted}, {@code ttl_seconds}, {@code deleted}, and the period's bounds {@code from_at}
+     * (-infinity for the first: it began at or before the floor) and {@code until_at} (infinity for the
+     * settings in force now). Each recorded change after the floor ends the period of the settings it
+     * replaced.
+     */
+    private static String settingsPeriods(String channel, String floor) {
+        return """
+                (SELECT q.visibility, q.unlisted, q.ttl_seconds, q.deleted, q.until_at,
+                        COALESCE(lag(q.until_at) OVER (ORDER BY q.until_at, q.id), '-infinity') AS from_at
+                 FROM (SELECT sh.id, sh.visibility_before AS visibility, sh.unlisted_before AS unlisted,
+                              sh.ttl_seconds_before AS ttl_seconds, sh.deleted_before AS deleted, sh.changed_at AS until_at
+                       FROM channel_settings_history sh WHERE sh.channel_id = %1$s.id AND sh.changed_at > %2$s
+                       UNION ALL
+                       SELECT 9223372036854775807, %1$s.visibility, %1$s.unlisted, %1$s.ttl_seconds,
+                              %1$s.deleted_at IS NOT NULL, TIMESTAMPTZ 'infinity') q)""".formatted(channel, floor);
+    }
+
+    /**
+     * Whether {@code channel} was in the reader's D under the settings a recorded change replaced
+     * ({@code settings}, a row of {@code channel_settings_history}), with the reader's memberships as
+     * they are now: a reader for whom it was and still is gets nothing for that change (PROTOCOL 4.4).
+     */
+    public static String channelInDBefore(String settings, String channel, boolean scoped) {
+        return channelInDBefore(settings, channel, scoped, ReaderTerms.BOUND);
+    }
+
+    static String channelInDBefore(String settings, String channel, boolean scoped, ReaderTerms reader) {
+        String member = activeMember(channel, reader);
+        String discoverable = scoped
+                ? "(" + channel + ".id = ANY (" + reader.scope() + ") AND (" + settings
+                        + ".visibility_before = 'open' OR " + member + "))"
+                : "((" + settings + ".visibility_before = 'open' AND NOT " + settings + ".unlisted_before) OR " + member
+                        + ")";
+        return "(NOT " + settings + ".deleted_before AND " + settings + ".ttl_seconds_before IS NULL AND "
+                + discoverable + ")";
     }
 
     private static String eitherScope(ReaderTerms reader, Function<Boolean, String> predicate) {

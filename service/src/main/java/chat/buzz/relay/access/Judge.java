@@ -107,7 +107,9 @@ public final class Judge {
 
     /**
      * The reader's removal floor: the start of the window a session or subscription answers for, but
-     * never before the community's policy stamp, since channel settings are judged as they are now.
+     * never before the community's policy stamp. A stamp advance is a reset, which answers for
+     * everything before it; a policy change delivered as entries leaves the stamp alone, and "could have
+     * held" reads the channel's settings history back to the floor instead.
      */
     public static long floor(long windowStartMicros, long policyStampMicros) {
         return Math.max(windowStartMicros, policyStampMicros);

@@ -17,6 +17,7 @@ import java.util.UUID;
  * @param from      the artifact's channel before the change ({@link Kind#HEAD}; differs from {@code channel} on a move)
  * @param channel   the artifact's channel now, the channel whose membership, policy or other settings changed
  * @param pubkey    the member whose access changed ({@link Kind#MEMBER})
+ * @param settings  the row of channel_settings_history that says what changed ({@link Kind#SETTINGS})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Change(
@@ -25,31 +26,39 @@ public record Change(
         @JsonProperty("d") UUID d,
         @JsonProperty("from") UUID from,
         @JsonProperty("h") UUID channel,
-        @JsonProperty("p") String pubkey) {
+        @JsonProperty("p") String pubkey,
+        @JsonProperty("s") Long settings) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public enum Kind {
         HEAD,
         MEMBER,
+        /** A channel policy change delivered as a reset: every subscriber of the community resubscribes. */
         POLICY,
+        /** A channel policy change delivered as entries (PROTOCOL 4.4): each subscriber is told what it changed. */
+        SETTINGS,
         /** A channel was created, or settings that decide nobody's access (its name) changed. */
         CHANNEL
     }
 
     static Change head(long community, UUID d, UUID from, UUID channel) {
-        return new Change(community, Kind.HEAD, d, from, channel, null);
+        return new Change(community, Kind.HEAD, d, from, channel, null, null);
     }
 
     static Change member(long community, UUID channel, String pubkey) {
-        return new Change(community, Kind.MEMBER, null, null, channel, pubkey);
+        return new Change(community, Kind.MEMBER, null, null, channel, pubkey, null);
     }
 
     static Change channel(long community, UUID channel) {
-        return new Change(community, Kind.CHANNEL, null, null, channel, null);
+        return new Change(community, Kind.CHANNEL, null, null, channel, null, null);
     }
 
     static Change policy(long community, UUID channel) {
-        return new Change(community, Kind.POLICY, null, null, channel, null);
+        return new Change(community, Kind.POLICY, null, null, channel, null, null);
+    }
+
+    static Change settings(long community, UUID channel, long settings) {
+        return new Change(community, Kind.SETTINGS, null, null, channel, null, settings);
     }
 
     String toPayload() {

@@ -9,9 +9,16 @@ import org.jdbi.v3.core.Handle;
  * registered before the commit is certain to hear about it.
  */
 public final class ChangeNotifications {
-    /** Tells subscribers on every instance to resubscribe when a channel's discoverability changes. */
+    /**
+     * Tells subscribers on every instance that a channel's discoverability changed: to resubscribe when
+     * the change was a reset, or to apply what it changed for them when it is delivered as entries.
+     */
     public static final PolicyChangeRecorder POLICY_RECORDER =
-            (handle, communityId, channelId, change, actor) -> send(handle, Change.policy(communityId, channelId));
+            (handle, communityId, channelId, change, actor, delivered) -> send(
+                    handle,
+                    delivered.asEntries()
+                            ? Change.settings(communityId, channelId, delivered.settingsChange())
+                            : Change.policy(communityId, channelId));
 
     private ChangeNotifications() {}
 

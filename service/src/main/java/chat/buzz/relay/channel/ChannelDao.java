@@ -34,6 +34,21 @@ public interface ChannelDao {
             @Bind("unlisted") boolean unlisted,
             @Bind("ttl") Long ttlSeconds);
 
+    /**
+     * Tells migration 0180's trigger, for the rest of this transaction, that a policy change is delivered
+     * as entries: it records the change without advancing the community's policy stamp.
+     */
+    @SqlQuery("SELECT set_config('buzz.policy_changes', 'entries', true)")
+    String deliverPolicyChangesAsEntries();
+
+    /** False after a rollback to before-incremental, which drops the history and its trigger (migration 0180). */
+    @SqlQuery("SELECT to_regclass('public.channel_settings_history') IS NOT NULL")
+    boolean settingsHistoryKept();
+
+    /** The history row of the channel's latest policy change, 0 for none; the caller holds the channel row locked. */
+    @SqlQuery("SELECT COALESCE(max(id), 0) FROM channel_settings_history WHERE channel_id = :id")
+    long latestSettingsChange(@Bind("id") UUID id);
+
     @SqlQuery("SELECT name FROM channels WHERE id = :id")
     String name(@Bind("id") UUID id);
 

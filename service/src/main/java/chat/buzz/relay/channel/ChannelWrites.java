@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import org.jdbi.v3.core.Handle;
 
 /** The NIP-29 channel and membership kinds of PROTOCOL 3.1. */
@@ -26,10 +27,15 @@ public final class ChannelWrites {
 
     private final PolicyChangeRecorder policyChanges;
     private final PolicyChangeLimit policyChangeLimit;
+    private final BooleanSupplier policyChangesAsEntries;
 
-    public ChannelWrites(PolicyChangeRecorder policyChanges, PolicyChangeLimit policyChangeLimit) {
+    public ChannelWrites(
+            PolicyChangeRecorder policyChanges,
+            PolicyChangeLimit policyChangeLimit,
+            BooleanSupplier policyChangesAsEntries) {
         this.policyChanges = policyChanges;
         this.policyChangeLimit = policyChangeLimit;
+        this.policyChangesAsEntries = policyChangesAsEntries;
     }
 
     public Map<Integer, EventHandler> handlers() {
@@ -109,15 +115,22 @@ public final class ChannelWrites {
         if (!changes.isEmpty()) {
             policyChangeLimit.admit(handle, caller.community().id(), caller.pubkey());
         }
-        // While migration 0077 is applied its trigger advances the community's policy stamp in this
-        // UPDATE when visibility, unlisted or ttl really change (the same test as above). The channel
-        // row is already locked exclusively (lockForChange), and artifact writes share-lock it, so a
-        // concurrent first artifact write into this channel either committed before the stamp or
-        // commits after it with a later change stamp: it cannot slip past the reset.
+        // While migration 0077 is applied its trigger (as 0180 rewrote it) records the change and, unless
+        // it is delivered as entries, advances the community's policy stamp in this UPDATE when
+        // visibility, unlisted or ttl really change (the same test as above). The channel row is already
+        // locked exclusively (lockForChange), and artifact writes share-lock it, so a concurrent first
+        // artifact write into this channel either committed before the change or commits after it with a
+        // later change stamp: it cannot slip past the reset, nor past the entries.
+        PolicyChangeRecorder.Delivery delivery = changes.isEmpty() ? null : chooseDelivery(handle);
         dao.update(channel, name, open ? "open" : "private", unlisted, ttl);
         if (!changes.isEmpty()) {
             policyChanges.channelPolicyChanged(
-                    handle, caller.community().id(), channel, String.join(", ", changes), caller.pubkey());
+                    handle,
+                    caller.community().id(),
+                    channel,
+                    String.join(", ", changes),
+                    caller.pubkey(),
+                    delivered(dao, channel, delivery));
         } else {
             // Live channel metadata hears a policy change from the recorder; a rename needs its own notice.
             ChangeNotifications.channelChanged(handle, caller.community().id(), channel);
@@ -131,10 +144,18 @@ public final class ChannelWrites {
             throw WriteRejection.blocked("only the owner may delete the channel");
         }
         policyChangeLimit.admit(handle, caller.community().id(), caller.pubkey());
-        // Migration 0077's trigger advances the policy stamp when deleted_at is newly set.
-        handle.attach(ChannelDao.class).markDeleted(channel);
+        // Migration 0077's trigger records the deletion when deleted_at is newly set, and advances the
+        // policy stamp unless the deletion is delivered as entries.
+        PolicyChangeRecorder.Delivery delivery = chooseDelivery(handle);
+        ChannelDao dao = handle.attach(ChannelDao.class);
+        dao.markDeleted(channel);
         policyChanges.channelPolicyChanged(
-                handle, caller.community().id(), channel, "channel deleted", caller.pubkey());
+                handle,
+                caller.community().id(),
+                channel,
+                "channel deleted",
+                caller.pubkey(),
+                delivered(dao, channel, delivery));
     }
 
     private void addMember(Handle handle, Caller caller, Event event) {
@@ -201,6 +222,27 @@ public final class ChannelWrites {
         }
         dao.removeMember(channel, caller.pubkey());
         ChangeNotifications.memberChanged(handle, caller.community().id(), channel, caller.pubkey());
+    }
+
+    /**
+     * Decides, once per write, how this policy change reaches readers, and tells the database's trigger:
+     * with the variable unset (gate off, or an older relay) it advances the stamp, which is always safe,
+     * since reads treat every recorded change as entries whether or not a reset follows.
+     */
+    private PolicyChangeRecorder.Delivery chooseDelivery(Handle handle) {
+        ChannelDao dao = handle.attach(ChannelDao.class);
+        // Rolled back to before-incremental, the old trigger only advances the stamp.
+        if (!policyChangesAsEntries.getAsBoolean() || !dao.settingsHistoryKept()) {
+            return PolicyChangeRecorder.Delivery.RESET;
+        }
+        dao.deliverPolicyChangesAsEntries();
+        return PolicyChangeRecorder.Delivery.ENTRIES;
+    }
+
+    private static PolicyChangeRecorder.Delivered delivered(
+            ChannelDao dao, UUID channel, PolicyChangeRecorder.Delivery delivery) {
+        return new PolicyChangeRecorder.Delivered(
+                delivery, delivery == PolicyChangeRecorder.Delivery.ENTRIES ? dao.latestSettingsChange(channel) : 0L);
     }
 
     /** Locks the channel row; a channel the caller cannot read answers as if it did not exist. */

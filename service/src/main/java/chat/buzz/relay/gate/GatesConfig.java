@@ -2,10 +2,14 @@ package chat.buzz.relay.gate;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** Gate defaults, normally from BUZZ_ARTIFACT_INCREMENTAL_ENABLED and BUZZ_ARTIFACT_SYNC_ENABLED. */
+/**
+ * Gate defaults, normally from BUZZ_ARTIFACT_INCREMENTAL_ENABLED, BUZZ_ARTIFACT_SYNC_ENABLED and
+ * BUZZ_ARTIFACT_SCOPED_POLICY_ENABLED.
+ */
 public class GatesConfig {
     private boolean incremental;
     private boolean sync;
+    private boolean scopedPolicy;
 
     @JsonProperty
     public boolean isIncremental() {
@@ -27,10 +31,21 @@ public class GatesConfig {
         this.sync = sync;
     }
 
+    @JsonProperty
+    public boolean isScopedPolicy() {
+        return scopedPolicy;
+    }
+
+    @JsonProperty
+    public void setScopedPolicy(boolean scopedPolicy) {
+        this.scopedPolicy = scopedPolicy;
+    }
+
     public boolean defaultFor(Gate gate) {
         return switch (gate) {
             case INCREMENTAL -> incremental;
             case SYNC -> sync;
+            case SCOPED_POLICY -> scopedPolicy;
         };
     }
 }

@@ -2,7 +2,6 @@ package chat.buzz.relay.incremental;
 
 import static chat.buzz.relay.access.AccessSql.discoverableHead;
 import static chat.buzz.relay.access.AccessSql.lastMovedFrom;
-import static chat.buzz.relay.access.AccessSql.membershipDecidesDiscovery;
 import static chat.buzz.relay.access.AccessSql.readableHead;
 
 import chat.buzz.relay.access.AccessSql;
@@ -33,8 +32,6 @@ public final class IncrementalQueries {
     private static final int PAGE_ROWS_PER_FETCH = 64;
 
     static final int HEAD_SOURCE = 0;
-    /** Source 1 was the move records of channels the reader could read; head changes now cover moves. */
-    static final int MEMBERSHIP_SOURCE = 2;
 
     /**
      * The 64-bit id of the transaction that wrote a row version. Row xids are 32 bits; they are widened
@@ -42,7 +39,7 @@ public final class IncrementalQueries {
      * the relay's writes using no subtransactions: a snapshot's in-progress list names top-level
      * transactions only.
      */
-    private static final String WRITER_XID =
+    static final String WRITER_XID =
             "CAST(:xmax AS bigint) - ((CAST(:xmax AS bigint) - CAST(CAST(%s.xmin AS text) AS bigint)) %% 4294967296"
                     + " + 4294967296) %% 4294967296";
 
@@ -77,6 +74,11 @@ public final class IncrementalQueries {
                         TxSnapshot.parse(rs.getString("snapshot")),
                         new PolicyStamp(rs.getLong("policy_micros"), rs.getLong("epoch"))))
                 .one();
+    }
+
+    /** The delta candidates of this reader, in the same snapshot. */
+    DeltaCandidates candidates() {
+        return new DeltaCandidates(handle, this, community, reader);
     }
 
     /** database_epoch() is migration 0110's: the epoch row digested with the database's identity. */
@@ -165,147 +167,6 @@ public final class IncrementalQueries {
     }
 
     /**
-     * What may have changed for the reader, in change order: every head change of the community (edits,
-     * deletes, restores, redactions, moves, whatever channel they happened in) and the reader's own
-     * membership changes (grants, re-joins, removals, leaves: every artifact of the channel, deleted
-     * ones included). Each source is cut at :examine rows, enough for any page. Rows the previous
-     * session judged (see {@link JudgedRows}) are left out: a session after no change is empty. A head
-     * row that only a later step of a bootstrap judged is kept, marked: that bootstrap sent it if it
-     * was in D, but sends no removes, so it may still have to be removed.
-     */
-    private static final String DELTA_CANDIDATES = """
-            SELECT CAST(extract(epoch FROM k.ts) * 1000000 AS bigint) AS micros, k.source, k.d, k.xid, k.upsert_sent
-            FROM (
-                (SELECT a.modified_at AS ts, :headSource AS source, a.d, <headXid> AS xid, <headUpsertSent> AS upsert_sent
-                 FROM artifact_heads a
-                 WHERE a.community_id = :community
-                   AND a.modified_at >= :afterTime
-                   AND (a.modified_at, :headSource, a.d) > (:afterTime, :afterSource, :afterD)
-                   AND NOT <headJudged>
-                 ORDER BY a.modified_at, a.d LIMIT :examine)
-                UNION ALL
-                (SELECT m.sync_modified_at, :membershipSource, a.d, <membershipXid>, false
-                 FROM channel_members m
-                 JOIN channels c ON c.id = m.channel_id
-                 JOIN artifact_heads a ON a.channel_id = m.channel_id
-                 WHERE m.pubkey = :reader AND c.community_id = :community <membershipInScope>
-                   AND <membershipDecidesDiscovery>
-                   AND m.sync_modified_at >= :afterTime
-                   AND (m.sync_modified_at, :membershipSource, a.d) > (:afterTime, :afterSource, :afterD)
-                   AND NOT (<membershipJudgedFirst> OR <membershipJudgedLater>)
-                 ORDER BY m.sync_modified_at, a.d LIMIT :examine)
-            ) k
-            ORDER BY k.ts, k.source, k.d
-            LIMIT :examine
-            """;
-
-    /** Whether the previous session's first page could see the row version written by {@code <xid>}. */
-    private static final String JUDGED_BY_FIRST_PAGE = """
-            (CAST(:priorFirst AS text) <> ''
-             AND pg_visible_in_snapshot(CAST(CAST(<xid> AS text) AS xid8), CAST(NULLIF(CAST(:priorFirst AS text), '') AS pg_snapshot)))
-            """;
-
-    /** Whether a later step of the previous session could see it, the row lying after that step's start. */
-    private static final String JUDGED_BY_LATER_STEP = """
-            EXISTS (SELECT 1
-                    FROM unnest(CAST(:laterMicros AS bigint[]), CAST(:laterSources AS integer[]),
-                                CAST(:laterDs AS uuid[]), CAST(:laterSnapshots AS text[]))
-                         AS j(micros, source, d, snapshot)
-                    WHERE <position> > (TIMESTAMPTZ 'epoch' + j.micros * INTERVAL '1 microsecond', j.source, j.d)
-                      AND pg_visible_in_snapshot(CAST(CAST(<xid> AS text) AS xid8), CAST(j.snapshot AS pg_snapshot)))
-            """;
-
-    /**
-     * The next {@code examine} delta candidates after the window's start, in change order. Only keys
-     * come back; after no change this is the whole of a delta page's work.
-     */
-    List<Candidate> deltaCandidates(List<String> scope, DeltaWindow window, int examine) {
-        JudgedRows prior = window.prior();
-        String headXid = WRITER_XID.formatted("a");
-        String membershipXid = WRITER_XID.formatted("m");
-        String headFirst = judgedByFirstPage(headXid);
-        String headLater = judgedByLaterStep(headXid, "(a.modified_at, :headSource, a.d)");
-        // A bootstrap judged heads only, each with the reader's memberships as its snapshot saw them.
-        String membershipLater = judgedByLaterStep(
-                membershipXid,
-                prior.bootstrap()
-                        ? "(a.modified_at, :headSource, a.d)"
-                        : "(m.sync_modified_at, :membershipSource, a.d)");
-        List<JudgedRows.Step> later = prior.later();
-        return positioned(DELTA_CANDIDATES, scope, window.after())
-                .define("headXid", headXid)
-                .define("membershipXid", membershipXid)
-                .define("headJudged", prior.bootstrap() ? headFirst : "(" + headFirst + " OR " + headLater + ")")
-                .define("headUpsertSent", prior.bootstrap() ? headLater : "false")
-                .define("membershipJudgedFirst", judgedByFirstPage(membershipXid))
-                .define("membershipJudgedLater", membershipLater)
-                .define("membershipInScope", scope.isEmpty() ? "" : "AND m.channel_id = ANY (CAST(:scope AS uuid[]))")
-                .define("membershipDecidesDiscovery", membershipDecidesDiscovery("c", !scope.isEmpty()))
-                .bind("membershipSource", MEMBERSHIP_SOURCE)
-                .bind("xmax", window.snapshotXmax())
-                .bind("priorFirst", prior.first().text())
-                .bindArray(
-                        "laterMicros",
-                        Long.class,
-                        later.stream().map(s -> s.after().micros()).toList())
-                .bindArray(
-                        "laterSources",
-                        Integer.class,
-                        later.stream().map(s -> s.after().source()).toList())
-                .bindArray(
-                        "laterDs",
-                        String.class,
-                        later.stream().map(s -> s.after().d().toString()).toList())
-                .bindArray(
-                        "laterSnapshots",
-                        String.class,
-                        later.stream().map(s -> s.snapshot().text()).toList())
-                .bind("examine", examine)
-                .map((rs, ctx) -> new Candidate(
-                        new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)),
-                        rs.getLong("xid"),
-                        rs.getBoolean("upsert_sent")))
-                .list();
-    }
-
-    private static String judgedByFirstPage(String xid) {
-        return JUDGED_BY_FIRST_PAGE.replace("<xid>", xid).strip();
-    }
-
-    private static String judgedByLaterStep(String xid, String position) {
-        return JUDGED_BY_LATER_STEP
-                .replace("<xid>", xid)
-                .replace("<position>", position)
-                .strip();
-    }
-
-    /**
-     * Whether a membership of the reader in the community changed (started, ended, restarted) in a
-     * transaction {@code seen} could not see, at or after {@code sinceMicros}.
-     */
-    private static final String MEMBERSHIP_CHANGED_UNSEEN = """
-            SELECT EXISTS (
-                SELECT 1
-                FROM channel_members m
-                JOIN channels c ON c.id = m.channel_id
-                WHERE m.pubkey = :reader AND c.community_id = :community
-                  AND m.sync_modified_at >= TIMESTAMPTZ 'epoch' + CAST(:sinceMicros AS bigint) * INTERVAL '1 microsecond'
-                  AND NOT pg_visible_in_snapshot(CAST(CAST(<membershipXid> AS text) AS xid8), CAST(:seen AS pg_snapshot)))
-            """;
-
-    boolean membershipChangedUnseen(TxSnapshot seen, long snapshotXmax, long sinceMicros) {
-        return handle.createQuery(MEMBERSHIP_CHANGED_UNSEEN)
-                .define("membershipXid", WRITER_XID.formatted("m"))
-                .bind("community", community)
-                .bind("reader", reader)
-                .bind("xmax", snapshotXmax)
-                .bind("seen", seen.text())
-                .bind("sinceMicros", sinceMicros)
-                .mapTo(Boolean.class)
-                .one();
-    }
-
-    /**
      * Each candidate judged against its artifact's current head, in the candidates' order, keeping the
      * first {@code fetch} that produce an entry. The heads are looked up one key at a time (a lateral
      * join on the primary key), never by hashing a table for a page of keys: OFFSET 0 keeps the planner
@@ -332,12 +193,13 @@ public final class IncrementalQueries {
             """;
 
     /**
-     * Delta: the candidates (see {@link #deltaCandidates}) judged by {@link Judge} with the session's
+     * Delta: the candidates (see {@link DeltaCandidates}) judged by {@link Judge} with the session's
      * floor; a candidate whose verdict is nothing takes no room in the page. Candidates are not
      * filtered by access first, so a page examines a bounded number of rows however sparse the
      * reader's view.
      */
-    ResultIterable<ChangeRow> delta(List<String> scope, List<Candidate> candidates, long floor, int fetch) {
+    ResultIterable<ChangeRow> delta(
+            List<String> scope, List<DeltaCandidates.Candidate> candidates, long floor, int fetch) {
         boolean scoped = !scope.isEmpty();
         Query query = handle.createQuery(JUDGE_CANDIDATES)
                 .define("lastMovedFrom", lastMovedFrom("a"))
@@ -364,11 +226,13 @@ public final class IncrementalQueries {
                 .bindArray(
                         "xids",
                         Long.class,
-                        candidates.stream().map(Candidate::xid).toList())
+                        candidates.stream().map(DeltaCandidates.Candidate::xid).toList())
                 .bindArray(
                         "upsertsSent",
                         Boolean.class,
-                        candidates.stream().map(Candidate::upsertSent).toList());
+                        candidates.stream()
+                                .map(DeltaCandidates.Candidate::upsertSent)
+                                .toList());
         if (scoped) {
             query.bindArray("scope", String.class, scope);
         }
@@ -430,7 +294,7 @@ public final class IncrementalQueries {
                 .list();
     }
 
-    private Query positioned(String sql, List<String> scope, Position after) {
+    Query positioned(String sql, List<String> scope, Position after) {
         return scoped(handle.createQuery(sql), scope)
                 .bind("reader", reader)
                 .bind("headSource", HEAD_SOURCE)
@@ -449,10 +313,4 @@ public final class IncrementalQueries {
         }
         return query;
     }
-
-    /**
-     * A delta candidate: where it stands in change order, the transaction that wrote its row, and
-     * whether the previous session (a bootstrap) already sent it if it is in D.
-     */
-    record Candidate(Position position, long xid, boolean upsertSent) {}
 }

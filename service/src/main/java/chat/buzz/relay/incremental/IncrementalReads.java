@@ -129,7 +129,7 @@ public final class IncrementalReads implements IncrementalMode {
      * could already see adds nothing; one that delivered a row written since (a write committed while
      * the session was paused, say) adds a step from where it began, so the next session does not send
      * that row again. A bootstrap page also adds one when the reader's memberships changed since: it
-     * read its heads with the change in effect.
+     * read its heads with the change in effect; so does a channel policy change.
      */
     private JudgedRows judgedAfter(IncrementalQueries queries, SessionStep step, PageWalk walk, ReadSnapshot snapshot) {
         JudgedRows judged = step.judged();
@@ -139,7 +139,8 @@ public final class IncrementalReads implements IncrementalMode {
         }
         boolean unseen = walk.delivered().stream().anyMatch(row -> !judged.covers(row.position(), row.xid()));
         if (!unseen && step.phase() == Phase.BOOTSTRAP) {
-            unseen = queries.membershipChangedUnseen(judged.last(), now.xmax(), step.sessionStart() - overlapMicros);
+            unseen = queries.candidates()
+                    .accessChangedUnseen(judged.last(), now.xmax(), step.sessionStart() - overlapMicros);
         }
         return unseen ? judged.extendedBy(step.after(), now) : judged;
     }
@@ -170,11 +171,11 @@ public final class IncrementalReads implements IncrementalMode {
                 new DeltaWindow(step.after(), step.prior(), snapshot.snapshot().xmax());
         // Room for the repeats a page drops: an artifact can be a candidate of both sources.
         int fetch = 2 * request.limit() + 1;
-        List<IncrementalQueries.Candidate> candidates = queries.deltaCandidates(request.scope(), window, fetch + 1);
+        List<DeltaCandidates.Candidate> candidates = queries.candidates().next(request.scope(), window, fetch + 1);
         if (candidates.isEmpty()) {
             return PageWalk.of(Collections.emptyIterator(), request.limit(), fetch, step.after());
         }
-        List<IncrementalQueries.Candidate> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
+        List<DeltaCandidates.Candidate> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
         PageWalk walk = queries.delta(request.scope(), judged, step.floor(), fetch)
                 .withIterator(rows -> PageWalk.of(rows, request.limit(), fetch, step.after()));
         return walk.more() || candidates.size() == judged.size()

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * What incremental reads need from the schema: the Liquibase changesets 0076–0080, the database
- * epoch of 0110–0111 and the indexes 0078 builds. The operations console checks these before the incremental gate may be turned on.
+ * epoch of 0110–0111, the channel settings history of 0180 and the indexes 0078 builds. The operations console checks these before the incremental gate may be turned on.
  */
 public final class IncrementalSchema {
     private IncrementalSchema() {}
@@ -30,7 +30,8 @@ public final class IncrementalSchema {
             "0079-create-channel-membership-spans",
             "0080-reset-cursors-on-forward-migration",
             "0110-create-database-epoch",
-            "0111-create-renew-database-epoch");
+            "0111-create-renew-database-epoch",
+            "0180-create-channel-settings-history");
 
     public static final List<ExpectedIndex> INDEXES = List.of(
             new ExpectedIndex(

@@ -46,9 +46,10 @@ record SessionStep(
         }
         if (cursor.phase() == Phase.FINISHED) {
             // The overlap is applied once, at the start of a session, so that a change whose commit
-            // became visible late is read again. Channel settings have been as they are now since the
-            // policy stamp, so the reader's past access is judged no further back than that. What the
-            // previous session judged is not sent again (PROTOCOL 4.2).
+            // became visible late is read again. The policy stamp last advanced for a reset, which answered
+            // for everything before it, so the reader's past access is judged no further back than that;
+            // policy changes delivered as entries leave the stamp alone and are judged from the channels'
+            // settings history. What the previous session judged is not sent again (PROTOCOL 4.2).
             long start = cursor.position().micros() - overlapMicros;
             return new SessionStep(
                     Phase.DELTA,

@@ -19,8 +19,19 @@ public final class InformationFeature {
             SyncConfig sync) {
         Capabilities capabilities = new Capabilities();
         for (Gate gate : Gate.values()) {
+            if (!gate.advertised()) {
+                continue;
+            }
             capabilities.register(gate.capability(), () -> gates.isEnabled(gate));
         }
-        environment.jersey().register(new InformationResource(relay, relayPubkey, capabilities, overlapSeconds, sync));
+        environment
+                .jersey()
+                .register(new InformationResource(
+                        relay,
+                        relayPubkey,
+                        capabilities,
+                        () -> gates.isEnabled(Gate.SCOPED_POLICY),
+                        overlapSeconds,
+                        sync));
     }
 }

@@ -13,6 +13,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /** GET / with Accept: application/nostr+json, open to any origin and needing no auth (PROTOCOL 6). */
 @Path("/")
@@ -22,12 +23,19 @@ public final class InformationResource {
     private final RelayConfig config;
     private final String relayPubkey;
     private final Capabilities capabilities;
+    private final BooleanSupplier policyChangesAsEntries;
     private final String version;
     private final int overlapSeconds;
     private final SyncConfig sync;
 
     public InformationResource(
-            RelayConfig config, String relayPubkey, Capabilities capabilities, int overlapSeconds, SyncConfig sync) {
+            RelayConfig config,
+            String relayPubkey,
+            Capabilities capabilities,
+            BooleanSupplier policyChangesAsEntries,
+            int overlapSeconds,
+            SyncConfig sync) {
+        this.policyChangesAsEntries = policyChangesAsEntries;
         this.overlapSeconds = overlapSeconds;
         this.sync = sync;
         this.config = config;
@@ -72,7 +80,9 @@ public final class InformationResource {
                                 overlapSeconds,
                                 Limits.MAX_IDS,
                                 Limits.MAX_SCOPE,
-                                Nip11.POLICY_CHANGES_RESET)));
+                                policyChangesAsEntries.getAsBoolean()
+                                        ? Nip11.POLICY_CHANGES_ENTRIES
+                                        : Nip11.POLICY_CHANGES_RESET)));
         return cors(Response.ok(document, NOSTR_JSON)).build();
     }
 

@@ -47,7 +47,8 @@ public record RelayInformation(
 
     /**
      * @param policyChanges how a channel policy change reaches readers (PROTOCOL 4.4): {@code "reset"},
-     *                      the community's policy stamp advances; {@code "entries"} is not built yet
+     *                      the community's policy stamp advances; {@code "entries"}, the change arrives as
+     *                      entries of each reader's next delta (gate {@code SCOPED_POLICY} on)
      */
     public record Incremental(
             @JsonProperty(Nip11.PAGE_SIZE) int pageSize,

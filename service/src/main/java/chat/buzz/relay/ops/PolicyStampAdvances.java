@@ -5,7 +5,10 @@ import com.codahale.metrics.MetricRegistry;
 import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 
-/** Keeps every policy stamp advance, in the write's own transaction, so a burst's causes can be listed. */
+/**
+ * Keeps every policy stamp advance, in the write's own transaction, so a burst's causes can be listed.
+ * A change delivered as entries advances nothing; channel_settings_history keeps it for the console.
+ */
 public final class PolicyStampAdvances implements PolicyChangeRecorder {
     private final MetricRegistry metrics;
 
@@ -14,7 +17,13 @@ public final class PolicyStampAdvances implements PolicyChangeRecorder {
     }
 
     @Override
-    public void channelPolicyChanged(Handle handle, long communityId, UUID channelId, String change, String actor) {
+    public void channelPolicyChanged(
+            Handle handle, long communityId, UUID channelId, String change, String actor, Delivered delivered) {
+        if (delivered.asEntries()) {
+            metrics.meter(MetricRegistry.name("ops", "policy-changes-as-entries", "community-" + communityId))
+                    .mark();
+            return;
+        }
         handle.attach(BurstDao.class).recordAdvance(communityId, channelId, change, actor);
         metrics.meter(MetricRegistry.name("ops", "policy-stamp-advances", "community-" + communityId))
                 .mark();

@@ -72,7 +72,8 @@ final class Fanout {
         }
         return switch (change.kind()) {
             case POLICY -> () -> subscriptions.forEach(s -> s.close("sync_reset: policy changed"));
-            case MEMBER -> () -> subscriptions.forEach(s -> s.offer(change));
+            // Each subscription whose scope holds the channel judges the channel's artifacts itself.
+            case MEMBER, SETTINGS -> () -> subscriptions.forEach(s -> s.offer(change));
             case HEAD -> headChanged(change, subscriptions);
             // A new or renamed channel changes no artifact's discoverability; channel metadata hears it.
             case CHANNEL -> NOTHING;

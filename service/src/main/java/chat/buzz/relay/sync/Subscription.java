@@ -394,6 +394,7 @@ final class Subscription implements BulkStream.Target {
             case HEAD -> headChanged(change);
             case MEMBER -> memberChanged(change);
             case POLICY -> close("sync_reset: policy changed");
+            case SETTINGS -> settingsChanged(change);
             case CHANNEL -> {} // a new or renamed channel changes no artifact's discoverability
         }
     }
@@ -425,18 +426,44 @@ final class Subscription implements BulkStream.Target {
         if (!change.pubkey().equals(owner.reader()) || !inScope(change.channel())) {
             return;
         }
-        BulkStream.Part removals =
-                (after, chunk) -> hub
-                        .reads()
-                        .leftChannelChunk(community(), owner.reader(), filter, floor, change.channel(), after, chunk)
-                        .stream()
-                        .map(row -> new BulkStream.Framed(
-                                row.d(), Frames.event(id, hub.removals().removal(row.d(), row.verdict()))))
-                        .toList();
         bulk = new BulkStream(
-                List.of(discoverable(change.channel()), removals),
+                List.of(discoverable(change.channel()), removals(change.channel(), true)),
                 null,
                 hub.config().getSnapshotChunk());
+    }
+
+    /**
+     * A channel's policy changed and the change is delivered as entries (PROTOCOL 4.4, 5): every artifact
+     * of it that entered the reader's D with this change goes out, and every one that is not in D but
+     * that the reader could have held is removed. A subscriber whose D did not change hears nothing.
+     */
+    private void settingsChanged(Change change) {
+        if (!inScope(change.channel())) {
+            return;
+        }
+        long settings = change.settings();
+        BulkStream.Part entered =
+                (after, chunk) -> hub
+                        .reads()
+                        .enteredChunk(community(), owner.reader(), filter, settings, change.channel(), after, chunk)
+                        .stream()
+                        .map(row -> new BulkStream.Framed(row.d(), Frames.event(id, row.json())))
+                        .toList();
+        bulk = new BulkStream(
+                List.of(entered, removals(change.channel(), false)),
+                null,
+                hub.config().getSnapshotChunk());
+    }
+
+    private BulkStream.Part removals(UUID channel, boolean onlyWhereMembershipDecides) {
+        return (after, chunk) -> hub
+                .reads()
+                .leftChannelChunk(
+                        community(), owner.reader(), filter, floor, channel, onlyWhereMembershipDecides, after, chunk)
+                .stream()
+                .map(row -> new BulkStream.Framed(
+                        row.d(), Frames.event(id, hub.removals().removal(row.d(), row.verdict()))))
+                .toList();
     }
 
     /** D (or its part in one channel) in keyset chunks. */

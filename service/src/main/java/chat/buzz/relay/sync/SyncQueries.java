@@ -31,6 +31,23 @@ final class SyncQueries {
             """;
 
     /**
+     * One keyset chunk of a channel's heads in D, ordered by d, that were not in D under the settings
+     * a recorded policy change replaced ({@code :settings}, a row of channel_settings_history): what
+     * that change brought into the reader's D (PROTOCOL 4.4, 5).
+     */
+    static final String ENTERED_CHUNK = """
+            SELECT a.d, e.json
+            FROM artifact_heads a
+            JOIN events e ON e.id = a.head_event_id
+            JOIN channels c ON c.id = a.channel_id
+            JOIN channel_settings_history sh ON sh.id = :settings AND sh.channel_id = c.id
+            WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after
+              AND <discoverable> AND NOT <inDBefore>
+            ORDER BY a.d
+            LIMIT :chunk
+            """;
+
+    /**
      * One head judged for a reader by {@link Judge}: the verdict columns, and the head's JSON when it is
      * an upsert. The statements below add their own set of readers ({@code <readers>}) and conditions.
      */
@@ -52,7 +69,8 @@ final class SyncQueries {
     /**
      * One keyset chunk of a channel's artifacts, deleted ones included, that the reader must be told
      * have left (the verdict is a removal): what a reader whose access to the channel changed must drop.
-     * Only where membership decides discovery: leaving an open listed channel takes nothing away.
+     * After a membership change, only where membership decides discovery ({@code <membershipDecidesDiscovery>}):
+     * leaving an open listed channel takes nothing away; after a policy change, everywhere.
      */
     static final String LEFT_CHANNEL_CHUNK = "SELECT * FROM (" + JUDGED + """
             WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after

@@ -60,14 +60,45 @@ final class SyncReads {
     }
 
     /**
+     * The next chunk of {@code channel}'s heads in the reader's D that were not under the settings that
+     * policy change {@code settings} replaced: what the change brought into D.
+     */
+    List<Row> enteredChunk(
+            long community, String reader, SyncFilter filter, long settings, UUID channel, UUID after, int chunk) {
+        return transaction.run(handle -> bindScope(
+                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.ENTERED_CHUNK), filter.scoped()), filter)
+                .define("inDBefore", AccessSql.channelInDBefore("sh", "c", filter.scoped()))
+                .bind("community", community)
+                .bind("reader", reader)
+                .bind("settings", settings)
+                .bind("only", channel)
+                .bind("after", after == null ? FIRST : after)
+                .bind("chunk", chunk)
+                .map((rs, ctx) -> new Row(rs.getObject("d", UUID.class), rs.getString("json")))
+                .list());
+    }
+
+    /**
      * The next chunk of {@code channel}'s artifacts that the reader must be told have left, judged with
-     * {@code floor}.
+     * {@code floor}; after a membership change only where membership decides discovery.
      */
     List<ReaderView> leftChannelChunk(
-            long community, String reader, SyncFilter filter, long floor, UUID channel, UUID after, int chunk) {
+            long community,
+            String reader,
+            SyncFilter filter,
+            long floor,
+            UUID channel,
+            boolean onlyWhereMembershipDecides,
+            UUID after,
+            int chunk) {
         return transaction.run(handle -> bindScope(
                         SyncQueries.judgedFor(handle.createQuery(SyncQueries.LEFT_CHANNEL_CHUNK), filter.scoped()),
                         filter)
+                .define(
+                        "membershipDecidesDiscovery",
+                        onlyWhereMembershipDecides
+                                ? AccessSql.membershipDecidesDiscovery("c", filter.scoped())
+                                : "true")
                 .bind("community", community)
                 .bind("reader", reader)
                 .bind("floor", floor)

@@ -1,0 +1,212 @@
+package chat.buzz.relay.incremental;
+
+import static chat.buzz.relay.access.AccessSql.channelInDBefore;
+import static chat.buzz.relay.access.AccessSql.membershipDecidesDiscovery;
+
+import chat.buzz.relay.incremental.Cursor.Position;
+import java.util.List;
+import java.util.UUID;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * The SQL of a delta page's candidates: what may have changed for the reader since the window's start,
+ * keys only, in change order. Three sources: every head change of the community, the reader's own
+ * membership changes, and every recorded channel policy change (PROTOCOL 4.4), each of the last two
+ * standing for every artifact of its channel.
+ */
+final class DeltaCandidates {
+    /** Source 1 was the move records of channels the reader could read; head changes now cover moves. */
+    static final int MEMBERSHIP_SOURCE = 2;
+    /** A channel's visibility, unlisted flag or TTL changed, or it was deleted (channel_settings_history). */
+    static final int SETTINGS_SOURCE = 3;
+
+    private final Handle handle;
+    private final IncrementalQueries queries;
+    private final long community;
+    private final String reader;
+
+    DeltaCandidates(Handle handle, IncrementalQueries queries, long community, String reader) {
+        this.handle = handle;
+        this.queries = queries;
+        this.community = community;
+        this.reader = reader;
+    }
+
+    /**
+     * Every head change of the community (edits, deletes, restores, redactions, moves, whatever channel
+     * they happened in), the reader's own membership changes (grants, re-joins, removals, leaves: every
+     * artifact of the channel, deleted ones included) and every policy change of a channel of the
+     * community, within the scope (every artifact of the channel again). Each source is cut at :examine
+     * rows, enough for any page. Rows the previous session judged (see {@link JudgedRows}) are left out:
+     * a session after no change is empty. A head row that only a later step of a bootstrap judged is
+     * kept, marked: that bootstrap sent it if it was in D, but sends no removes, so it may still have to
+     * be removed. A policy change's row is marked too when the channel was in the reader's D before the
+     * change: the reader holds those artifacts already, so only a removal is news to it; every other way
+     * into D (a write, a move, a grant) is a candidate of its own.
+     */
+    private static final String DELTA_CANDIDATES = """
+            SELECT CAST(extract(epoch FROM k.ts) * 1000000 AS bigint) AS micros, k.source, k.d, k.xid, k.upsert_sent
+            FROM (
+                (SELECT a.modified_at AS ts, :headSource AS source, a.d, <headXid> AS xid, <headUpsertSent> AS upsert_sent
+                 FROM artifact_heads a
+                 WHERE a.community_id = :community
+                   AND a.modified_at >= :afterTime
+                   AND (a.modified_at, :headSource, a.d) > (:afterTime, :afterSource, :afterD)
+                   AND NOT <headJudged>
+                 ORDER BY a.modified_at, a.d LIMIT :examine)
+                UNION ALL
+                (SELECT m.sync_modified_at, :membershipSource, a.d, <membershipXid>, false
+                 FROM channel_members m
+                 JOIN channels c ON c.id = m.channel_id
+                 JOIN artifact_heads a ON a.channel_id = m.channel_id
+                 WHERE m.pubkey = :reader AND c.community_id = :community <membershipInScope>
+                   AND <membershipDecidesDiscovery>
+                   AND m.sync_modified_at >= :afterTime
+                   AND (m.sync_modified_at, :membershipSource, a.d) > (:afterTime, :afterSource, :afterD)
+                   AND NOT (<membershipJudgedFirst> OR <membershipJudgedLater>)
+                 ORDER BY m.sync_modified_at, a.d LIMIT :examine)
+                UNION ALL
+                (SELECT sh.changed_at, :settingsSource, a.d, <settingsXid>, <settingsInDBefore>
+                 FROM channel_settings_history sh
+                 JOIN channels c ON c.id = sh.channel_id
+                 JOIN artifact_heads a ON a.channel_id = sh.channel_id
+                 WHERE sh.community_id = :community <settingsInScope>
+                   AND sh.changed_at >= :afterTime
+                   AND (sh.changed_at, :settingsSource, a.d) > (:afterTime, :afterSource, :afterD)
+                   AND NOT (<settingsJudgedFirst> OR <settingsJudgedLater>)
+                 ORDER BY sh.changed_at, a.d LIMIT :examine)
+            ) k
+            ORDER BY k.ts, k.source, k.d
+            LIMIT :examine
+            """;
+
+    /** Whether the previous session's first page could see the row version written by {@code <xid>}. */
+    private static final String JUDGED_BY_FIRST_PAGE = """
+            (CAST(:priorFirst AS text) <> ''
+             AND pg_visible_in_snapshot(CAST(CAST(<xid> AS text) AS xid8), CAST(NULLIF(CAST(:priorFirst AS text), '') AS pg_snapshot)))
+            """;
+
+    /** Whether a later step of the previous session could see it, the row lying after that step's start. */
+    private static final String JUDGED_BY_LATER_STEP = """
+            EXISTS (SELECT 1
+                    FROM unnest(CAST(:laterMicros AS bigint[]), CAST(:laterSources AS integer[]),
+                                CAST(:laterDs AS uuid[]), CAST(:laterSnapshots AS text[]))
+                         AS j(micros, source, d, snapshot)
+                    WHERE <position> > (TIMESTAMPTZ 'epoch' + j.micros * INTERVAL '1 microsecond', j.source, j.d)
+                      AND pg_visible_in_snapshot(CAST(CAST(<xid> AS text) AS xid8), CAST(j.snapshot AS pg_snapshot)))
+            """;
+
+    /**
+     * The next {@code examine} delta candidates after the window's start, in change order. Only keys
+     * come back; after no change this is the whole of a delta page's work.
+     */
+    List<Candidate> next(List<String> scope, DeltaWindow window, int examine) {
+        JudgedRows prior = window.prior();
+        String headXid = IncrementalQueries.WRITER_XID.formatted("a");
+        String membershipXid = IncrementalQueries.WRITER_XID.formatted("m");
+        String settingsXid = IncrementalQueries.WRITER_XID.formatted("sh");
+        String headFirst = judgedByFirstPage(headXid);
+        String headLater = judgedByLaterStep(headXid, "(a.modified_at, :headSource, a.d)");
+        // A bootstrap judged heads only, each with the reader's memberships and the channels' settings as
+        // its snapshot saw them: an access change a later step saw is judged for the heads after it.
+        String bootstrapPosition = "(a.modified_at, :headSource, a.d)";
+        String membershipLater = judgedByLaterStep(
+                membershipXid, prior.bootstrap() ? bootstrapPosition : "(m.sync_modified_at, :membershipSource, a.d)");
+        String settingsLater = judgedByLaterStep(
+                settingsXid, prior.bootstrap() ? bootstrapPosition : "(sh.changed_at, :settingsSource, a.d)");
+        String inScope = scope.isEmpty() ? "" : "AND %s.channel_id = ANY (CAST(:scope AS uuid[]))";
+        List<JudgedRows.Step> later = prior.later();
+        return queries.positioned(DELTA_CANDIDATES, scope, window.after())
+                .define("headXid", headXid)
+                .define("membershipXid", membershipXid)
+                .define("settingsXid", settingsXid)
+                .define("headJudged", prior.bootstrap() ? headFirst : "(" + headFirst + " OR " + headLater + ")")
+                .define("headUpsertSent", prior.bootstrap() ? headLater : "false")
+                .define("membershipJudgedFirst", judgedByFirstPage(membershipXid))
+                .define("membershipJudgedLater", membershipLater)
+                .define("membershipInScope", inScope.formatted("m"))
+                .define("membershipDecidesDiscovery", membershipDecidesDiscovery("c", !scope.isEmpty()))
+                .define("settingsJudgedFirst", judgedByFirstPage(settingsXid))
+                .define("settingsJudgedLater", settingsLater)
+                .define("settingsInScope", inScope.formatted("sh"))
+                .define("settingsInDBefore", channelInDBefore("sh", "c", !scope.isEmpty()))
+                .bind("membershipSource", MEMBERSHIP_SOURCE)
+                .bind("settingsSource", SETTINGS_SOURCE)
+                .bind("xmax", window.snapshotXmax())
+                .bind("priorFirst", prior.first().text())
+                .bindArray(
+                        "laterMicros",
+                        Long.class,
+                        later.stream().map(s -> s.after().micros()).toList())
+                .bindArray(
+                        "laterSources",
+                        Integer.class,
+                        later.stream().map(s -> s.after().source()).toList())
+                .bindArray(
+                        "laterDs",
+                        String.class,
+                        later.stream().map(s -> s.after().d().toString()).toList())
+                .bindArray(
+                        "laterSnapshots",
+                        String.class,
+                        later.stream().map(s -> s.snapshot().text()).toList())
+                .bind("examine", examine)
+                .map((rs, ctx) -> new Candidate(
+                        new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)),
+                        rs.getLong("xid"),
+                        rs.getBoolean("upsert_sent")))
+                .list();
+    }
+
+    private static String judgedByFirstPage(String xid) {
+        return JUDGED_BY_FIRST_PAGE.replace("<xid>", xid).strip();
+    }
+
+    private static String judgedByLaterStep(String xid, String position) {
+        return JUDGED_BY_LATER_STEP
+                .replace("<xid>", xid)
+                .replace("<position>", position)
+                .strip();
+    }
+
+    /**
+     * Whether an access change that a bootstrap reads its heads under happened, at or after
+     * {@code sinceMicros}, in a transaction {@code seen} could not see: a membership of the reader in
+     * the community started, ended or restarted, or a channel of the community changed its policy.
+     */
+    private static final String ACCESS_CHANGED_UNSEEN = """
+            SELECT EXISTS (
+                SELECT 1
+                FROM channel_members m
+                JOIN channels c ON c.id = m.channel_id
+                WHERE m.pubkey = :reader AND c.community_id = :community
+                  AND m.sync_modified_at >= TIMESTAMPTZ 'epoch' + CAST(:sinceMicros AS bigint) * INTERVAL '1 microsecond'
+                  AND NOT pg_visible_in_snapshot(CAST(CAST(<membershipXid> AS text) AS xid8), CAST(:seen AS pg_snapshot)))
+            OR EXISTS (
+                SELECT 1
+                FROM channel_settings_history sh
+                WHERE sh.community_id = :community
+                  AND sh.changed_at >= TIMESTAMPTZ 'epoch' + CAST(:sinceMicros AS bigint) * INTERVAL '1 microsecond'
+                  AND NOT pg_visible_in_snapshot(CAST(CAST(<settingsXid> AS text) AS xid8), CAST(:seen AS pg_snapshot)))
+            """;
+
+    boolean accessChangedUnseen(TxSnapshot seen, long snapshotXmax, long sinceMicros) {
+        return handle.createQuery(ACCESS_CHANGED_UNSEEN)
+                .define("membershipXid", IncrementalQueries.WRITER_XID.formatted("m"))
+                .define("settingsXid", IncrementalQueries.WRITER_XID.formatted("sh"))
+                .bind("community", community)
+                .bind("reader", reader)
+                .bind("xmax", snapshotXmax)
+                .bind("seen", seen.text())
+                .bind("sinceMicros", sinceMicros)
+                .mapTo(Boolean.class)
+                .one();
+    }
+
+    /**
+     * A delta candidate: where it stands in change order, the transaction that wrote its row, and
+     * whether the reader holds it already if it is in D (a bootstrap sent it, or a policy change did not
+     * bring its channel into the reader's D).
+     */
+    record Candidate(Position position, long xid, boolean upsertSent) {}
+}
