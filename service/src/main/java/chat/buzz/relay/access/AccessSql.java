@@ -202,22 +202,75 @@ public final class AccessSql {
     }
 
     /**
-     * Whether {@code channel} was in the reader's D under the settings a recorded change replaced
-     * ({@code settings}, a row of {@code channel_settings_history}), with the reader's memberships as
-     * they are now: a reader for whom it was and still is gets nothing for that change (PROTOCOL 4.4).
+     * Whether the artifact of {@code head} lay, live, in channel {@code channelId} at {@code moment}: its
+     * latest revision accepted by then put it there and is no delete. A policy change at that moment
+     * could move only such artifacts into or out of anyone's D; one that came later has its own change.
      */
-    public static String channelInDBefore(String settings, String channel, boolean scoped) {
-        return channelInDBefore(settings, channel, scoped, ReaderTerms.BOUND);
+    public static String heldInChannelAt(String head, String channelId, String moment) {
+        return """
+                EXISTS (SELECT 1 FROM (
+                        SELECT w.channel_id, w.op FROM artifact_revisions w
+                        WHERE w.community_id = %1$s.community_id AND w.d = %1$s.d AND w.kind = %4$d AND w.accepted_at <= %3$s
+                        ORDER BY w.accepted_at DESC, w.event_id DESC LIMIT 1) lw
+                    WHERE lw.channel_id = %2$s AND lw.op <> 'delete')""".formatted(head, channelId, moment, Kinds.ARTIFACT_REVISION);
     }
 
-    static String channelInDBefore(String settings, String channel, boolean scoped, ReaderTerms reader) {
-        String member = activeMember(channel, reader);
+    /**
+     * Whether a reader's membership decided if the artifacts of the channel of recorded policy change
+     * {@code settings} were in its D under that change's settings before or after it: the channel was
+     * durable and private, or unlisted when there is no scope (see {@link #membershipDecidesDiscovery}).
+     */
+    public static String membershipDecidedAtChange(String settings, boolean scoped) {
+        StringBuilder either = new StringBuilder("(");
+        for (ChangeSide side : ChangeSide.values()) {
+            String column = settings + ".%s" + side.suffix();
+            if (side == ChangeSide.AFTER) {
+                either.append(" OR ");
+            }
+            either.append("(NOT ")
+                    .append(column.formatted("deleted"))
+                    .append(" AND ")
+                    .append(column.formatted("ttl_seconds"))
+                    .append(" IS NULL AND (")
+                    .append(column.formatted("visibility"))
+                    .append(" = 'private'")
+                    .append(scoped ? "" : " OR " + column.formatted("unlisted"))
+                    .append("))");
+        }
+        return either.append(")").toString();
+    }
+
+    /** Which settings of a recorded policy change: those it replaced or those it made. */
+    public enum ChangeSide {
+        BEFORE,
+        AFTER;
+
+        String suffix() {
+            return this == BEFORE ? "_before" : "_after";
+        }
+    }
+
+    /**
+     * Whether {@code channel} was in the reader's D just before or just after a recorded policy change
+     * ({@code settings}, a row of {@code channel_settings_history}), with the reader's memberships as
+     * they were at that moment: the change moved the channel's artifacts into or out of the reader's D
+     * exactly when the two differ (PROTOCOL 4.4). A reader for whom they agree hears nothing of it.
+     */
+    public static String channelInDAtChange(String settings, String channel, ChangeSide side, boolean scoped) {
+        return channelInDAtChange(settings, channel, side, scoped, ReaderTerms.BOUND);
+    }
+
+    static String channelInDAtChange(
+            String settings, String channel, ChangeSide side, boolean scoped, ReaderTerms reader) {
+        String column = settings + ".%s" + side.suffix();
+        String member = """
+                EXISTS (SELECT 1 FROM channel_membership_spans ms WHERE ms.channel_id = %1$s.id AND ms.pubkey = %2$s
+                        AND ms.started_at <= %3$s.changed_at AND COALESCE(ms.ended_at, 'infinity') > %3$s.changed_at)""".formatted(channel, reader.pubkey(), settings);
+        String open = column.formatted("visibility") + " = 'open'";
         String discoverable = scoped
-                ? "(" + channel + ".id = ANY (" + reader.scope() + ") AND (" + settings
-                        + ".visibility_before = 'open' OR " + member + "))"
-                : "((" + settings + ".visibility_before = 'open' AND NOT " + settings + ".unlisted_before) OR " + member
-                        + ")";
-        return "(NOT " + settings + ".deleted_before AND " + settings + ".ttl_seconds_before IS NULL AND "
+                ? "(" + channel + ".id = ANY (" + reader.scope() + ") AND (" + open + " OR " + member + "))"
+                : "((" + open + " AND NOT " + column.formatted("unlisted") + ") OR " + member + ")";
+        return "(NOT " + column.formatted("deleted") + " AND " + column.formatted("ttl_seconds") + " IS NULL AND "
                 + discoverable + ")";
     }
 

@@ -1,8 +1,12 @@
 package chat.buzz.relay.incremental;
 
-import static chat.buzz.relay.access.AccessSql.channelInDBefore;
+import static chat.buzz.relay.access.AccessSql.channelInDAtChange;
+import static chat.buzz.relay.access.AccessSql.heldInChannelAt;
+import static chat.buzz.relay.access.AccessSql.liveHead;
+import static chat.buzz.relay.access.AccessSql.membershipDecidedAtChange;
 import static chat.buzz.relay.access.AccessSql.membershipDecidesDiscovery;
 
+import chat.buzz.relay.access.AccessSql.ChangeSide;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.List;
 import java.util.UUID;
@@ -35,14 +39,24 @@ final class DeltaCandidates {
     /**
      * Every head change of the community (edits, deletes, restores, redactions, moves, whatever channel
      * they happened in), the reader's own membership changes (grants, re-joins, removals, leaves: every
-     * artifact of the channel, deleted ones included) and every policy change of a channel of the
+     * live artifact of the channel) and every policy change of a channel of the
      * community, within the scope (every artifact of the channel again). Each source is cut at :examine
      * rows, enough for any page. Rows the previous session judged (see {@link JudgedRows}) are left out:
      * a session after no change is empty. A head row that only a later step of a bootstrap judged is
      * kept, marked: that bootstrap sent it if it was in D, but sends no removes, so it may still have to
-     * be removed. A policy change's row is marked too when the channel was in the reader's D before the
-     * change: the reader holds those artifacts already, so only a removal is news to it; every other way
-     * into D (a write, a move, a grant) is a candidate of its own.
+     * be removed. A policy change stands only for the live heads of its channel, and only when the change
+     * took the channel into or out of the reader's D (with the reader's memberships as they were then),
+     * and only for the heads that lay in the channel then: a reader whose D it did not change hears
+     * nothing of it, and a head it could not have held (deleted, redacted or arrived later) would only
+     * hold a page back. Every other way into or out of D (a
+     * write, a move, a delete, a grant, a removal) is a candidate of its own. A deleted or redacted head
+     * is never in D, and it left D by a head change, which is its own candidate: a membership or policy
+     * change never stands for it, so a page is not held back by heads that could give nothing. A
+     * membership change counts
+     * where membership decides discovery now, or where it did before or after a change of the channel's
+     * settings within the window:
+     * a reader added to an unlisted channel that was then listed, and removed again, holds none of its
+     * artifacts unless this membership row, which now shows only the removal, brings them.
      */
     private static final String DELTA_CANDIDATES = """
             SELECT CAST(extract(epoch FROM k.ts) * 1000000 AS bigint) AS micros, k.source, k.d, k.xid, k.upsert_sent
@@ -59,18 +73,22 @@ final class DeltaCandidates {
                  FROM channel_members m
                  JOIN channels c ON c.id = m.channel_id
                  JOIN artifact_heads a ON a.channel_id = m.channel_id
+                 JOIN events e ON e.id = a.head_event_id
                  WHERE m.pubkey = :reader AND c.community_id = :community <membershipInScope>
-                   AND <membershipDecidesDiscovery>
+                   AND <liveHead>
+                   AND (<membershipDecidesDiscovery> OR <settingsChangedSince>)
                    AND m.sync_modified_at >= :afterTime
                    AND (m.sync_modified_at, :membershipSource, a.d) > (:afterTime, :afterSource, :afterD)
                    AND NOT (<membershipJudgedFirst> OR <membershipJudgedLater>)
                  ORDER BY m.sync_modified_at, a.d LIMIT :examine)
                 UNION ALL
-                (SELECT sh.changed_at, :settingsSource, a.d, <settingsXid>, <settingsInDBefore>
+                (SELECT sh.changed_at, :settingsSource, a.d, <settingsXid>, false
                  FROM channel_settings_history sh
                  JOIN channels c ON c.id = sh.channel_id
                  JOIN artifact_heads a ON a.channel_id = sh.channel_id
+                 JOIN events e ON e.id = a.head_event_id
                  WHERE sh.community_id = :community <settingsInScope>
+                   AND <liveHead> AND <settingsInDBefore> <> <settingsInDAfter> AND <heldAtChange>
                    AND sh.changed_at >= :afterTime
                    AND (sh.changed_at, :settingsSource, a.d) > (:afterTime, :afterSource, :afterD)
                    AND NOT (<settingsJudgedFirst> OR <settingsJudgedLater>)
@@ -79,6 +97,10 @@ final class DeltaCandidates {
             ORDER BY k.ts, k.source, k.d
             LIMIT :examine
             """;
+
+    private static final String SETTINGS_CHANGED_IN_WINDOW = """
+            EXISTS (SELECT 1 FROM channel_settings_history x WHERE x.channel_id = c.id AND x.changed_at >= :afterTime
+                    AND <membershipDecidedAtChange>)""";
 
     /** Whether the previous session's first page could see the row version written by {@code <xid>}. */
     private static final String JUDGED_BY_FIRST_PAGE = """
@@ -129,7 +151,14 @@ final class DeltaCandidates {
                 .define("settingsJudgedFirst", judgedByFirstPage(settingsXid))
                 .define("settingsJudgedLater", settingsLater)
                 .define("settingsInScope", inScope.formatted("sh"))
-                .define("settingsInDBefore", channelInDBefore("sh", "c", !scope.isEmpty()))
+                .define("settingsInDBefore", channelInDAtChange("sh", "c", ChangeSide.BEFORE, !scope.isEmpty()))
+                .define("settingsInDAfter", channelInDAtChange("sh", "c", ChangeSide.AFTER, !scope.isEmpty()))
+                .define(
+                        "settingsChangedSince",
+                        SETTINGS_CHANGED_IN_WINDOW.replace(
+                                "<membershipDecidedAtChange>", membershipDecidedAtChange("x", !scope.isEmpty())))
+                .define("liveHead", liveHead("a", "e"))
+                .define("heldAtChange", heldInChannelAt("a", "sh.channel_id", "sh.changed_at"))
                 .bind("membershipSource", MEMBERSHIP_SOURCE)
                 .bind("settingsSource", SETTINGS_SOURCE)
                 .bind("xmax", window.snapshotXmax())
@@ -205,8 +234,7 @@ final class DeltaCandidates {
 
     /**
      * A delta candidate: where it stands in change order, the transaction that wrote its row, and
-     * whether the reader holds it already if it is in D (a bootstrap sent it, or a policy change did not
-     * bring its channel into the reader's D).
+     * whether a bootstrap already sent it if it is in D.
      */
     record Candidate(Position position, long xid, boolean upsertSent) {}
 }

@@ -31,8 +31,8 @@ final class SyncQueries {
             """;
 
     /**
-     * One keyset chunk of a channel's heads in D, ordered by d, that were not in D under the settings
-     * a recorded policy change replaced ({@code :settings}, a row of channel_settings_history): what
+     * One keyset chunk of a channel's heads in D, ordered by d, whose channel was not in the reader's D
+     * just before a recorded policy change ({@code :settings}, a row of channel_settings_history): what
      * that change brought into the reader's D (PROTOCOL 4.4, 5).
      */
     static final String ENTERED_CHUNK = """

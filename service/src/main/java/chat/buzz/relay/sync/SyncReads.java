@@ -60,14 +60,16 @@ final class SyncReads {
     }
 
     /**
-     * The next chunk of {@code channel}'s heads in the reader's D that were not under the settings that
-     * policy change {@code settings} replaced: what the change brought into D.
+     * The next chunk of {@code channel}'s heads in the reader's D whose channel was not in it just before
+     * policy change {@code settings}: what the change brought into D.
      */
     List<Row> enteredChunk(
             long community, String reader, SyncFilter filter, long settings, UUID channel, UUID after, int chunk) {
         return transaction.run(handle -> bindScope(
                         SyncQueries.judgedFor(handle.createQuery(SyncQueries.ENTERED_CHUNK), filter.scoped()), filter)
-                .define("inDBefore", AccessSql.channelInDBefore("sh", "c", filter.scoped()))
+                .define(
+                        "inDBefore",
+                        AccessSql.channelInDAtChange("sh", "c", AccessSql.ChangeSide.BEFORE, filter.scoped()))
                 .bind("community", community)
                 .bind("reader", reader)
                 .bind("settings", settings)

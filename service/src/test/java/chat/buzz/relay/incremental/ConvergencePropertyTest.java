@@ -42,7 +42,7 @@ class ConvergencePropertyTest {
         for (long seed : seeds) {
             System.out.printf("convergence: seed %d, %d operations%n", seed, OPERATIONS);
             try {
-                new Run(seed).play(OPERATIONS);
+                new Run(RELAY, seed, false).play(OPERATIONS);
             } catch (AssertionError | RuntimeException e) {
                 throw new AssertionError("convergence failed; replay with -Dbuzz.convergence.seed=" + seed, e);
             }
@@ -76,10 +76,17 @@ class ConvergencePropertyTest {
         }
     }
 
-    private static final class Run {
+    /**
+     * One seed's walk. With {@code entries} the relay delivers policy changes as entries (gate
+     * SCOPED_POLICY on): no session may be a reset, every completed session ends with exactly D (no
+     * extras, since no known-ID read confirms any), and no page names an artifact twice.
+     */
+    static final class Run {
+        private final TestRelay relay;
+        private final boolean entries;
         private final long seed;
         private final Random random;
-        private final Writer writer = new Writer(RELAY.client());
+        private final Writer writer;
         private final NostrKeys owner = NostrKeys.generate();
         private final List<NostrKeys> readers =
                 List.of(NostrKeys.generate(), NostrKeys.generate(), NostrKeys.generate());
@@ -89,9 +96,12 @@ class ConvergencePropertyTest {
         private final List<UUID> scopedChannels = new ArrayList<>();
         private final List<Client> clients = new ArrayList<>();
 
-        Run(long seed) {
+        Run(TestRelay relay, long seed, boolean entries) {
+            this.relay = relay;
+            this.entries = entries;
             this.seed = seed;
             this.random = new Random(seed);
+            this.writer = new Writer(relay.client());
         }
 
         /** A syncing client plus whether writes happened while one of its sessions was open. */
@@ -101,12 +111,33 @@ class ConvergencePropertyTest {
             boolean interrupted;
 
             Client(NostrKeys keys, List<String> scope) {
-                this.sync = new SyncingClient(RELAY.client(), keys, scope).openingCursors(SealedCursors.of(RELAY));
+                this.sync = new SyncingClient(relay.client(), keys, scope).openingCursors(SealedCursors.of(relay));
                 this.scope = scope;
+                if (entries) {
+                    sync.inspector = body -> {
+                        Set<String> named = new HashSet<>();
+                        body.path("entries")
+                                .forEach(entry -> assertThat(
+                                                named.add(entry.path("d").asText()))
+                                        .as(
+                                                "seed %d: a page names %s twice",
+                                                seed, entry.path("d").asText())
+                                        .isTrue());
+                        assertThat(body.path("reset").asBoolean(false))
+                                .as(
+                                        "seed %d: policy changes delivered as entries reset nobody\n%s",
+                                        seed, String.join("\n", log))
+                                .isFalse();
+                    };
+                }
             }
         }
 
+        /** Operations made; each seed prints it with its resets. */
+        int operations;
+
         void play(int operations) {
+            this.operations = operations;
             for (int i = 0; i < 6; i++) {
                 newChannel(i < 2 ? false : random.nextBoolean(), i >= 2 && random.nextInt(3) == 0, true);
             }
@@ -352,6 +383,14 @@ class ConvergencePropertyTest {
                             "seed %d, client %s %s: only known-ID confirmed extras\n%s",
                             seed, reader(client.sync.keys), client.scope, story)
                     .isSubsetOf(client.sync.confirmedByKnownId);
+            if (entries) {
+                assertThat(client.sync.resets).as("seed %d: resets", seed).isZero();
+                assertThat(extras.keySet())
+                        .as(
+                                "seed %d, client %s %s: exactly D, no extras\n%s",
+                                seed, reader(client.sync.keys), client.scope, story)
+                        .isEmpty();
+            }
         }
 
         private <T> T pick(List<T> values) {

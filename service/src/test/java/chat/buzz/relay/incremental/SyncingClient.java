@@ -88,7 +88,7 @@ final class SyncingClient {
         cursor = body.get("cursor").asText();
         if (sealedCursors != null) {
             assertThat(sealedCursors.artifactIds(cursor))
-                    .as("artifact ids inside the cursor that no entry ever named to this reader")
+                    .as("artifact ids inside the cursor that no entry ever named to this reader; last page %s", body)
                     .isSubsetOf(given);
         }
         midSession = body.get("more").asBoolean();

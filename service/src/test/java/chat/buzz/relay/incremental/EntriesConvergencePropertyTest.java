@@ -1,0 +1,33 @@
+package chat.buzz.relay.incremental;
+
+import chat.buzz.relay.testing.IntegrationTest;
+import chat.buzz.relay.testing.PropertySeeds;
+import chat.buzz.relay.testing.TestRelay;
+import io.dropwizard.testing.ConfigOverride;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The reset-heavy convergence walk of {@link ConvergencePropertyTest} (visibility, unlisted, TTL and
+ * deletion changes among writes and membership changes) with policy changes delivered as entries (gate
+ * SCOPED_POLICY on, PROTOCOL 4.4): zero resets, every completed session ends with exactly D, no page
+ * names an artifact twice. Replay with -Dbuzz.entries.seed=N; -Dbuzz.entries.operations=N sets the length.
+ */
+@IntegrationTest
+class EntriesConvergencePropertyTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.incremental", "true"), ConfigOverride.config("gates.scopedPolicy", "true"));
+
+    private static final int OPERATIONS = Integer.getInteger("buzz.entries.operations", 1000);
+
+    @Test
+    void policyChangesAsEntriesConvergeWithoutAReset() {
+        PropertySeeds.play(
+                "convergence with policy changes as entries",
+                "buzz.entries.seed",
+                seed -> new ConvergencePropertyTest.Run(RELAY, seed, true).play(OPERATIONS),
+                11L,
+                4242L);
+    }
+}
