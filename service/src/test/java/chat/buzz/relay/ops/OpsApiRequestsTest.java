@@ -109,7 +109,7 @@ class OpsApiRequestsTest {
                 .isEqualTo("unknown_gate");
         assertThat(refusal("{\"gate\":\"warp\",\"value\":\"on\"}", OpsApiRequests.FlagChange.class)
                         .getMessage())
-                .isEqualTo("gate must be one of [incremental, sync]");
+                .isEqualTo("gate must be one of [incremental, sync, scoped_policy]");
         assertThat(refusal("{\"gate\":\"sync\",\"reason\":\"r\"}", OpsApiRequests.FlagChange.class)
                         .code())
                 .isEqualTo("invalid_value");
