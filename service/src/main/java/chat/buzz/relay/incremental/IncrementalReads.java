@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
@@ -121,7 +122,17 @@ public final class IncrementalReads implements IncrementalMode {
         if (step.reset()) {
             statistics.resetServed(caller.community().id());
         }
+        countPolicyChangeEntries(caller.community().id(), walk);
         return new DeltaPage(walk.entries(), cursors.encode(next), walk.more(), policy.wire(), step.reset());
+    }
+
+    /** The entries of this page that a policy change delivered as entries gave, per change (its moment). */
+    private void countPolicyChangeEntries(long community, PageWalk walk) {
+        walk.delivered().stream()
+                .filter(row -> row.position().source() == DeltaCandidates.SETTINGS_SOURCE)
+                .collect(Collectors.groupingBy(
+                        row -> row.position().micros(), Collectors.mapping(ChangeRow::d, Collectors.toSet())))
+                .forEach((micros, ds) -> statistics.policyChangeEntriesSent(community, micros, ds.size()));
     }
 
     /**
