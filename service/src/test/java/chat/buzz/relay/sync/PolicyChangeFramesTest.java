@@ -1,0 +1,185 @@
+package chat.buzz.relay.sync;
+
+import static chat.buzz.relay.testing.Replies.accepted;
+import static chat.buzz.relay.testing.SyncSocket.verb;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Kinds;
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
+import chat.buzz.relay.testing.IntegrationTest;
+import chat.buzz.relay.testing.Nostr;
+import chat.buzz.relay.testing.PolicyChangeKinds;
+import chat.buzz.relay.testing.PolicyChangeKinds.Change;
+import chat.buzz.relay.testing.PolicyChangeKinds.Heard;
+import chat.buzz.relay.testing.PolicyChangeKinds.ReaderKind;
+import chat.buzz.relay.testing.RelayClient;
+import chat.buzz.relay.testing.SyncSocket;
+import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * PROTOCOL 4.4 and 5 with gate SCOPED_POLICY on, over WebSocket: for every kind of channel policy
+ * change ({@link PolicyChangeKinds}) and every kind of subscriber, the live frames are exactly the
+ * table's (an EVENT with the head for each artifact that entered D, a relay-signed 45011 with reason
+ * unavailable and no {@code h} for each that left it, nothing when D did not change), no subscription
+ * is closed with sync_reset, and the policy stamp does not move. A later write to a beacon channel
+ * every subscriber sees marks the end of what the change sent: a subscription's frames are in order.
+ */
+@IntegrationTest
+class PolicyChangeFramesTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.sync", "true"),
+            ConfigOverride.config("gates.incremental", "true"),
+            ConfigOverride.config("gates.scopedPolicy", "true"));
+
+    private final RelayClient relay = RELAY.client();
+    private final NostrKeys owner = NostrKeys.generate();
+    private final World world = new World(RELAY::client);
+
+    static List<Change> changes() {
+        return PolicyChangeKinds.all();
+    }
+
+    /** One subscription of one reader: its socket, its id, and how many messages it had before the change. */
+    record Subscriber(ReaderKind kind, SyncSocket socket, String id) {
+        List<JsonNode> framesFrom(int from) {
+            return socket.received().stream()
+                    .skip(from)
+                    .filter(m -> m.path(1).asText().equals(id))
+                    .toList();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("changes")
+    void eachSubscriberGetsExactlyTheFramesOfWhatEnteredOrLeftItsD(Change change) {
+        UUID channel = UUID.randomUUID();
+        accepted(relay.publish(owner, change.create(owner, channel)));
+        UUID beacon = world.channel(owner, true, false, false);
+        NostrKeys member = NostrKeys.generate();
+        NostrKeys outsider = NostrKeys.generate();
+        accepted(relay.publish(
+                owner, Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null)));
+        Map<String, String> heads = new HashMap<>();
+        for (int i = 0; i < 3; i++) {
+            UUID d = Nostr.newId();
+            Event created = Nostr.revision(owner, d, channel, "create", null, "in the changed channel");
+            accepted(relay.publish(owner, created));
+            heads.put(d.toString(), created.id());
+        }
+        String scope = World.scopeFilter(new java.util.LinkedHashSet<>(List.of(channel, beacon)));
+
+        try (SyncSocket memberSocket = SyncSocket.connect(RELAY.baseUrl());
+                SyncSocket outsiderSocket = SyncSocket.connect(RELAY.baseUrl())) {
+            memberSocket.authenticateOk(member);
+            outsiderSocket.authenticateOk(outsider);
+            Map<ReaderKind, Subscriber> subscribers = new EnumMap<>(ReaderKind.class);
+            for (ReaderKind kind : ReaderKind.values()) {
+                SyncSocket socket = kind.member ? memberSocket : outsiderSocket;
+                Subscriber subscriber = new Subscriber(kind, socket, kind.name().toLowerCase());
+                socket.subscribe(subscriber.id(), kind.scoped ? scope : World.scopeFilter(World.noScope()));
+                if (kind.scoped && change.heard(kind) == Heard.REFUSED_BEFORE) {
+                    assertThat(socket.awaitClosed(subscriber.id())).startsWith("invalid: channel " + channel);
+                } else {
+                    socket.awaitEose(subscriber.id());
+                }
+                subscribers.put(kind, subscriber);
+            }
+            Map<ReaderKind, Integer> before = new EnumMap<>(ReaderKind.class);
+            subscribers.forEach((kind, s) -> before.put(kind, s.socket().received().size()));
+            String stamp = stamp();
+
+            accepted(relay.publish(owner, change.change(owner, channel)));
+            UUID marker = world.create(owner, beacon);
+
+            assertThat(stamp()).as("the policy stamp of the community").isEqualTo(stamp);
+            for (Subscriber subscriber : subscribers.values()) {
+                Heard heard = change.heard(subscriber.kind());
+                String as = change.name() + ", " + subscriber.kind();
+                if (heard == Heard.REFUSED_BEFORE) {
+                    String again = subscriber.id() + "-after";
+                    subscriber.socket().subscribe(again, scope);
+                    subscriber.socket().awaitEose(again);
+                    assertThat(World.heads(subscriber.socket().store(again)))
+                            .as(as + ": the snapshot after the TTL was cleared")
+                            .containsAllEntriesOf(heads);
+                    continue;
+                }
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> subscriber.socket().store(subscriber.id()).containsKey(marker.toString()));
+                List<JsonNode> frames = subscriber.framesFrom(before.get(subscriber.kind()));
+                assertThat(frames)
+                        .as("%s: only EVENT frames, no sync_reset: %s", as, frames)
+                        .allMatch(m -> verb(m).equals("EVENT"));
+                List<JsonNode> ofTheChange = frames.stream()
+                        .map(m -> m.get(2))
+                        .filter(e -> !marker.toString().equals(SyncSocket.tag(e, Tags.ARTIFACT_ID)))
+                        .toList();
+                assertThat(describe(ofTheChange)).as(as).isEqualTo(expected(heard, heads));
+                ofTheChange.forEach(event -> assertFrameShape(event, as));
+            }
+        }
+    }
+
+    /** d → "upsert:head" or "remove:reason", one per frame; a second frame for one d fails. */
+    private static Map<String, String> describe(List<JsonNode> events) {
+        Map<String, String> described = new HashMap<>();
+        for (JsonNode event : events) {
+            String d = SyncSocket.tag(event, Tags.ARTIFACT_ID);
+            String what = event.get("kind").asInt() == Kinds.ARTIFACT_REVISION
+                    ? "upsert:" + event.get("id").asText()
+                    : "remove:" + SyncSocket.tag(event, Tags.REMOVAL_REASON);
+            assertThat(described.put(d, what)).as("a second frame for %s: %s", d, events).isNull();
+        }
+        return described;
+    }
+
+    private static Map<String, String> expected(Heard heard, Map<String, String> heads) {
+        Map<String, String> expected = new HashMap<>();
+        switch (heard) {
+            case UPSERT -> heads.forEach((d, head) -> expected.put(d, "upsert:" + head));
+            // A live subscription whose scope names a channel that gets a TTL held its artifacts.
+            case REMOVE, REFUSED_AFTER -> heads.keySet().forEach(d -> expected.put(d, "remove:unavailable"));
+            default -> {}
+        }
+        return expected;
+    }
+
+    /**
+     * PROTOCOL 5: a removal is relay-signed with tags ar, d, reason, and h only when that channel is in
+     * the subscriber's D now, which after a policy change that took the artifact away it never is.
+     */
+    private static void assertFrameShape(JsonNode event, String as) {
+        Event parsed = Event.fromJson(event);
+        assertThat(parsed.hasValidSignature()).as(as).isTrue();
+        if (event.get("kind").asInt() == Kinds.REMOVAL_MARKER) {
+            assertThat(event.get("pubkey").asText()).as(as).isEqualTo(NostrKeys.fromSecretHex(RELAY.configuration().getRelay().getSecretKey()).publicKeyHex());
+            assertThat(Set.copyOf(SyncSocket.tagNames(event)))
+                    .as("%s: the removal's tags %s", as, event)
+                    .contains(Tags.ARTIFACT_FLAG, Tags.ARTIFACT_ID, Tags.REMOVAL_REASON)
+                    .doesNotContain(Tags.CHANNEL);
+        }
+    }
+
+    private String stamp() {
+        return relay.query(owner, "[{\"artifact\":\"incremental\",\"#d\":[\"" + UUID.randomUUID() + "\"]}]")
+                .json()
+                .get("policy")
+                .asText();
+    }
+}
