@@ -154,7 +154,7 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
                 outsiderSync.sync();
 
                 Replies.accepted(relay().client().publish(owner, change.change(owner, channel)));
-                applyToModel(change, channel);
+                change.applyTo(model, channel);
                 resets += policyChangesAsEntries() ? 0 : 1;
                 for (SyncClient sync : List.of(memberSync, outsiderSync)) {
                     SessionReport report = sync.sync();
@@ -162,22 +162,6 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
                     assertStoreIsD(sync, model, sync == memberSync ? member : reader, Set.of());
                     assertThat(sync.resets()).as("%s", change).isEqualTo(resets);
                 }
-            }
-        }
-    }
-
-    private void applyToModel(PolicyChangeKinds.Change change, UUID channel) {
-        if (change.edit() == null) {
-            model.deleteChannel(channel);
-            return;
-        }
-        chat.buzz.relay.testing.Model.Channel settings = model.channels.get(channel);
-        for (List<String> edit : change.edit()) {
-            switch (edit.get(0)) {
-                case Tags.VISIBILITY -> settings.open = edit.get(1).equals("open");
-                case Tags.UNLISTED -> settings.unlisted = Boolean.parseBoolean(edit.get(1));
-                case Tags.TTL -> settings.ttl = !edit.get(1).equals("0");
-                default -> throw new IllegalArgumentException("not a policy edit: " + edit);
             }
         }
     }

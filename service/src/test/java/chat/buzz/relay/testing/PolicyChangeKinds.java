@@ -97,6 +97,23 @@ public final class PolicyChangeKinds {
             return Nostr.editChannel(owner, channel, tags);
         }
 
+        /** Makes the change in a test's {@link Model} of the channel too. */
+        public void applyTo(Model model, UUID channel) {
+            if (edit == null) {
+                model.deleteChannel(channel);
+                return;
+            }
+            Model.Channel settings = model.channels.get(channel);
+            for (List<String> tag : edit) {
+                switch (tag.get(0)) {
+                    case Tags.VISIBILITY -> settings.open = tag.get(1).equals("open");
+                    case Tags.UNLISTED -> settings.unlisted = Boolean.parseBoolean(tag.get(1));
+                    case Tags.TTL -> settings.ttl = !tag.get(1).equals("0");
+                    default -> throw new IllegalArgumentException("not a policy edit: " + tag);
+                }
+            }
+        }
+
         @Override
         public String toString() {
             return name;
