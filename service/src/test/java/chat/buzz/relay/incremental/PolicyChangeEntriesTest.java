@@ -162,6 +162,56 @@ class PolicyChangeEntriesTest {
         assertThat(outsider.sync.resets).isZero();
     }
 
+    /**
+     * A former member of a private channel, already told that its artifacts left, and then the channel
+     * is deleted or made open and unlisted: without a scope its D does not change, so it hears nothing
+     * (PROTOCOL 4.4), whatever it could have held earlier in the window; a scope naming the channel
+     * gets the artifacts back when the channel is open again.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("laterChanges")
+    void aFormerMemberAlreadyToldHearsNothingOfALaterChangeThatLeavesItsD(
+            String name, List<List<String>> edit, String scopedHears) {
+        UUID channel = writer.channel(owner, "private");
+        NostrKeys former = NostrKeys.generate();
+        writer.addMember(owner, channel, former);
+        List<UUID> artifacts = writer.createMany(owner, channel, ARTIFACTS);
+        Reader unscoped = new Reader(RELAY, ReaderKind.MEMBER, former, channel);
+        Reader scoped = new Reader(RELAY, ReaderKind.MEMBER_SCOPED, former, channel);
+        List<Reader> readers = List.of(unscoped, scoped);
+        readers.forEach(reader -> reader.sync.session());
+        writer.removeMember(owner, channel, former);
+        for (Reader reader : readers) {
+            assertThat(ops(reader.sync.session()))
+                    .as("%s", reader.kind)
+                    .isEqualTo(expected(artifacts, "remove:unavailable"));
+        }
+        String stamp = policyStamp();
+
+        if (edit == null) {
+            writer.deleteChannel(owner, channel);
+        } else {
+            @SuppressWarnings("unchecked")
+            List<String>[] tags = edit.toArray(List[]::new);
+            writer.editChannel(owner, channel, tags);
+        }
+
+        assertThat(ops(unscoped.sync.session())).as("%s, unscoped", name).isEmpty();
+        assertThat(ops(scoped.sync.session()))
+                .as("%s, scoped", name)
+                .isEqualTo(scopedHears == null ? Map.of() : expected(artifacts, scopedHears));
+        readers.forEach(reader -> assertThat(reader.stamps).containsOnly(stamp));
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> laterChanges() {
+        return java.util.stream.Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of("channel deleted", null, null),
+                org.junit.jupiter.params.provider.Arguments.of(
+                        "made open and unlisted",
+                        List.of(tag(Tags.VISIBILITY, "open"), tag(Tags.UNLISTED, "true")),
+                        "upsert"));
+    }
+
     private void assertTtlRefusal(Reader reader, UUID channel) {
         String since = reader.sync.cursor == null ? "" : ",\"since\":\"" + reader.sync.cursor + "\"";
         RelayClient.Reply reply = relay.query(

@@ -136,6 +136,83 @@ class PolicyChangeFramesTest {
         }
     }
 
+    /**
+     * A former member of a private channel, already sent the removals, and then the channel is deleted
+     * or made open and unlisted: the unscoped subscription's D does not change, so it gets no frame
+     * (PROTOCOL 4.4, 5); the subscription whose scope names the channel gets the heads back when it is
+     * open again.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("laterChanges")
+    void aFormerMemberAlreadySentTheRemovalsGetsNoFrameForALaterChangeThatLeavesItsD(
+            String name, List<List<String>> edit, boolean scopedGetsHeads) {
+        UUID channel = world.channel(owner, false, false, false);
+        UUID beacon = world.channel(owner, true, false, false);
+        NostrKeys former = NostrKeys.generate();
+        world.add(owner, channel, former.publicKeyHex());
+        Map<String, String> heads = new HashMap<>();
+        for (int i = 0; i < 3; i++) {
+            UUID d = world.create(owner, channel);
+            heads.put(d.toString(), world.artifacts.get(d).head);
+        }
+        try (SyncSocket socket = SyncSocket.connect(RELAY.baseUrl())) {
+            socket.authenticateOk(former);
+            Subscriber unscoped = new Subscriber(ReaderKind.MEMBER, socket, "unscoped");
+            Subscriber scoped = new Subscriber(ReaderKind.MEMBER_SCOPED, socket, "scoped");
+            socket.subscribe(unscoped.id(), World.scopeFilter(World.noScope()));
+            socket.subscribe(scoped.id(), World.scopeFilter(new java.util.LinkedHashSet<>(List.of(channel, beacon))));
+            socket.awaitEose(unscoped.id());
+            socket.awaitEose(scoped.id());
+            world.remove(owner, channel, former.publicKeyHex());
+            for (Subscriber subscriber : List.of(unscoped, scoped)) {
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> heads.keySet().stream()
+                                .noneMatch(socket.store(subscriber.id())::containsKey));
+            }
+            UUID first = world.create(owner, beacon);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> socket.store(unscoped.id()).containsKey(first.toString())
+                            && socket.store(scoped.id()).containsKey(first.toString()));
+            int before = socket.received().size();
+
+            if (edit == null) {
+                world.deleteChannel(owner, channel);
+            } else {
+                @SuppressWarnings("unchecked")
+                List<String>[] tags = edit.toArray(List[]::new);
+                accepted(relay.publish(owner, Nostr.editChannel(owner, channel, tags)));
+            }
+            UUID marker = world.create(owner, beacon);
+
+            Map<String, String> upserts = new HashMap<>();
+            heads.forEach((d, head) -> upserts.put(d, "upsert:" + head));
+            Map<String, Map<String, String>> expected = new HashMap<>();
+            Map<String, Map<String, String>> got = new HashMap<>();
+            for (Subscriber subscriber : List.of(unscoped, scoped)) {
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> socket.store(subscriber.id()).containsKey(marker.toString()));
+                List<JsonNode> ofTheChange = subscriber.framesFrom(before).stream()
+                        .map(m -> m.get(2))
+                        .filter(e -> !marker.toString().equals(SyncSocket.tag(e, Tags.ARTIFACT_ID)))
+                        .toList();
+                got.put(subscriber.id(), describe(ofTheChange));
+                expected.put(subscriber.id(), subscriber == scoped && scopedGetsHeads ? upserts : Map.of());
+            }
+            assertThat(got).as("%s: frames per subscription", name).isEqualTo(expected);
+        }
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> laterChanges() {
+        return java.util.stream.Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of("channel deleted", null, false),
+                org.junit.jupiter.params.provider.Arguments.of(
+                        "made open and unlisted",
+                        List.of(
+                                chat.buzz.relay.testing.Nostr.tag(Tags.VISIBILITY, "open"),
+                                chat.buzz.relay.testing.Nostr.tag(Tags.UNLISTED, "true")),
+                        true));
+    }
+
     /** d → "upsert:head" or "remove:reason", one per frame; a second frame for one d fails. */
     private static Map<String, String> describe(List<JsonNode> events) {
         Map<String, String> described = new HashMap<>();
