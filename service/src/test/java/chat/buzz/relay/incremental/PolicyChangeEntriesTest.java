@@ -203,6 +203,24 @@ class PolicyChangeEntriesTest {
         readers.forEach(reader -> assertThat(reader.stamps).containsOnly(stamp));
     }
 
+    /**
+     * A reader that bootstrapped after an open channel went private never held its artifacts: when the
+     * channel is then deleted its D does not change, so its delta names none of them (PROTOCOL 4.4).
+     */
+    @Test
+    void aReaderThatNeverHeldTheArtifactsHearsNothingWhenTheChannelIsDeleted() {
+        UUID channel = writer.channel(owner, "open");
+        List<UUID> artifacts = writer.createMany(owner, channel, ARTIFACTS);
+        writer.editChannel(owner, channel, tag(Tags.VISIBILITY, "private"));
+        Reader late = new Reader(RELAY, ReaderKind.OUTSIDER, NostrKeys.generate(), channel);
+        late.sync.session();
+        assertThat(late.sync.store).doesNotContainKeys(artifacts.stream().map(UUID::toString).toArray(String[]::new));
+
+        writer.deleteChannel(owner, channel);
+
+        assertThat(ops(late.sync.session())).isEmpty();
+    }
+
     static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> laterChanges() {
         return java.util.stream.Stream.of(
                 org.junit.jupiter.params.provider.Arguments.of("channel deleted", null, null),

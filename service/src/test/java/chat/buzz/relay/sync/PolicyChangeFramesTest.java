@@ -202,6 +202,37 @@ class PolicyChangeFramesTest {
         }
     }
 
+    /**
+     * A subscriber that subscribed after an open channel went private never held its artifacts (the
+     * snapshot left them out): when the channel is then deleted its D does not change, so it gets no
+     * frame (PROTOCOL 4.4; 5: a removal goes only to a subscriber whose D held the artifact).
+     */
+    @org.junit.jupiter.api.Test
+    void aSubscriberThatNeverHeldTheArtifactsGetsNoFrameWhenTheChannelIsDeleted() {
+        UUID channel = world.channel(owner, true, false, false);
+        UUID beacon = world.channel(owner, true, false, false);
+        List<UUID> artifacts = List.of(world.create(owner, channel), world.create(owner, channel));
+        world.edit(owner, channel, false, null, null);
+        try (SyncSocket socket = SyncSocket.connect(RELAY.baseUrl())) {
+            socket.authenticateOk(NostrKeys.generate());
+            socket.subscribe("late", World.scopeFilter(World.noScope()));
+            socket.awaitEose("late");
+            assertThat(socket.store("late")).doesNotContainKeys(artifacts.stream().map(UUID::toString).toArray(String[]::new));
+            int before = socket.received().size();
+
+            world.deleteChannel(owner, channel);
+            UUID marker = world.create(owner, beacon);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> socket.store("late").containsKey(marker.toString()));
+            Subscriber late = new Subscriber(ReaderKind.OUTSIDER, socket, "late");
+            List<JsonNode> ofTheChange = late.framesFrom(before).stream()
+                    .map(m -> m.get(2))
+                    .filter(e -> !marker.toString().equals(SyncSocket.tag(e, Tags.ARTIFACT_ID)))
+                    .toList();
+            assertThat(describe(ofTheChange)).isEmpty();
+        }
+    }
+
     static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> laterChanges() {
         return java.util.stream.Stream.of(
                 org.junit.jupiter.params.provider.Arguments.of("channel deleted", null, false),
