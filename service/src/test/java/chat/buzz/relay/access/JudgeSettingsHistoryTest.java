@@ -196,10 +196,11 @@ class JudgeSettingsHistoryTest {
 
     /** The database's clock in microseconds: a floor before (or after) what follows. */
     private static long now() {
-        return RELAY.jdbi().withHandle(handle -> handle.createQuery(
-                        "SELECT CAST(extract(epoch FROM clock_timestamp()) * 1000000 AS bigint)")
-                .mapTo(Long.class)
-                .one());
+        return RELAY.jdbi()
+                .withHandle(handle -> handle.createQuery(
+                                "SELECT CAST(extract(epoch FROM clock_timestamp()) * 1000000 AS bigint)")
+                        .mapTo(Long.class)
+                        .one());
     }
 
     @SafeVarargs

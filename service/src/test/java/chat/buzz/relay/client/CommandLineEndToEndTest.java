@@ -208,14 +208,17 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
         writer.create(owner, kept);
         writer.create(owner, hidden);
         assertThat(run(relay().baseUrl(), "sync", "--no-progress").out()).contains("the store holds 2 artifacts");
-        Replies.accepted(
-                relay().client().publish(owner, Nostr.editChannel(owner, hidden, Nostr.tag(Tags.VISIBILITY, "private"))));
+        Replies.accepted(relay().client()
+                .publish(owner, Nostr.editChannel(owner, hidden, Nostr.tag(Tags.VISIBILITY, "private"))));
         model.channels.get(hidden).open = false;
 
         Outcome sync = run(relay().baseUrl(), "sync", "--no-progress");
         assertThat(sync.exit()).as(sync.err()).isZero();
         assertThat(sync.out())
-                .startsWith(policyChangesAsEntries() ? "synced: delta; 1 pages, 0 upserts, 1 removes;" : "synced: policy reset, bootstrapped again;")
+                .startsWith(
+                        policyChangesAsEntries()
+                                ? "synced: delta; 1 pages, 0 upserts, 1 removes;"
+                                : "synced: policy reset, bootstrapped again;")
                 .contains("the store holds 1 artifacts");
         if (policyChangesAsEntries()) {
             assertThat(sync.err()).doesNotContain("policy reset");

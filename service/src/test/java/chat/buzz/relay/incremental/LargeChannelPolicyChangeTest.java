@@ -49,7 +49,9 @@ class LargeChannelPolicyChangeTest {
         List<String> stamps = new ArrayList<>();
         outsider.inspector = body -> {
             stamps.add(body.get("policy").asText());
-            assertThat(body.get("reset").asBoolean()).as("a reset: %s", body.get("cursor")).isFalse();
+            assertThat(body.get("reset").asBoolean())
+                    .as("a reset: %s", body.get("cursor"))
+                    .isFalse();
             Set<String> named = new HashSet<>();
             body.get("entries")
                     .forEach(e -> assertThat(named.add(e.get("d").asText()))

@@ -149,15 +149,12 @@ class PolicyChangeEntriesTest {
 
         List<JsonNode> delta = outsider.sync.session();
         Map<String, String> ops = ops(delta);
-        assertThat(ops)
-                .containsEntry(edited.toString(), "upsert")
-                .containsEntry(deleted.toString(), "remove:deleted");
+        assertThat(ops).containsEntry(edited.toString(), "upsert").containsEntry(deleted.toString(), "remove:deleted");
         assertThat(ops.get(untouched.toString()))
                 .as("an artifact whose head did not change: nothing, or an upsert of the same head")
                 .isIn(null, "upsert");
         assertThat(outsider.sync.heads())
-                .isEqualTo(Map.of(
-                        edited.toString(), edit.id(), untouched.toString(), writer.heads.get(untouched)));
+                .isEqualTo(Map.of(edited.toString(), edit.id(), untouched.toString(), writer.heads.get(untouched)));
         assertThat(outsider.stamps).containsOnly(stamp);
         assertThat(outsider.sync.resets).isZero();
     }
@@ -214,7 +211,8 @@ class PolicyChangeEntriesTest {
         writer.editChannel(owner, channel, tag(Tags.VISIBILITY, "private"));
         Reader late = new Reader(RELAY, ReaderKind.OUTSIDER, NostrKeys.generate(), channel);
         late.sync.session();
-        assertThat(late.sync.store).doesNotContainKeys(artifacts.stream().map(UUID::toString).toArray(String[]::new));
+        assertThat(late.sync.store)
+                .doesNotContainKeys(artifacts.stream().map(UUID::toString).toArray(String[]::new));
 
         writer.deleteChannel(owner, channel);
 
@@ -233,8 +231,7 @@ class PolicyChangeEntriesTest {
     private void assertTtlRefusal(Reader reader, UUID channel) {
         String since = reader.sync.cursor == null ? "" : ",\"since\":\"" + reader.sync.cursor + "\"";
         RelayClient.Reply reply = relay.query(
-                reader.sync.keys,
-                "[{\"artifact\":\"incremental\",\"#h\":[\"" + channel + "\"]" + since + "}]");
+                reader.sync.keys, "[{\"artifact\":\"incremental\",\"#h\":[\"" + channel + "\"]" + since + "}]");
         assertThat(reply.status()).as("%s", reply).isEqualTo(422);
         assertThat(reply.error()).isEqualTo("incremental_ttl_channel");
         assertThat(reply.json().get("channel").asText()).isEqualTo(channel.toString());
@@ -247,9 +244,12 @@ class PolicyChangeEntriesTest {
                 assertThat(entry.get("h").asText()).as(as).isEqualTo(channel.toString());
                 assertThat(entry.get("event").get("id").asText())
                         .as(as)
-                        .isEqualTo(writer.heads.get(UUID.fromString(entry.get("d").asText())));
+                        .isEqualTo(
+                                writer.heads.get(UUID.fromString(entry.get("d").asText())));
             } else {
-                assertThat(entry.has("h")).as("%s: a remove names no channel: %s", as, entry).isFalse();
+                assertThat(entry.has("h"))
+                        .as("%s: a remove names no channel: %s", as, entry)
+                        .isFalse();
                 assertThat(entry.has("event")).as("%s: %s", as, entry).isFalse();
             }
         }
@@ -270,7 +270,8 @@ class PolicyChangeEntriesTest {
         return entries.stream()
                 .collect(Collectors.toMap(
                         e -> e.get("d").asText(),
-                        e -> e.get("op").asText() + (e.has("reason") ? ":" + e.get("reason").asText() : ""),
+                        e -> e.get("op").asText()
+                                + (e.has("reason") ? ":" + e.get("reason").asText() : ""),
                         (a, b) -> {
                             throw new AssertionError("a session named an artifact twice: " + a + ", " + b);
                         }));

@@ -73,8 +73,7 @@ class PolicyChangeFramesTest {
         UUID beacon = world.channel(owner, true, false, false);
         NostrKeys member = NostrKeys.generate();
         NostrKeys outsider = NostrKeys.generate();
-        accepted(relay.publish(
-                owner, Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null)));
+        accepted(relay.publish(owner, Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null)));
         Map<String, String> heads = new HashMap<>();
         for (int i = 0; i < 3; i++) {
             UUID d = Nostr.newId();
@@ -101,7 +100,8 @@ class PolicyChangeFramesTest {
                 subscribers.put(kind, subscriber);
             }
             Map<ReaderKind, Integer> before = new EnumMap<>(ReaderKind.class);
-            subscribers.forEach((kind, s) -> before.put(kind, s.socket().received().size()));
+            subscribers.forEach(
+                    (kind, s) -> before.put(kind, s.socket().received().size()));
             String stamp = stamp();
 
             accepted(relay.publish(owner, change.change(owner, channel)));
@@ -166,8 +166,7 @@ class PolicyChangeFramesTest {
             world.remove(owner, channel, former.publicKeyHex());
             for (Subscriber subscriber : List.of(unscoped, scoped)) {
                 await().atMost(Duration.ofSeconds(30))
-                        .until(() -> heads.keySet().stream()
-                                .noneMatch(socket.store(subscriber.id())::containsKey));
+                        .until(() -> heads.keySet().stream().noneMatch(socket.store(subscriber.id())::containsKey));
             }
             UUID first = world.create(owner, beacon);
             await().atMost(Duration.ofSeconds(30))
@@ -217,13 +216,15 @@ class PolicyChangeFramesTest {
             socket.authenticateOk(NostrKeys.generate());
             socket.subscribe("late", World.scopeFilter(World.noScope()));
             socket.awaitEose("late");
-            assertThat(socket.store("late")).doesNotContainKeys(artifacts.stream().map(UUID::toString).toArray(String[]::new));
+            assertThat(socket.store("late"))
+                    .doesNotContainKeys(artifacts.stream().map(UUID::toString).toArray(String[]::new));
             int before = socket.received().size();
 
             world.deleteChannel(owner, channel);
             UUID marker = world.create(owner, beacon);
 
-            await().atMost(Duration.ofSeconds(30)).until(() -> socket.store("late").containsKey(marker.toString()));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> socket.store("late").containsKey(marker.toString()));
             Subscriber late = new Subscriber(ReaderKind.OUTSIDER, socket, "late");
             List<JsonNode> ofTheChange = late.framesFrom(before).stream()
                     .map(m -> m.get(2))
@@ -252,7 +253,9 @@ class PolicyChangeFramesTest {
             String what = event.get("kind").asInt() == Kinds.ARTIFACT_REVISION
                     ? "upsert:" + event.get("id").asText()
                     : "remove:" + SyncSocket.tag(event, Tags.REMOVAL_REASON);
-            assertThat(described.put(d, what)).as("a second frame for %s: %s", d, events).isNull();
+            assertThat(described.put(d, what))
+                    .as("a second frame for %s: %s", d, events)
+                    .isNull();
         }
         return described;
     }
@@ -276,7 +279,11 @@ class PolicyChangeFramesTest {
         Event parsed = Event.fromJson(event);
         assertThat(parsed.hasValidSignature()).as(as).isTrue();
         if (event.get("kind").asInt() == Kinds.REMOVAL_MARKER) {
-            assertThat(event.get("pubkey").asText()).as(as).isEqualTo(NostrKeys.fromSecretHex(RELAY.configuration().getRelay().getSecretKey()).publicKeyHex());
+            assertThat(event.get("pubkey").asText())
+                    .as(as)
+                    .isEqualTo(NostrKeys.fromSecretHex(
+                                    RELAY.configuration().getRelay().getSecretKey())
+                            .publicKeyHex());
             assertThat(Set.copyOf(SyncSocket.tagNames(event)))
                     .as("%s: the removal's tags %s", as, event)
                     .contains(Tags.ARTIFACT_FLAG, Tags.ARTIFACT_ID, Tags.REMOVAL_REASON)

@@ -49,8 +49,7 @@ class PolicyChangeSyncResetTest {
         accepted(relay.publish(owner, change.create(owner, channel)));
         NostrKeys member = NostrKeys.generate();
         NostrKeys outsider = NostrKeys.generate();
-        accepted(relay.publish(
-                owner, Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null)));
+        accepted(relay.publish(owner, Nostr.membership(owner, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null)));
         accepted(relay.publish(owner, Nostr.revision(owner, Nostr.newId(), channel, "create", null, "one")));
 
         try (SyncSocket memberSocket = SyncSocket.connect(RELAY.baseUrl());
@@ -64,8 +63,7 @@ class PolicyChangeSyncResetTest {
                 }
                 SyncSocket socket = kind.member ? memberSocket : outsiderSocket;
                 socket.subscribe(
-                        kind.name(),
-                        World.scopeFilter(kind.scoped ? java.util.Set.of(channel) : World.noScope()));
+                        kind.name(), World.scopeFilter(kind.scoped ? java.util.Set.of(channel) : World.noScope()));
                 socket.awaitEose(kind.name());
                 subscribed.add(kind);
             }

@@ -68,7 +68,12 @@ public final class PolicyChangeKinds {
      * @param heard     what each reader kind hears
      */
     public record Change(
-            String name, boolean open, boolean unlisted, boolean ttl, List<List<String>> edit, Map<ReaderKind, Heard> heard) {
+            String name,
+            boolean open,
+            boolean unlisted,
+            boolean ttl,
+            List<List<String>> edit,
+            Map<ReaderKind, Heard> heard) {
         public Heard heard(ReaderKind reader) {
             return heard.get(reader);
         }
@@ -120,7 +125,8 @@ public final class PolicyChangeKinds {
         }
     }
 
-    private static Map<ReaderKind, Heard> heard(Heard member, Heard memberScoped, Heard outsider, Heard outsiderScoped) {
+    private static Map<ReaderKind, Heard> heard(
+            Heard member, Heard memberScoped, Heard outsider, Heard outsiderScoped) {
         return Map.of(
                 ReaderKind.MEMBER, member,
                 ReaderKind.MEMBER_SCOPED, memberScoped,
