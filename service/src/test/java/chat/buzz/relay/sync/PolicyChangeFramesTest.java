@@ -202,6 +202,50 @@ class PolicyChangeFramesTest {
     }
 
     /**
+     * Open, private and open again while a non-member is subscribed, a head edited and another deleted
+     * while private: the frames take the artifacts away, bring back the edited head and the untouched
+     * one, and never the deleted one; the store ends as D and no subscription is reset.
+     */
+    @org.junit.jupiter.api.Test
+    void openPrivateOpenWhileSubscribedEndsWithD() {
+        UUID channel = world.channel(owner, true, false, false);
+        UUID beacon = world.channel(owner, true, false, false);
+        UUID edited = world.create(owner, channel);
+        UUID deleted = world.create(owner, channel);
+        UUID untouched = world.create(owner, channel);
+        NostrKeys outsider = NostrKeys.generate();
+        try (SyncSocket socket = SyncSocket.connect(RELAY.baseUrl())) {
+            socket.authenticateOk(outsider);
+            socket.subscribe("s", World.scopeFilter(new java.util.LinkedHashSet<>(List.of(channel, beacon))));
+            socket.awaitEose("s");
+            int before = socket.received().size();
+
+            world.edit(owner, channel, false, null, null);
+            world.update(owner, edited);
+            world.delete(owner, deleted);
+            world.edit(owner, channel, true, null, null);
+            UUID marker = world.create(owner, beacon);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> socket.store("s").containsKey(marker.toString()));
+            List<JsonNode> frames = new Subscriber(ReaderKind.OUTSIDER_SCOPED, socket, "s").framesFrom(before);
+            assertThat(frames).as("no sync_reset: %s", frames).allMatch(m -> verb(m).equals("EVENT"));
+            assertThat(World.heads(socket.store("s")))
+                    .isEqualTo(world.discoverable(
+                            outsider.publicKeyHex(), new java.util.LinkedHashSet<>(List.of(channel, beacon))));
+            assertThat(socket.store("s"))
+                    .containsKeys(edited.toString(), untouched.toString())
+                    .doesNotContainKey(deleted.toString());
+            // The channel is in the subscriber's D again, so a removal judged now may name it (PROTOCOL 5).
+            for (JsonNode frame : frames) {
+                JsonNode event = frame.get(2);
+                assertThat(Event.fromJson(event).hasValidSignature()).isTrue();
+                String h = SyncSocket.tag(event, Tags.CHANNEL);
+                assertThat(h).as("%s", event).isIn(null, channel.toString(), beacon.toString());
+            }
+        }
+    }
+
+    /**
      * A subscriber that subscribed after an open channel went private never held its artifacts (the
      * snapshot left them out): when the channel is then deleted its D does not change, so it gets no
      * frame (PROTOCOL 4.4; 5: a removal goes only to a subscriber whose D held the artifact).
