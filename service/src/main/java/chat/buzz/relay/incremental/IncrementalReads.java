@@ -164,12 +164,12 @@ public final class IncrementalReads implements IncrementalMode {
             IncrementalQueries queries, Delta request, SessionStep step, ReadSnapshot snapshot) {
         int fetch = request.limit() + 1;
         return movingOn(step.after(), (from, widened) -> {
-            PageWalk walk = queries.bootstrap(
-                            request.scope(), from, snapshot.snapshot().xmax(), fetch, EXAMINE)
+            PageWalk walk = queries.bootstrapHeads()
+                    .page(request.scope(), from, snapshot.snapshot().xmax(), fetch, EXAMINE)
                     .withIterator(rows -> PageWalk.of(rows, request.limit(), fetch, step.after()));
             return walk.more()
                     ? walk
-                    : walk.orUpTo(queries.bootstrapHorizon(request.scope(), from, EXAMINE), step.after());
+                    : walk.orUpTo(queries.bootstrapHeads().horizon(request.scope(), from, EXAMINE), step.after());
         });
     }
 
