@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Another member flips a channel between open and private after every page of a bootstrap (issue 13,
- * defect 7). The bootstrap must finish instead of restarting at every stamp, and the reset that follows
+ * Another member flips a channel between open and private after every page of a bootstrap. The
+ * bootstrap must finish instead of restarting at every stamp, and the reset that follows
  * must leave the client with exactly D.
  */
 @IntegrationTest

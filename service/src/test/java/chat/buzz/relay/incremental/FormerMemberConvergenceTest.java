@@ -17,9 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 13, convergence defects 1, 3 and 13, one scenario each, with no policy change anywhere, so no
- * reset can hide a missed removal: a former member must drop what it held, must not hear of what it
- * never held, and a page names each artifact at most once.
+ * A former member of a channel, one scenario per way it once went wrong, with no policy change anywhere,
+ * so no reset can hide a missed removal: a former member must drop what it held (whether the artifact was
+ * deleted, moved away, or the reader left first), must not hear of what it never held, and a page names
+ * each artifact at most once.
  */
 @IntegrationTest
 class FormerMemberConvergenceTest {
@@ -53,9 +54,7 @@ class FormerMemberConvergenceTest {
         writer.removeMember(owner, secret, reader);
         sync.session();
 
-        assertThat(sync.store)
-                .as("defect 1(a): deleted, then the reader removed")
-                .doesNotContainKey(d.toString());
+        assertThat(sync.store).as("deleted, then the reader removed").doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
 
@@ -69,9 +68,7 @@ class FormerMemberConvergenceTest {
         writer.delete(owner, d);
         sync.session();
 
-        assertThat(sync.store)
-                .as("defect 1(b): the reader removed, then deleted")
-                .doesNotContainKey(d.toString());
+        assertThat(sync.store).as("the reader removed, then deleted").doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
 
@@ -87,7 +84,7 @@ class FormerMemberConvergenceTest {
         sync.session();
 
         assertThat(sync.store)
-                .as("defect 1(c): the reader removed, then moved to a private channel it cannot read")
+                .as("the reader removed, then moved to a private channel it cannot read")
                 .doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
@@ -107,7 +104,7 @@ class FormerMemberConvergenceTest {
         sync.session();
 
         assertThat(sync.store)
-                .as("defect 1(c) with a leave of an unlisted open channel")
+                .as("left an unlisted open channel, then moved to a private channel it cannot read")
                 .doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
@@ -125,9 +122,7 @@ class FormerMemberConvergenceTest {
         writer.delete(owner, d);
         sync.session();
 
-        assertThat(sync.store)
-                .as("defect 1(b) with a leave of an unlisted open channel")
-                .doesNotContainKey(d.toString());
+        assertThat(sync.store).as("left an unlisted open channel, then deleted").doesNotContainKey(d.toString());
         assertThat(sync.resets).isZero();
     }
 
@@ -145,7 +140,7 @@ class FormerMemberConvergenceTest {
         List<JsonNode> entries = sync.session();
 
         assertThat(entries)
-                .as("defect 3: %s left the channel before the reader joined it", d)
+                .as("%s left the channel before the reader joined it: never held, never named", d)
                 .noneMatch(entry -> entry.get("d").asText().equals(d.toString()));
     }
 
@@ -163,7 +158,7 @@ class FormerMemberConvergenceTest {
             assertThat(sync.midSession).isFalse();
             Set<String> named = new HashSet<>();
             assertThat(page)
-                    .as("defect 13: session %d, a page names each artifact at most once", session)
+                    .as("session %d, a page names each artifact at most once", session)
                     .allMatch(entry -> named.add(entry.get("d").asText()));
             assertThat(named)
                     .containsAll(

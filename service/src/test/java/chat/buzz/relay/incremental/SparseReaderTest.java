@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A reader who sees 1 in 1,000 artifacts of a 200,000-artifact community (issue 13, defect 9): every
+ * A reader who sees 1 in 1,000 artifacts of a 200,000-artifact community: every
  * page must answer within the statement budget and make progress, so bootstrap and deltas end, with
  * exactly what the reader may see and nothing else named.
  */
