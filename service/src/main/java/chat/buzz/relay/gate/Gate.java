@@ -1,12 +1,15 @@
 package chat.buzz.relay.gate;
 
+import chat.buzz.protocol.Nip11;
+
 /** The feature gates of PROTOCOL 7. The environment variable gives each one's default. */
 public enum Gate {
-    INCREMENTAL("artifacts.incremental", "BUZZ_ARTIFACT_INCREMENTAL_ENABLED", true),
-    SYNC("artifacts.sync", "BUZZ_ARTIFACT_SYNC_ENABLED", true),
+    INCREMENTAL(Nip11.CAPABILITY_INCREMENTAL, "BUZZ_ARTIFACT_INCREMENTAL_ENABLED", true),
+    SYNC(Nip11.CAPABILITY_SYNC, "BUZZ_ARTIFACT_SYNC_ENABLED", true),
     /**
      * Channel policy changes delivered as entries instead of a reset (PROTOCOL 4.4). Not a capability of
-     * its own: NIP-11 says which way is in force as {@code policy_changes}.
+     * its own (so its dotted name is no wire name): NIP-11 says which way is in force as
+     * {@code policy_changes}.
      */
     SCOPED_POLICY("artifacts.scoped_policy", "BUZZ_ARTIFACT_SCOPED_POLICY_ENABLED", false);
 
