@@ -29,14 +29,14 @@ final class Fanout {
 
     private static final Runnable NOTHING = () -> {};
 
-    private final SyncHub hub;
+    private final SyncContext context;
     private final Executor judges;
     /** Completes once the last accepted change was handed out; only the listener thread replaces it. */
     private CompletableFuture<Void> handedOut = CompletableFuture.completedFuture(null);
 
     /** @param judges runs the judging queries; any number at once */
-    Fanout(SyncHub hub, Executor judges) {
-        this.hub = hub;
+    Fanout(SyncContext context, Executor judges) {
+        this.context = context;
         this.judges = judges;
     }
 
@@ -66,7 +66,7 @@ final class Fanout {
 
     /** Decides what each subscription gets; the returned step hands it out and only queues. */
     private Runnable judge(Change change) {
-        List<Subscription> subscriptions = hub.subscriptionsOf(change.community());
+        List<Subscription> subscriptions = context.subscriptions().of(change.community());
         if (subscriptions.isEmpty()) {
             return NOTHING;
         }
@@ -81,7 +81,7 @@ final class Fanout {
     }
 
     private Runnable headChanged(Change change, List<Subscription> subscriptions) {
-        if (!hub.gates().isEnabled(Gate.SYNC)) {
+        if (!context.gates().isEnabled(Gate.SYNC)) {
             // Each subscription notices the gate when it applies the change, and ends.
             return () -> subscriptions.forEach(s -> s.offer(change));
         }
@@ -105,7 +105,7 @@ final class Fanout {
         String[] events;
         try {
             List<SyncReads.ReaderView> views =
-                    hub.reads().headForReaders(change.community(), change.d(), List.copyOf(readers.keySet()));
+                    context.reads().headForReaders(change.community(), change.d(), List.copyOf(readers.keySet()));
             events = views.isEmpty() ? new String[readers.size()] : events(change.d(), views);
         } catch (RuntimeException e) {
             // Each subscription judges the change alone and ends the way its own failure says.
@@ -136,7 +136,7 @@ final class Fanout {
             events[i] = switch (verdict.kind()) {
                 case UPSERT -> head;
                 case REMOVE ->
-                    removals.computeIfAbsent(verdict, v -> hub.removals().removal(d, v));
+                    removals.computeIfAbsent(verdict, v -> context.removals().removal(d, v));
                 case NOTHING -> null;
             };
         }
