@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 11.5: a live change is judged for every subscriber of an instance in one access query, however
- * many subscribers and readers there are, and each of them still gets exactly what PROTOCOL 5 says.
+ * A live change is judged for every subscriber of an instance in one access query, however many
+ * subscribers and readers there are, so the cost of a write grows by a row per subscriber, not by a
+ * query; and each of them still gets exactly what PROTOCOL 5 says.
  */
 @IntegrationTest
 class FanoutAccessQueriesTest {
