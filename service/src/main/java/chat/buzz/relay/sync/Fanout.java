@@ -5,6 +5,7 @@ import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.gate.Gate;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,14 +113,31 @@ final class Fanout {
             LOG.warn("Sync fan-out could not judge a change for all subscribers at once", e);
             return () -> subscriptions.stream().filter(s -> s.concerns(change)).forEach(s -> s.offer(change));
         }
+        Map<Subscription, String> frames = frames(live, events);
         return () -> {
             alone.forEach(s -> s.offer(change));
-            live.forEach((subscription, reader) -> {
-                if (events[reader] != null) {
-                    subscription.offer(change, events[reader]);
-                }
-            });
+            frames.forEach((subscription, frame) -> subscription.offer(change, frame));
         };
+    }
+
+    /**
+     * The frame each live subscription gets, rendered on the judging thread: once per distinct
+     * subscription id and event, so subscribers that share an id (most clients use the same one)
+     * share one string, byte for byte what each would have rendered itself.
+     */
+    private static Map<Subscription, String> frames(Map<Subscription, Integer> live, String[] events) {
+        Map<String, Map<String, String>> rendered = new HashMap<>();
+        Map<Subscription, String> frames = new LinkedHashMap<>();
+        live.forEach((subscription, reader) -> {
+            String event = events[reader];
+            if (event != null) {
+                frames.put(
+                        subscription,
+                        rendered.computeIfAbsent(subscription.id(), id -> new IdentityHashMap<>())
+                                .computeIfAbsent(event, e -> Frames.event(subscription.id(), e)));
+            }
+        });
+        return frames;
     }
 
     /** The event each reader gets: the head, a removal, or nothing (null); each distinct removal is signed once. */

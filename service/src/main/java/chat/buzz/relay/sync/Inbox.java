@@ -30,10 +30,10 @@ final class Inbox {
     record Retry() implements Signal {}
 
     /**
-     * A committed change; {@code event} is what the fan-out already judged this reader gets, or null
-     * when the subscription judges the change itself.
+     * A committed change; {@code frame} is what the fan-out already judged (and rendered) for this
+     * subscription, or null when the subscription judges the change itself.
      */
-    record Queued(Change change, String event) {}
+    record Queued(Change change, String frame) {}
 
     /** What may start the next run once this one ends. */
     enum Wake {

@@ -77,9 +77,9 @@ final class Subscription {
         inbox.post(new Inbox.Queued(change, null));
     }
 
-    /** From the fan-out, with the event it judged this reader gets. */
-    void offer(Change change, String event) {
-        inbox.post(new Inbox.Queued(change, event));
+    /** From the fan-out, with the frame it judged and rendered for this subscription. */
+    void offer(Change change, String frame) {
+        inbox.post(new Inbox.Queued(change, frame));
     }
 
     /** Ends the subscription with {@code ["CLOSED", id, message]}. */
@@ -222,8 +222,8 @@ final class Subscription {
     }
 
     private void apply(Inbox.Queued queued) {
-        if (queued.event() != null) {
-            emitLive(Frames.event(id, queued.event()));
+        if (queued.frame() != null) {
+            emitLive(queued.frame());
             return;
         }
         Change change = queued.change();
