@@ -170,16 +170,9 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         BooleanSupplier changeFeedConnected = SyncFeature.register(
                 environment,
                 config.getSync(),
-                jdbi,
-                database.settings(),
-                communities,
-                gates,
-                identity,
                 config.getRelay().getPublicScheme(),
-                clock,
                 config.getIncremental().getOverlapSeconds(),
-                database.outage(),
-                channelMetadata);
+                new SyncFeature.Needs(database, communities, gates, identity, clock, channelMetadata));
 
         HealthFeature.register(
                 environment, jdbi, config.getChangelog(), changeFeedConnected, () -> gates.isEnabled(Gate.INCREMENTAL));

@@ -8,7 +8,8 @@ import java.util.UUID;
  * A bulk stream (a snapshot, or what a grant or a lost membership sends) as a continuation: each
  * {@link #step} reads at most one keyset chunk and queues what fits; on a full queue it parks and
  * gives its worker back, and the stream goes on when the client has read half of its queue. No
- * thread ever waits for a client, and rows read but not yet queued are at most one chunk.
+ * thread ever waits for a client, and rows read but not yet queued are at most one chunk. Only the
+ * subscription's serial run steps it, so it needs no lock.
  */
 final class BulkStream {
     enum Progress {
@@ -29,18 +30,33 @@ final class BulkStream {
         List<Framed> read(UUID after, int size);
     }
 
-    /** Where the frames go: a subscription, which checks under its lock that it is still live. */
+    /** Where the frames go: a subscription's lane of its connection's outbox. */
     interface Target {
-        enum Offer {
-            QUEUED,
-            FULL,
-            STOPPED
-        }
-
-        Offer offer(String frame);
+        Outbox.Offered offer(String frame);
 
         /** @return false when there is room already */
         boolean park();
+    }
+
+    /**
+     * A subscription's lane: a full queue parks the stream until the outbox has drained, and then
+     * {@code drained} runs (it posts to the subscription, which goes on with the stream).
+     */
+    record LaneTarget(Outbox outbox, Outbox.Lane lane, SyncMetrics metrics, Runnable drained) implements Target {
+        @Override
+        public Outbox.Offered offer(String frame) {
+            return outbox.offer(lane, frame);
+        }
+
+        @Override
+        public boolean park() {
+            metrics.parked();
+            if (!outbox.parkUntilDrained(drained)) {
+                metrics.unparked();
+                return false;
+            }
+            return true;
+        }
     }
 
     private final ArrayDeque<Part> parts;
@@ -65,12 +81,11 @@ final class BulkStream {
             while (!ready.isEmpty()) {
                 switch (target.offer(ready.peek())) {
                     case QUEUED -> ready.poll();
-                    case STOPPED -> {
+                    case SHUT -> {
                         return Progress.STOPPED;
                     }
                     case FULL -> {
                         if (target.park()) {
-                            // From here on another worker may resume this stream: touch nothing more.
                             return Progress.PARKED;
                         }
                     }

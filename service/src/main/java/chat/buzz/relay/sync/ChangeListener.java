@@ -27,17 +27,26 @@ final class ChangeListener implements Managed {
     private static final long FIRST_BACKOFF_MILLIS = 100;
     private static final long MAX_BACKOFF_MILLIS = 5_000;
 
+    /** Where the changes go. */
+    interface Feed {
+        /** Runs on the listener thread: only queues work. */
+        void changed(Change change);
+
+        /** Notifications may have been lost: every subscriber rebuilds from a fresh snapshot. */
+        void lost(String message);
+    }
+
     private final DataSourceFactory database;
-    private final SyncHub hub;
+    private final Feed feed;
     private final CountDownLatch firstListen = new CountDownLatch(1);
     private volatile boolean running;
     private volatile boolean listening;
     private volatile Connection connection;
     private Thread thread;
 
-    ChangeListener(DataSourceFactory database, SyncHub hub) {
+    ChangeListener(DataSourceFactory database, Feed feed) {
         this.database = database;
-        this.hub = hub;
+        this.feed = feed;
     }
 
     @Override
@@ -72,7 +81,7 @@ final class ChangeListener implements Managed {
                     statement.execute("LISTEN " + ChangeQueries.NOTIFY_CHANNEL);
                 }
                 if (listenedBefore) {
-                    hub.resetAll("sync_reset: the relay lost its change feed for a moment; subscribe again");
+                    feed.lost("sync_reset: the relay lost its change feed for a moment; subscribe again");
                 }
                 listenedBefore = true;
                 listening = true;
@@ -119,7 +128,7 @@ final class ChangeListener implements Managed {
 
     private void deliver(String payload) {
         try {
-            hub.dispatch(Change.fromPayload(payload));
+            feed.changed(Change.fromPayload(payload));
         } catch (IllegalArgumentException e) {
             LOG.warn("Ignoring a sync notification that is not a change: {}", payload);
         }

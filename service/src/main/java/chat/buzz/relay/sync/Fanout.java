@@ -5,6 +5,7 @@ import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.gate.Gate;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,14 +30,14 @@ final class Fanout {
 
     private static final Runnable NOTHING = () -> {};
 
-    private final SyncHub hub;
+    private final SyncContext context;
     private final Executor judges;
     /** Completes once the last accepted change was handed out; only the listener thread replaces it. */
     private CompletableFuture<Void> handedOut = CompletableFuture.completedFuture(null);
 
     /** @param judges runs the judging queries; any number at once */
-    Fanout(SyncHub hub, Executor judges) {
-        this.hub = hub;
+    Fanout(SyncContext context, Executor judges) {
+        this.context = context;
         this.judges = judges;
     }
 
@@ -66,7 +67,7 @@ final class Fanout {
 
     /** Decides what each subscription gets; the returned step hands it out and only queues. */
     private Runnable judge(Change change) {
-        List<Subscription> subscriptions = hub.subscriptionsOf(change.community());
+        List<Subscription> subscriptions = context.subscriptions().of(change.community());
         if (subscriptions.isEmpty()) {
             return NOTHING;
         }
@@ -81,7 +82,7 @@ final class Fanout {
     }
 
     private Runnable headChanged(Change change, List<Subscription> subscriptions) {
-        if (!hub.gates().isEnabled(Gate.SYNC)) {
+        if (!context.gates().isEnabled(Gate.SYNC)) {
             // Each subscription notices the gate when it applies the change, and ends.
             return () -> subscriptions.forEach(s -> s.offer(change));
         }
@@ -105,21 +106,38 @@ final class Fanout {
         String[] events;
         try {
             List<SyncReads.ReaderView> views =
-                    hub.reads().headForReaders(change.community(), change.d(), List.copyOf(readers.keySet()));
+                    context.reads().headForReaders(change.community(), change.d(), List.copyOf(readers.keySet()));
             events = views.isEmpty() ? new String[readers.size()] : events(change.d(), views);
         } catch (RuntimeException e) {
             // Each subscription judges the change alone and ends the way its own failure says.
             LOG.warn("Sync fan-out could not judge a change for all subscribers at once", e);
             return () -> subscriptions.stream().filter(s -> s.concerns(change)).forEach(s -> s.offer(change));
         }
+        Map<Subscription, String> frames = frames(live, events);
         return () -> {
             alone.forEach(s -> s.offer(change));
-            live.forEach((subscription, reader) -> {
-                if (events[reader] != null) {
-                    subscription.offer(change, events[reader]);
-                }
-            });
+            frames.forEach((subscription, frame) -> subscription.offer(change, frame));
         };
+    }
+
+    /**
+     * The frame each live subscription gets, rendered on the judging thread: once per distinct
+     * subscription id and event, so subscribers that share an id (most clients use the same one)
+     * share one string, byte for byte what each would have rendered itself.
+     */
+    private static Map<Subscription, String> frames(Map<Subscription, Integer> live, String[] events) {
+        Map<String, Map<String, String>> rendered = new HashMap<>();
+        Map<Subscription, String> frames = new LinkedHashMap<>();
+        live.forEach((subscription, reader) -> {
+            String event = events[reader];
+            if (event != null) {
+                frames.put(
+                        subscription,
+                        rendered.computeIfAbsent(subscription.id(), id -> new IdentityHashMap<>())
+                                .computeIfAbsent(event, e -> Frames.event(subscription.id(), e)));
+            }
+        });
+        return frames;
     }
 
     /** The event each reader gets: the head, a removal, or nothing (null); each distinct removal is signed once. */
@@ -136,7 +154,7 @@ final class Fanout {
             events[i] = switch (verdict.kind()) {
                 case UPSERT -> head;
                 case REMOVE ->
-                    removals.computeIfAbsent(verdict, v -> hub.removals().removal(d, v));
+                    removals.computeIfAbsent(verdict, v -> context.removals().removal(d, v));
                 case NOTHING -> null;
             };
         }

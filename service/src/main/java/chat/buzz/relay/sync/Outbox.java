@@ -80,18 +80,65 @@ final class Outbox {
     }
 
     /**
-     * A subscription's CLOSED may use the reserve past the frame limit: a client that stopped reading
-     * in the middle of a snapshot still learns why it ended, and the reserve keeps the queue bounded.
+     * A subscription's right to queue frames. Shutting it and queueing through it take the outbox's
+     * lock, so once {@link #shut} (or {@link #offerLastWord}) returns, nothing more of that
+     * subscription is queued: no frame follows its CLOSED, and none of an old subscription follows a
+     * CLOSE or a REQ that reuses its id.
      */
-    boolean offerLastWord(String frame) {
+    static final class Lane {
+        /** Guarded by the outbox. */
+        private boolean open = true;
+    }
+
+    enum Offered {
+        QUEUED,
+        FULL,
+        /** The lane was shut or the connection is going away: nothing was queued and nothing will be. */
+        SHUT
+    }
+
+    Lane lane() {
+        return new Lane();
+    }
+
+    /** A frame of a subscription, behind the frames queued before it. */
+    Offered offer(Lane lane, String frame) {
         synchronized (this) {
-            if (closing || (!hasRoom(frame) && queue.size() >= maxFrames + reservedFrames)) {
-                return false;
+            if (closing || !lane.open) {
+                return Offered.SHUT;
+            }
+            if (!hasRoom(frame)) {
+                return Offered.FULL;
             }
             enqueue(frame);
         }
         pump();
-        return true;
+        return Offered.QUEUED;
+    }
+
+    /**
+     * A subscription's CLOSED, which shuts its lane. It may use the reserve past the frame limit: a client
+     * that stopped reading in the middle of a snapshot still learns why it ended, and the reserve keeps
+     * the queue bounded.
+     */
+    Offered offerLastWord(Lane lane, String frame) {
+        synchronized (this) {
+            if (closing || !lane.open) {
+                return Offered.SHUT;
+            }
+            lane.open = false;
+            if (!hasRoom(frame) && queue.size() >= maxFrames + reservedFrames) {
+                return Offered.FULL;
+            }
+            enqueue(frame);
+        }
+        pump();
+        return Offered.QUEUED;
+    }
+
+    /** Nothing more of this lane is queued once this returns. */
+    synchronized void shut(Lane lane) {
+        lane.open = false;
     }
 
     /**

@@ -1,66 +1,49 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.relay.changes.Change;
-import chat.buzz.relay.database.DatabaseFaults;
-import chat.buzz.relay.database.ReadTransaction;
 import chat.buzz.relay.gate.Gate;
-import java.util.ArrayDeque;
-import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * One REQ: streams the snapshot, then applies live changes in arrival order. It is registered for
- * changes before the snapshot query starts and holds them until EOSE, so a change that commits
- * while the snapshot streams is delivered after it (possibly twice, which clients tolerate).
- * All work for one subscription runs serially on the hub's workers, in short tasks: a bulk
- * stream parks on a full queue instead of waiting for the client (see {@link BulkStream}). Frames
- * are queued under this object's lock together with the cancelled check, so nothing follows a CLOSED.
+ * One REQ, as a state machine that only its own serial run changes. Other threads post to its
+ * {@link Inbox} and never call into its state; the run reads the signals first, then does the work of
+ * its phase in one short step and gives the worker back. It is registered for changes before the
+ * snapshot query starts, and changes wait in the inbox until EOSE, so a change that commits while the
+ * snapshot streams is delivered after it (possibly twice, which clients tolerate). Its frames go through
+ * its own {@link Outbox.Lane}, which a CLOSED or a CANCEL shuts: nothing follows a CLOSED.
  */
-final class Subscription implements BulkStream.Target {
-    private static final Logger LOG = LoggerFactory.getLogger(Subscription.class);
-
+final class Subscription {
     private final SyncSession owner;
-    private final SyncHub hub;
+    private final SyncContext context;
     private final String id;
     private final SyncFilter filter;
-    private final ArrayDeque<Queued> pending = new ArrayDeque<>();
-    private final Runnable resume = this::resume;
-    /**
-     * The stream in progress (the snapshot, or a grant's): written only by the task running this
-     * subscription, read by {@link #submit} to pick the workers of the next step.
-     */
-    private volatile BulkStream bulk;
+    private final ReaderStreams streams;
+    private final Inbox inbox;
+    private final StepFailures failures;
+    private final Outbox.Lane lane;
+    private final Runnable drained = this::drained;
+    private final BulkStream.Target target;
 
-    private boolean snapshotDone;
-    /**
-     * Database time (micros) before the snapshot, less the overlap: removals go to this subscriber for
-     * artifacts it could have held since then. Set before the snapshot, read by later work on the
-     * same serial chain.
-     */
-    private volatile long floor;
+    // Owned by the run in progress: one at a time, handed on through the workers' queues and the inbox.
+    private SubscriptionPhase phase = SubscriptionPhase.SNAPSHOT_STREAMING;
+    private SubscriptionWait waiting = SubscriptionWait.NONE;
+    private BulkStream bulk;
+    private long floor;
+    private ScheduledFuture<?> snapshotDeadline; // set by start(), before the first run
 
-    private boolean scheduled;
-    private boolean cancelled;
-    /** Tasks of this subscription on a worker: the one running, and briefly the one that resumed it. */
-    private int running;
+    /** Published for the fan-out once the snapshot is done and its floor is set. */
+    private volatile SyncReads.Judging judging;
 
-    private boolean snapshotCounted;
-    private ScheduledFuture<?> snapshotDeadline;
-    /** When this subscription's steps began to fail for an unreachable database (0: they do not). */
-    private long unreachableSinceNanos;
-
-    /** How long a live subscription waits for an unreachable database before it ends. */
-    static final long OUTAGE_PATIENCE_SECONDS = 30;
-
-    Subscription(SyncSession owner, SyncHub hub, String id, SyncFilter filter) {
+    Subscription(SyncSession owner, SyncContext context, String id, SyncFilter filter) {
         this.owner = owner;
-        this.hub = hub;
+        this.context = context;
         this.id = id;
         this.filter = filter;
+        this.streams = new ReaderStreams(context, owner, id, filter);
+        this.inbox = new Inbox(context.config().getPendingChanges(), this::submit);
+        this.failures = new StepFailures(context);
+        this.lane = owner.outbox().lane();
+        this.target = new BulkStream.LaneTarget(owner.outbox(), lane, context.metrics(), drained);
     }
 
     String id() {
@@ -71,421 +54,245 @@ final class Subscription implements BulkStream.Target {
         return owner.community().id();
     }
 
-    void start() {
-        hub.register(this);
-        synchronized (this) {
-            scheduled = true;
-            snapshotCounted = true;
-            hub.snapshotStarted();
-            snapshotDeadline = hub.schedule(this::snapshotOverdue, hub.config().getSnapshotTimeoutSeconds());
-        }
-        submit();
-    }
-
-    /**
-     * The next step goes to the stream workers while a bulk stream is in progress (or about to begin),
-     * otherwise to the live workers: a live subscriber's changes never queue behind anyone's snapshot.
-     */
-    private void submit() {
-        if (bulk != null || !isSnapshotDone()) {
-            hub.submitStream(owner, this::run);
-        } else {
-            hub.submitLive(owner, this::run);
-        }
-    }
-
-    /**
-     * A change waiting to be applied; {@code event} is what the fan-out already judged this reader gets,
-     * or null when the subscription judges the change itself.
-     */
-    private record Queued(Change change, String event) {}
-
-    /** Whether a head change can concern this subscriber: a scoped reader holds only artifacts of its scope. */
+    /** Whether a head change can concern this subscriber; the filter never changes, so any thread may ask. */
     boolean concerns(Change change) {
-        // Any move out of the scope was a change of its own.
-        UUID from = change.from() == null ? change.channel() : change.from();
-        return inScope(from) || inScope(change.channel());
+        return streams.concerns(change);
     }
 
-    /** Who the fan-out judges live changes for, or null while the snapshot streams (its floor is not set yet). */
-    synchronized SyncReads.Judging judging() {
-        return snapshotDone && !cancelled ? new SyncReads.Judging(owner.reader(), floor, filter.scope()) : null;
+    /** Who the fan-out judges live changes for, or null while the snapshot streams or once ended. */
+    SyncReads.Judging judging() {
+        return judging;
     }
 
-    /** Called by the fan-out: must stay cheap. The subscription judges the change itself. */
+    void start() {
+        context.subscriptions().add(this);
+        context.metrics().snapshotStarted();
+        long limit = context.config().getSnapshotTimeoutSeconds();
+        snapshotDeadline = context.workers().schedule(() -> inbox.post(new Inbox.SnapshotOverdue()), limit);
+        submit(false);
+    }
+
+    /** From the fan-out: the subscription judges the change itself. */
     void offer(Change change) {
-        enqueue(new Queued(change, null));
+        inbox.post(new Inbox.Queued(change, null));
     }
 
-    /** Called by the fan-out with the event it judged this reader gets. */
-    void offer(Change change, String event) {
-        enqueue(new Queued(change, event));
-    }
-
-    /** Only queues: the frame goes out on this subscription's worker, so the fan-out thread never touches a socket. */
-    private void enqueue(Queued item) {
-        boolean overflow = false;
-        synchronized (this) {
-            if (cancelled) {
-                return;
-            }
-            if (pending.size() >= hub.config().getPendingChanges()) {
-                overflow = true;
-            } else {
-                pending.add(item);
-                if (scheduled || !snapshotDone) {
-                    return;
-                }
-                scheduled = true;
-            }
-        }
-        if (overflow) {
-            close("sync_reset: too many changes waiting for this subscription; subscribe again");
-        } else {
-            submit();
-        }
+    /** From the fan-out, with the frame it judged and rendered for this subscription. */
+    void offer(Change change, String frame) {
+        inbox.post(new Inbox.Queued(change, frame));
     }
 
     /** Ends the subscription with {@code ["CLOSED", id, message]}. */
     void close(String message) {
-        boolean queued;
-        synchronized (this) {
-            if (cancelled) {
-                return;
-            }
-            cancelled = true;
-            pending.clear();
-            queued = owner.outbox().offerLastWord(Frames.closed(id, message));
-        }
-        hub.unregister(this);
-        owner.forget(this);
-        released();
-        // Outside the lock: giving up on the connection cancels its other subscriptions, each under its own lock.
-        if (!queued) {
-            owner.tooSlow();
-        }
+        inbox.post(new Inbox.Close(message));
     }
 
-    /** Ends the subscription without a word: the client asked (CLOSE) or went away. */
+    /** Ends the subscription without a word; nothing more of it is queued once this returns. */
     void cancel() {
-        synchronized (this) {
-            cancelled = true;
-            pending.clear();
-        }
-        hub.unregister(this);
-        released();
+        owner.outbox().shut(lane);
+        inbox.post(new Inbox.Cancel());
     }
 
-    /** A parked stream of an ended subscription is dropped at once; a running task notices when it returns. */
-    private void released() {
-        if (owner.outbox().unpark(resume)) {
-            hub.unparked();
-        }
-        synchronized (this) {
-            if (running > 0) {
-                return;
-            }
-        }
-        snapshotEnded();
+    /** Called by the outbox, on whatever thread drained it. */
+    private void drained() {
+        context.metrics().unparked();
+        inbox.post(new Inbox.Drained());
     }
 
-    private void snapshotEnded() {
-        ScheduledFuture<?> deadline;
-        synchronized (this) {
-            if (!snapshotCounted) {
-                return;
-            }
-            snapshotCounted = false;
-            deadline = snapshotDeadline;
+    /**
+     * Live changes (and a run that only ends the subscription) never queue behind anyone's stream. Only
+     * the holder of the next run calls this: the inbox's lock orders it after the last run's writes.
+     */
+    private void submit(boolean ending) {
+        if (ending || phase == SubscriptionPhase.LIVE) {
+            context.workers().submitLive(owner, this::run);
+        } else {
+            context.workers().submitStream(owner, this::run);
         }
-        hub.snapshotEnded();
-        deadline.cancel(false);
-    }
-
-    /** A snapshot that outlives its time limit ends, however far it got; the client subscribes again. */
-    private void snapshotOverdue() {
-        synchronized (this) {
-            if (!snapshotCounted || cancelled) {
-                return;
-            }
-        }
-        hub.snapshotTimedOut();
-        close("error: the snapshot did not finish within " + hub.config().getSnapshotTimeoutSeconds()
-                + " s; read faster or narrow #h, then subscribe again");
-    }
-
-    private void resume() {
-        hub.unparked();
-        submit();
     }
 
     private void run() {
-        synchronized (this) {
-            running++;
-        }
+        Inbox.Wake next;
         try {
-            if (isCancelled()) {
-                return;
-            }
-            if (!isSnapshotDone() && bulk == null && !beginSnapshot()) {
-                return;
-            }
-            if (bulk != null && !continueBulk()) {
-                return;
-            }
-            drain();
-            unreachableSinceNanos = 0;
+            next = step();
         } catch (RuntimeException e) {
-            if (DatabaseFaults.isUnreachable(e) && waitForTheDatabase()) {
-                hub.outage().turnedAway(e);
-            } else if (e instanceof ReadTransaction.OverBudget) {
-                hub.statementTimedOut();
-                close(
-                        "error: a sync query ran over the relay's time budget; subscribe again later, or with a narrower #h");
-            } else if (DatabaseFaults.isUnreachable(e)) {
-                hub.outage().turnedAway(e);
-                close("error: the database is unreachable; subscribe again in a few seconds");
-            } else {
-                LOG.warn("Sync subscription failed", e);
-                close("error: the relay could not serve this subscription; subscribe again");
-            }
-        } finally {
-            boolean ended;
-            synchronized (this) {
-                running--;
-                ended = cancelled && running == 0;
-            }
-            if (ended) {
-                snapshotEnded();
-            }
+            next = failed(e);
+        }
+        if (inbox.finish(next)) {
+            submit(false);
         }
     }
 
-    /**
-     * A live subscription outlasts a short database outage: the change it could not judge stays first
-     * in line and the same step runs again a second later, for up to {@link #OUTAGE_PATIENCE_SECONDS}.
-     * Ending it instead would leave a client that only knows PROTOCOL 5 (which resubscribes on
-     * sync_reset alone) without live updates; the change feed's reconnect resets every subscription
-     * anyway when the outage cut the feed too. A subscription still in its snapshot fails at once.
-     *
-     * @return true when the step was rescheduled
-     */
-    private boolean waitForTheDatabase() {
-        if (!isSnapshotDone()) {
-            return false;
+    private Inbox.Wake step() {
+        for (Inbox.Signal signal = inbox.nextSignal(); signal != null; signal = inbox.nextSignal()) {
+            handle(signal);
         }
-        long now = System.nanoTime();
-        if (unreachableSinceNanos == 0) {
-            unreachableSinceNanos = now;
-        } else if (now - unreachableSinceNanos > TimeUnit.SECONDS.toNanos(OUTAGE_PATIENCE_SECONDS)) {
-            return false;
+        if (phase == SubscriptionPhase.CLOSED) {
+            return Inbox.Wake.NEVER;
         }
-        hub.schedule(this::submit, 1);
-        return true;
+        if (waiting != SubscriptionWait.NONE) {
+            return Inbox.Wake.SIGNAL;
+        }
+        if (phase == SubscriptionPhase.SNAPSHOT_STREAMING && bulk == null && !beginSnapshot()) {
+            return Inbox.Wake.NEVER;
+        }
+        if (bulk != null) {
+            BulkStream.Progress progress = bulk.step(target);
+            failures.succeeded();
+            switch (progress) {
+                case FINISHED -> bulkFinished();
+                case MORE -> {
+                    return Inbox.Wake.AGAIN;
+                }
+                case PARKED -> {
+                    waiting = SubscriptionWait.QUEUE_FULL;
+                    return Inbox.Wake.SIGNAL;
+                }
+                case STOPPED -> { // the lane was shut or the connection is going: the signal that ends it is coming
+                    return Inbox.Wake.SIGNAL;
+                }
+            }
+        }
+        return drain();
     }
 
-    private synchronized boolean isSnapshotDone() {
-        return snapshotDone;
-    }
-
-    private synchronized boolean isCancelled() {
-        return cancelled;
+    private void handle(Inbox.Signal signal) {
+        if (signal instanceof Inbox.Close close) {
+            end(close.message());
+        } else if (signal instanceof Inbox.Cancel) {
+            end(null);
+        } else if (signal instanceof Inbox.SnapshotOverdue) {
+            // A snapshot that outlives its time limit ends, however far it got; the client subscribes again.
+            if (phase == SubscriptionPhase.SNAPSHOT_STREAMING) {
+                context.metrics().snapshotTimedOut();
+                end(streams.overdue());
+            }
+        } else if (signal instanceof Inbox.Drained && waiting == SubscriptionWait.QUEUE_FULL) {
+            waiting = SubscriptionWait.NONE;
+        } else if (signal instanceof Inbox.Retry && waiting == SubscriptionWait.DATABASE_UNREACHABLE) {
+            waiting = SubscriptionWait.NONE;
+        }
     }
 
     private boolean beginSnapshot() {
-        List<UUID> ttl =
-                filter.scoped() ? hub.reads().ttlChannelsInScope(community(), owner.reader(), filter) : List.of();
-        if (!ttl.isEmpty()) {
-            close("invalid: channel " + ttl.get(0) + " has a ttl; its artifacts are ephemeral and never synced");
+        String refusal = streams.refusal();
+        if (refusal != null) {
+            end(refusal);
             return false;
         }
-        floor = hub.reads().floor(community(), hub.overlapSeconds());
-        bulk = new BulkStream(
-                List.of(discoverable(null)), Frames.eose(id), hub.config().getSnapshotChunk());
+        floor = streams.floor();
+        bulk = streams.snapshot();
         return true;
     }
 
-    /**
-     * One step of the stream in progress.
-     *
-     * @return true when it finished and live changes may be applied; otherwise it was rescheduled, parked or ended
-     */
-    private boolean continueBulk() {
-        switch (bulk.step(this)) {
-            case FINISHED -> {
-                bulk = null;
-                boolean snapshotFinished;
-                synchronized (this) {
-                    snapshotFinished = !snapshotDone;
-                    snapshotDone = true;
-                }
-                if (snapshotFinished) {
-                    snapshotEnded();
-                }
-                return true;
-            }
-            case MORE -> submit();
-            case PARKED, STOPPED -> {}
+    private void bulkFinished() {
+        bulk = null;
+        if (phase == SubscriptionPhase.SNAPSHOT_STREAMING) {
+            judging = new SyncReads.Judging(owner.reader(), floor, filter.scope());
+            snapshotEnded();
         }
-        return false;
+        phase = SubscriptionPhase.LIVE;
     }
 
-    @Override
-    public Offer offer(String frame) {
-        synchronized (this) {
-            if (cancelled) {
-                return Offer.STOPPED;
-            }
-            if (owner.outbox().offer(frame)) {
-                return Offer.QUEUED;
-            }
-        }
-        return owner.outbox().isClosing() ? Offer.STOPPED : Offer.FULL;
-    }
-
-    @Override
-    public boolean park() {
-        hub.parked();
-        if (!owner.outbox().parkUntilDrained(resume)) {
-            hub.unparked();
-            return false;
-        }
-        if (isCancelled() && owner.outbox().unpark(resume)) {
-            hub.unparked();
-        }
-        return true;
-    }
-
-    private void drain() {
+    /** Applies waiting changes in order, until a signal arrives or a change starts a bulk stream. */
+    private Inbox.Wake drain() {
         while (true) {
-            Queued change;
-            synchronized (this) {
-                change = cancelled ? null : pending.peek();
-                if (change == null) {
-                    scheduled = false;
-                    return;
-                }
+            if (inbox.hasSignal()) {
+                return Inbox.Wake.AGAIN;
             }
-            if (!hub.gates().isEnabled(Gate.SYNC)) {
-                close("sync_unavailable: WebSocket sync was turned off");
-                return;
+            Inbox.Queued change = inbox.nextChange();
+            if (change == null) {
+                return Inbox.Wake.ANY;
             }
-            // Taken off the queue only once applied, so a step that fails for a database outage is retried.
+            if (!context.gates().isEnabled(Gate.SYNC)) {
+                end("sync_unavailable: WebSocket sync was turned off");
+                return Inbox.Wake.NEVER;
+            }
             apply(change);
-            synchronized (this) {
-                if (pending.peek() == change) {
-                    pending.poll();
-                }
+            inbox.applied(change);
+            failures.succeeded();
+            if (phase == SubscriptionPhase.CLOSED) {
+                return Inbox.Wake.NEVER;
             }
             if (bulk != null) {
-                submit();
-                return;
+                phase = SubscriptionPhase.BULK_STREAMING;
+                return Inbox.Wake.AGAIN;
             }
         }
     }
 
-    private void apply(Queued queued) {
-        if (queued.event() != null) {
-            emitLive(Frames.event(id, queued.event()));
+    private void apply(Inbox.Queued queued) {
+        if (queued.frame() != null) {
+            emitLive(queued.frame());
             return;
         }
         Change change = queued.change();
         switch (change.kind()) {
-            case HEAD -> headChanged(change);
-            case MEMBER -> memberChanged(change);
-            case POLICY -> close("sync_reset: policy changed");
-            case SETTINGS -> settingsChanged(change);
+            case HEAD -> {
+                String frame = streams.headFrame(change, floor);
+                if (frame != null) {
+                    emitLive(frame);
+                }
+            }
+            case MEMBER -> bulk = streams.memberChanged(change, floor);
+            case POLICY -> end("sync_reset: policy changed");
+            case SETTINGS -> bulk = streams.settingsChanged(change, floor);
             case CHANNEL -> {} // a new or renamed channel changes no artifact's discoverability
         }
     }
 
-    private void headChanged(Change change) {
-        if (!concerns(change)) {
-            return;
-        }
-        var view = hub.reads()
-                .head(community(), owner.reader(), filter, floor, change.d())
-                .orElse(null);
-        if (view == null) {
-            return;
-        }
-        // Judged against the head as it is now, not as the change saw it: a change handled late
-        // must not name a channel the artifact passed through and the reader cannot read.
-        switch (view.verdict().kind()) {
-            case UPSERT -> emitLive(Frames.event(id, view.json()));
-            case REMOVE -> emitLive(Frames.event(id, hub.removals().removal(change.d(), view.verdict())));
-            case NOTHING -> {}
-        }
-    }
-
-    /**
-     * The reader's access to one channel changed: every artifact of it that is now in D goes out, and
-     * every one that is not but that the reader could have held is removed.
-     */
-    private void memberChanged(Change change) {
-        if (!change.pubkey().equals(owner.reader()) || !inScope(change.channel())) {
-            return;
-        }
-        bulk = new BulkStream(
-                List.of(discoverable(change.channel()), membershipRemovals(change.channel())),
-                null,
-                hub.config().getSnapshotChunk());
-    }
-
-    /**
-     * A channel's policy changed and the change is delivered as entries (PROTOCOL 4.4, 5): every artifact
-     * of it that entered the reader's D with this change goes out, and every one this change took out of
-     * D is removed. A subscriber whose D did not change hears nothing.
-     */
-    private void settingsChanged(Change change) {
-        if (!inScope(change.channel())) {
-            return;
-        }
-        long settings = change.settings();
-        BulkStream.Part entered =
-                (after, chunk) -> hub
-                        .reads()
-                        .enteredChunk(community(), owner.reader(), filter, settings, change.channel(), after, chunk)
-                        .stream()
-                        .map(row -> new BulkStream.Framed(row.d(), Frames.event(id, row.json())))
-                        .toList();
-        BulkStream.Part left = (after, chunk) -> removalFrames(hub.reads()
-                .leftAtChangeChunk(
-                        community(), owner.reader(), filter, floor, settings, change.channel(), after, chunk));
-        bulk = new BulkStream(List.of(entered, left), null, hub.config().getSnapshotChunk());
-    }
-
-    private BulkStream.Part membershipRemovals(UUID channel) {
-        return (after, chunk) -> removalFrames(
-                hub.reads().leftChannelChunk(community(), owner.reader(), filter, floor, channel, after, chunk));
-    }
-
-    private List<BulkStream.Framed> removalFrames(List<SyncReads.ReaderView> removed) {
-        return removed.stream()
-                .map(row -> new BulkStream.Framed(
-                        row.d(), Frames.event(id, hub.removals().removal(row.d(), row.verdict()))))
-                .toList();
-    }
-
-    /** D (or its part in one channel) in keyset chunks. */
-    private BulkStream.Part discoverable(UUID onlyChannel) {
-        return (after, chunk) ->
-                hub.reads().discoverableChunk(community(), owner.reader(), filter, onlyChannel, after, chunk).stream()
-                        .map(row -> new BulkStream.Framed(row.d(), Frames.event(id, row.json())))
-                        .toList();
-    }
-
-    private boolean inScope(UUID channel) {
-        return !filter.scoped() || filter.scope().contains(channel);
-    }
-
     /** A single live change: a client whose queue is full has fallen too far behind. */
     private void emitLive(String frame) {
-        synchronized (this) {
-            if (cancelled || owner.outbox().offer(frame)) {
-                return;
-            }
+        if (owner.outbox().offer(lane, frame) == Outbox.Offered.FULL) {
+            owner.tooSlow();
         }
-        owner.tooSlow();
+    }
+
+    /** The run failed; says what may start the next one. */
+    private Inbox.Wake failed(RuntimeException e) {
+        boolean live = phase == SubscriptionPhase.LIVE || phase == SubscriptionPhase.BULK_STREAMING;
+        if (failures.retry(e, live)) {
+            waiting = SubscriptionWait.DATABASE_UNREACHABLE;
+            context.workers().schedule(() -> inbox.post(new Inbox.Retry()), 1);
+            return Inbox.Wake.SIGNAL;
+        }
+        end(failures.closing(e));
+        return Inbox.Wake.NEVER;
+    }
+
+    /** Ends the subscription, with a CLOSED unless {@code message} is null (CLOSE, a lost connection). */
+    private void end(String message) {
+        if (phase == SubscriptionPhase.CLOSED) {
+            return;
+        }
+        boolean inSnapshot = phase == SubscriptionPhase.SNAPSHOT_STREAMING;
+        phase = SubscriptionPhase.CLOSED;
+        bulk = null;
+        judging = null;
+        inbox.end();
+        Outbox.Offered said = Outbox.Offered.SHUT;
+        if (message == null) {
+            owner.outbox().shut(lane);
+        } else {
+            said = owner.outbox().offerLastWord(lane, Frames.closed(id, message));
+            owner.forget(this);
+        }
+        context.subscriptions().remove(this);
+        if (waiting == SubscriptionWait.QUEUE_FULL && owner.outbox().unpark(drained)) {
+            context.metrics().unparked();
+        }
+        waiting = SubscriptionWait.NONE;
+        if (inSnapshot) {
+            snapshotEnded();
+        }
+        // Giving up on the connection cancels its other subscriptions; each only gets a signal.
+        if (said == Outbox.Offered.FULL) {
+            owner.tooSlow();
+        }
+    }
+
+    private void snapshotEnded() {
+        context.metrics().snapshotEnded();
+        snapshotDeadline.cancel(false);
     }
 }

@@ -24,14 +24,14 @@ public final class SyncEndpoint extends Endpoint {
     private static final Logger LOG = LoggerFactory.getLogger(SyncEndpoint.class);
     private static final long CLOSE_GRACE_MILLIS = 2_000;
 
-    private final SyncHub hub;
+    private final SyncContext context;
     private final Community community;
     private final String relayUrl;
     private final String address;
     private SyncSession connection;
 
-    SyncEndpoint(SyncHub hub, Community community, String relayUrl, String address) {
-        this.hub = hub;
+    SyncEndpoint(SyncContext context, Community community, String relayUrl, String address) {
+        this.context = context;
         this.community = community;
         this.relayUrl = relayUrl;
         this.address = address;
@@ -39,11 +39,11 @@ public final class SyncEndpoint extends Endpoint {
 
     @Override
     public void onOpen(Session session, EndpointConfig config) {
-        session.setMaxTextMessageBufferSize(hub.config().getMaxMessageBytes());
-        session.setMaxBinaryMessageBufferSize(hub.config().getMaxMessageBytes());
+        session.setMaxTextMessageBufferSize(context.config().getMaxMessageBytes());
+        session.setMaxBinaryMessageBufferSize(context.config().getMaxMessageBytes());
         // A backstop for sockets that stop moving entirely; pings keep healthy ones busy well within it.
-        session.setMaxIdleTimeout(2_000L * hub.config().getIdleTimeoutSeconds());
-        connection = new SyncSession(hub, community, relayUrl, address, new SessionSink(session));
+        session.setMaxIdleTimeout(2_000L * context.config().getIdleTimeoutSeconds());
+        connection = new SyncSession(context, community, relayUrl, address, new SessionSink(session));
         session.addMessageHandler(String.class, (MessageHandler.Whole<String>) connection::onMessage);
         session.addMessageHandler(PongMessage.class, (MessageHandler.Whole<PongMessage>) pong -> connection.heard());
         session.addMessageHandler(ByteBuffer.class, (MessageHandler.Whole<ByteBuffer>) bytes -> connection.onBinary());

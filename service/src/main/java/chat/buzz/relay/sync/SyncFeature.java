@@ -3,11 +3,10 @@ package chat.buzz.relay.sync;
 import chat.buzz.relay.channelmeta.ChannelMetadataLive;
 import chat.buzz.relay.channelmeta.ChannelMetadataReads;
 import chat.buzz.relay.community.CommunityDirectory;
-import chat.buzz.relay.database.DatabaseOutage;
+import chat.buzz.relay.database.RelayDatabase;
 import chat.buzz.relay.gate.Gates;
 import chat.buzz.relay.identity.RelayIdentity;
 import io.dropwizard.core.setup.Environment;
-import io.dropwizard.db.DataSourceFactory;
 import jakarta.servlet.DispatcherType;
 import java.time.Clock;
 import java.util.EnumSet;
@@ -17,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.ee10.websocket.jakarta.server.config.JakartaWebSocketServletContainerInitializer;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.jdbi.v3.core.Jdbi;
 
 /** Wires WebSocket sync into the application: endpoint, worker pool, pinger and change listener. */
 public final class SyncFeature {
@@ -26,20 +24,22 @@ public final class SyncFeature {
 
     private SyncFeature() {}
 
-    /** @return whether this instance's change feed is connected now (readiness) */
-    public static BooleanSupplier register(
-            Environment environment,
-            SyncConfig config,
-            Jdbi jdbi,
-            DataSourceFactory database,
+    /** What sync works with from the rest of the application. */
+    public record Needs(
+            RelayDatabase database,
             CommunityDirectory communities,
             Gates gates,
             RelayIdentity identity,
-            String publicScheme,
             Clock clock,
-            long overlapSeconds,
-            DatabaseOutage outage,
-            ChannelMetadataReads channelMetadataReads) {
+            ChannelMetadataReads channelMetadata) {}
+
+    /**
+     * @param publicScheme the scheme clients connect with when no trusted proxy says otherwise
+     * @param overlapSeconds the incremental overlap: how late a change's commit may become visible
+     * @return whether this instance's change feed is connected now (readiness)
+     */
+    public static BooleanSupplier register(
+            Environment environment, SyncConfig config, String publicScheme, long overlapSeconds, Needs needs) {
         FairWorkers streamWorkers = new FairWorkers(
                 fixedThreads(environment, "sync-worker-%d", config.getWorkerThreads()),
                 config.getWorkerThreads(),
@@ -61,27 +61,32 @@ public final class SyncFeature {
         ExecutorService fanoutThread = fixedThreads(environment, "sync-fanout-%d", FANOUT_JUDGES);
         // Channel metadata subscriptions: one thread, so each snapshot is ordered before later changes.
         ExecutorService channelMetadataThread = fixedThreads(environment, "channel-metadata-%d", 1);
-        SyncHub hub = new SyncHub(
+        SyncWorkers workers = new SyncWorkers(streamWorkers, liveWorkers, timers);
+        SyncMetrics metrics = new SyncMetrics(environment.metrics());
+        SyncReads reads = new SyncReads(needs.database().jdbi(), config.getStatementBudgetMillis(), overlapSeconds);
+        SyncConnections connections = new SyncConnections(config, metrics);
+        LiveSubscriptions subscriptions = new LiveSubscriptions();
+        metrics.watch(connections, subscriptions, workers, reads);
+        SyncContext context = new SyncContext(
                 config,
-                new SyncReads(jdbi, config.getStatementBudgetMillis()),
-                new RemovalEvents(identity, clock),
-                gates,
-                clock,
-                overlapSeconds,
-                streamWorkers,
-                liveWorkers,
-                fanoutThread,
-                timers,
-                environment.metrics(),
-                outage,
-                new ChannelMetadataLive(channelMetadataReads, channelMetadataThread));
-        ChangeListener listener = new ChangeListener(database, hub);
+                reads,
+                new RemovalEvents(needs.identity(), needs.clock()),
+                needs.gates(),
+                needs.clock(),
+                needs.database().outage(),
+                workers,
+                metrics,
+                connections,
+                subscriptions,
+                new ChannelMetadataLive(needs.channelMetadata(), channelMetadataThread));
+        ChangeListener listener = new ChangeListener(
+                needs.database().settings(), new ChangeDispatch(context, new Fanout(context, fanoutThread)));
         environment.lifecycle().manage(listener);
 
         timers.scheduleWithFixedDelay(
                 () -> {
                     try {
-                        hub.pingAll();
+                        connections.pingAll();
                     } catch (RuntimeException e) {
                         org.slf4j.LoggerFactory.getLogger(SyncFeature.class).warn("Sync ping round failed", e);
                     }
@@ -103,7 +108,7 @@ public final class SyncFeature {
                         container.setDefaultMaxTextMessageBufferSize(config.getMaxMessageBytes()));
         environment
                 .servlets()
-                .addFilter("sync-upgrade", new SyncUpgradeFilter(communities, hub, publicScheme))
+                .addFilter("sync-upgrade", new SyncUpgradeFilter(needs.communities(), context, publicScheme))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         return listener::isListening;
     }

@@ -36,7 +36,11 @@ final class SyncReads {
     /** Queries that decided who sees a live change: one per change per instance, or one per subscriber that judged alone. */
     private final LongAdder liveAccessQueries = new LongAdder();
 
-    SyncReads(Jdbi jdbi, long statementBudgetMillis) {
+    private final long overlapSeconds;
+
+    /** @param overlapSeconds the incremental overlap: how late a change's commit may become visible after its stamp */
+    SyncReads(Jdbi jdbi, long statementBudgetMillis, long overlapSeconds) {
+        this.overlapSeconds = overlapSeconds;
         // Each call is one statement, so it needs no snapshot longer than that statement's; the budget
         // keeps any subscriber, however often it re-sends REQ, from starting a query that runs longer.
         this.transaction = new ReadTransaction(jdbi, ReadTransaction.Isolation.READ_COMMITTED, statementBudgetMillis);
@@ -174,7 +178,7 @@ final class SyncReads {
      * The moment since which a new subscription answers for what its reader could have held: the
      * overlap before now, as {@link Judge#floor} bounds it.
      */
-    long floor(long community, long overlapSeconds) {
+    long floor(long community) {
         return transaction.run(handle -> handle.createQuery(SyncQueries.FLOOR_INPUTS)
                 .bind("community", community)
                 .map((rs, ctx) -> Judge.floor(

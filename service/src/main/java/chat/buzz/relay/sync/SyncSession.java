@@ -7,14 +7,10 @@ import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.Nip42Exception;
 import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.community.Community;
-import chat.buzz.relay.gate.Gate;
-import chat.buzz.relay.web.StorableText;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.security.SecureRandom;
 import java.util.HexFormat;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 
 /**
@@ -22,17 +18,15 @@ import java.util.concurrent.ScheduledFuture;
  * connection's {@link Outbox}; a malformed frame is answered and the connection stays open.
  */
 final class SyncSession implements ConnectionAdmission.Connection {
-    static final int MAX_SUBSCRIPTION_ID = 64;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final SyncHub hub;
+    private final SyncContext context;
     private final Community community;
     private final String relayUrl;
     private final String address;
     private final String challenge;
     private final Outbox outbox;
-    private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
-    private final ChannelMetadataRequests channelMetadata;
+    private final SessionSubscriptions subscriptions;
     private volatile String reader;
     private volatile long lastHeardNanos = System.nanoTime();
     private volatile boolean closed;
@@ -42,8 +36,8 @@ final class SyncSession implements ConnectionAdmission.Connection {
      * @param address the client's IP address (behind a trusted proxy, the one it forwarded), for the caps
      *     on connections per address
      */
-    SyncSession(SyncHub hub, Community community, String relayUrl, String address, Outbox.Sink sink) {
-        this.hub = hub;
+    SyncSession(SyncContext context, Community community, String relayUrl, String address, Outbox.Sink sink) {
+        this.context = context;
         this.community = community;
         this.relayUrl = relayUrl;
         this.address = address;
@@ -52,10 +46,10 @@ final class SyncSession implements ConnectionAdmission.Connection {
         this.challenge = HexFormat.of().formatHex(bytes);
         this.outbox = new Outbox(
                 sink,
-                hub.config().getQueueFrames(),
-                hub.config().getQueueBytes(),
-                hub.config().getMaxSubscriptionsPerConnection());
-        this.channelMetadata = new ChannelMetadataRequests(this, hub.channelMetadata());
+                context.config().getQueueFrames(),
+                context.config().getQueueBytes(),
+                context.config().getMaxSubscriptionsPerConnection());
+        this.subscriptions = new SessionSubscriptions(this, context);
     }
 
     Community community() {
@@ -85,21 +79,22 @@ final class SyncSession implements ConnectionAdmission.Connection {
     }
 
     void opened() {
-        String refusal = hub.opened(this);
+        String refusal = context.connections().opened(this);
         if (refusal != null) {
             outbox.closeAfter(Frames.notice(refusal), "too many connections");
             return;
         }
-        authDeadline = hub.schedule(this::authOverdue, hub.config().getAuthTimeoutSeconds());
+        authDeadline =
+                context.workers().schedule(this::authOverdue, context.config().getAuthTimeoutSeconds());
         reply(Frames.auth(challenge));
     }
 
     private void authOverdue() {
         if (reader == null && !closed) {
-            hub.authTimedOut();
+            context.metrics().authTimedOut();
             outbox.closeAfter(
                     Frames.notice("auth-required: no successful AUTH within "
-                            + hub.config().getAuthTimeoutSeconds() + " s"),
+                            + context.config().getAuthTimeoutSeconds() + " s"),
                     "auth timeout");
         }
     }
@@ -134,8 +129,8 @@ final class SyncSession implements ConnectionAdmission.Connection {
         String verb = message.get(0).asText();
         switch (verb) {
             case "AUTH" -> auth(message);
-            case "REQ" -> req(message);
-            case "CLOSE" -> close(message);
+            case "REQ" -> subscriptions.req(message);
+            case "CLOSE" -> subscriptions.close(message);
             case "EVENT" -> reply(Frames.notice("unsupported: publish with POST /events, not over the WebSocket"));
             default -> reply(Frames.notice("invalid: unknown message type " + truncate(verb)));
         }
@@ -164,108 +159,33 @@ final class SyncSession implements ConnectionAdmission.Connection {
         }
         String pubkey;
         try {
-            pubkey = Nip42.verify(event, relayUrl, challenge, hub.clock());
+            pubkey = Nip42.verify(event, relayUrl, challenge, context.clock());
         } catch (Nip42Exception e) {
             reply(Frames.ok(event.id(), false, "auth-required: " + e.getMessage()));
             return;
         }
-        if (!hub.admit(pubkey)) {
+        if (!context.connections().admit(pubkey)) {
             outbox.closeAfter(
                     Frames.ok(
                             event.id(),
                             false,
-                            "rate-limited: more than " + hub.config().getMaxConnectionsPerPubkey()
+                            "rate-limited: more than " + context.config().getMaxConnectionsPerPubkey()
                                     + " connections for this pubkey"),
                     "too many connections");
             return;
         }
         reader = pubkey;
-        hub.authenticated(this);
+        context.connections().authenticated(this);
         stopWaitingForAuth();
         reply(Frames.ok(event.id(), true, ""));
     }
 
-    private void req(JsonNode message) {
-        if (message.size() < 2 || !isSubscriptionId(message.get(1))) {
-            reply(Frames.notice("invalid: REQ needs a subscription id of 1.." + MAX_SUBSCRIPTION_ID
-                    + " characters, without NUL or unpaired surrogates"));
-            return;
-        }
-        String id = message.get(1).asText();
-        if (reader == null) {
-            answer(id, Frames.closed(id, "auth-required: answer the AUTH challenge first"));
-            return;
-        }
-        // Channel metadata (PROTOCOL 4.6): after AUTH, whatever the sync gate says.
-        if (ChannelMetadataRequests.isChannelMetadata(message)) {
-            if (freeSlotFor(id)) {
-                channelMetadata.subscribe(id, message.get(2));
-            }
-            return;
-        }
-        if (!hub.gates().isEnabled(Gate.SYNC)) {
-            answer(id, Frames.closed(id, "sync_unavailable: WebSocket sync is turned off on this relay"));
-            return;
-        }
-        if (message.size() != 3) {
-            answer(id, Frames.closed(id, "invalid: a sync REQ has exactly one filter"));
-            return;
-        }
-        SyncFilter filter;
-        try {
-            filter = SyncFilter.parse(message.get(2));
-        } catch (SyncFilter.Invalid e) {
-            answer(id, Frames.closed(id, "invalid: " + e.getMessage()));
-            return;
-        }
-        if (!freeSlotFor(id)) {
-            return;
-        }
-        Subscription subscription = new Subscription(this, hub, id, filter);
-        subscriptions.put(id, subscription);
-        if (closed) {
-            subscription.cancel();
-            return;
-        }
-        subscription.start();
-    }
-
-    /**
-     * Ends whatever subscription {@code id} named (a REQ with an id in use replaces it, of either kind),
-     * then whether the connection has room for one more; if not, the client is told so.
-     */
-    private boolean freeSlotFor(String id) {
-        Subscription previous = subscriptions.remove(id);
-        if (previous != null) {
-            previous.cancel();
-        }
-        channelMetadata.close(id);
-        if (subscriptions.size() + channelMetadata.size() >= hub.config().getMaxSubscriptionsPerConnection()) {
-            answer(
-                    id,
-                    Frames.closed(
-                            id,
-                            "blocked: at most " + hub.config().getMaxSubscriptionsPerConnection()
-                                    + " subscriptions per connection; CLOSE one first"));
-            return false;
-        }
-        return true;
-    }
-
-    private void close(JsonNode message) {
-        if (message.size() != 2 || !isSubscriptionId(message.get(1))) {
-            reply(Frames.notice("invalid: CLOSE takes one subscription id"));
-            return;
-        }
-        Subscription subscription = subscriptions.remove(message.get(1).asText());
-        if (subscription != null) {
-            subscription.cancel();
-        }
-        channelMetadata.close(message.get(1).asText());
-    }
-
     void forget(Subscription subscription) {
-        subscriptions.remove(subscription.id(), subscription);
+        subscriptions.forget(subscription);
+    }
+
+    boolean isClosed() {
+        return closed;
     }
 
     /** Tells the client why, then disconnects it; its queue never grows past the limit. */
@@ -273,18 +193,17 @@ final class SyncSession implements ConnectionAdmission.Connection {
         if (outbox.isClosing()) {
             return;
         }
-        hub.tooSlow();
+        context.metrics().tooSlow();
         outbox.closeAfter(
                 Frames.notice("too slow: the relay's queue for this connection is full (limit "
-                        + hub.config().getQueueFrames() + " messages); reconnect and subscribe again"),
+                        + context.config().getQueueFrames() + " messages); reconnect and subscribe again"),
                 "too slow");
-        subscriptions.values().forEach(Subscription::cancel);
-        channelMetadata.closeAll();
+        subscriptions.cancelAll();
     }
 
     void idle() {
         outbox.closeAfter(
-                Frames.notice("idle: no message or pong for " + hub.config().getIdleTimeoutSeconds() + " s"),
+                Frames.notice("idle: no message or pong for " + context.config().getIdleTimeoutSeconds() + " s"),
                 "idle timeout");
     }
 
@@ -292,11 +211,9 @@ final class SyncSession implements ConnectionAdmission.Connection {
     void closed() {
         closed = true;
         outbox.abandon();
-        subscriptions.values().forEach(Subscription::cancel);
         subscriptions.clear();
-        channelMetadata.closeAll();
         stopWaitingForAuth();
-        hub.closed(this, reader);
+        context.connections().closed(this, reader);
     }
 
     /** An answer to the client's message: it goes ahead of queued subscription frames (see {@link Outbox}). */
@@ -311,30 +228,6 @@ final class SyncSession implements ConnectionAdmission.Connection {
         if (!outbox.offer(frame)) {
             tooSlow();
         }
-    }
-
-    /**
-     * The CLOSED of a REQ that started nothing. While a subscription of that id is open, the answer
-     * queues behind the frames already queued for it, so that id's frames keep their order.
-     */
-    private void answer(String id, String closed) {
-        if (subscriptions.containsKey(id)) {
-            if (!outbox.offer(closed)) {
-                tooSlow();
-            }
-        } else {
-            reply(closed);
-        }
-    }
-
-    /** The id is echoed in every frame of the subscription: it must be text that can be sent back. */
-    private static boolean isSubscriptionId(JsonNode node) {
-        return node != null
-                && node.isTextual()
-                && !node.asText().isEmpty()
-                && node.asText().length() <= MAX_SUBSCRIPTION_ID
-                && !StorableText.hasNul(node.asText())
-                && !StrictJson.hasUnpairedSurrogate(node.asText());
     }
 
     private static String truncate(String text) {

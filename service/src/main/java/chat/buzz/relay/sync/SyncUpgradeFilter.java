@@ -27,12 +27,12 @@ final class SyncUpgradeFilter implements Filter {
     static final String PATH = "/";
 
     private final CommunityDirectory communities;
-    private final SyncHub hub;
+    private final SyncContext context;
     private final String publicScheme;
 
-    SyncUpgradeFilter(CommunityDirectory communities, SyncHub hub, String publicScheme) {
+    SyncUpgradeFilter(CommunityDirectory communities, SyncContext context, String publicScheme) {
         this.communities = communities;
-        this.hub = hub;
+        this.context = context;
         this.publicScheme = publicScheme;
     }
 
@@ -63,7 +63,7 @@ final class SyncUpgradeFilter implements Filter {
                 .configurator(new ServerEndpointConfig.Configurator() {
                     @Override
                     public <T> T getEndpointInstance(Class<T> endpointClass) {
-                        return endpointClass.cast(new SyncEndpoint(hub, community.get(), relayUrl, address));
+                        return endpointClass.cast(new SyncEndpoint(context, community.get(), relayUrl, address));
                     }
                 })
                 .build();

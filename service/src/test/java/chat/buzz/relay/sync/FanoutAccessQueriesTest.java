@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 11.5: a live change is judged for every subscriber of an instance in one access query, however
- * many subscribers and readers there are, and each of them still gets exactly what PROTOCOL 5 says.
+ * A live change is judged for every subscriber of an instance in one access query, however many
+ * subscribers and readers there are, so the cost of a write grows by a row per subscriber, not by a
+ * query; and each of them still gets exactly what PROTOCOL 5 says.
  */
 @IntegrationTest
 class FanoutAccessQueriesTest {
@@ -112,12 +113,70 @@ class FanoutAccessQueriesTest {
         }
     }
 
+    /**
+     * The fan-out renders each live frame once per subscription id and shares it; what goes out must be
+     * the very text a subscription renders for itself (here: a snapshot's frame of the same head), and
+     * the change must still cost one access query for all of them.
+     */
+    @Test
+    void subscribersThatShareAFrameGetTheBytesTheirSnapshotWouldHaveFromOneQuery() {
+        UUID listed = world.channel(alice, true, false, false);
+        List<Follower> followers = new ArrayList<>();
+        try {
+            followers.addAll(List.of(
+                    follow(B, bob, noScope()),
+                    follow(B, carol, noScope()),
+                    follow(B, dave, Set.of(listed)),
+                    follow(B, eve, noScope(), "t")));
+            long before = B.gauge(QUERIES);
+
+            UUID d = world.create(alice, listed);
+            awaitStores(followers);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> B.gauge(QUERIES) - before >= 1);
+            assertThat(B.gauge(QUERIES) - before).as("one change, one query").isEqualTo(1);
+            Follower late = follow(B, bob, noScope());
+            followers.add(late);
+            String snapshotFrame = headFrames(late, d).get(0);
+            for (Follower follower : followers.subList(0, 4)) {
+                String expected = snapshotFrame.replaceFirst(
+                        "^\\[\"EVENT\",\"s\",", "[\"EVENT\",\"" + follower.subscription() + "\",");
+                assertThat(headFrames(follower, d))
+                        .as("the live frame of %s", follower.subscription())
+                        .containsExactly(expected);
+            }
+            // The relays outlive this test: leave no artifact that another test's subscribers would see.
+            world.delete(alice, d);
+        } finally {
+            followers.forEach(follower -> follower.client().close());
+        }
+    }
+
+    /** The text of every EVENT frame of the follower's subscription that is a head of {@code d}. */
+    private static List<String> headFrames(Follower follower, UUID d) {
+        List<String> frames = new ArrayList<>();
+        for (String text : follower.client().receivedTexts()) {
+            JsonNode message = SyncSocket.parseFrame(text);
+            if (verb(message).equals("EVENT")
+                    && message.get(1).asText().equals(follower.subscription())
+                    && message.get(2).get("kind").asInt() != 45011
+                    && message.get(2).toString().contains(d.toString())) {
+                frames.add(text);
+            }
+        }
+        return frames;
+    }
+
     private Follower follow(TestRelay relay, NostrKeys reader, Set<UUID> scope) {
+        return follow(relay, reader, scope, "s");
+    }
+
+    private Follower follow(TestRelay relay, NostrKeys reader, Set<UUID> scope, String subscription) {
         SyncSocket client = SyncSocket.connect(relay.baseUrl());
         client.authenticateOk(reader);
-        client.subscribe("s", scopeFilter(scope));
-        client.awaitEose("s");
-        return new Follower(client, "s", reader, scope);
+        client.subscribe(subscription, scopeFilter(scope));
+        client.awaitEose(subscription);
+        return new Follower(client, subscription, reader, scope);
     }
 
     private void awaitStores(List<Follower> followers) {

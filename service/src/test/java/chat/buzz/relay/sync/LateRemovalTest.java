@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 13, defect 1 over WebSocket: the subscriber holds X from private channel P; X moves to a private
- * channel the subscriber cannot read and then the subscriber is removed from P, and both changes are
- * handled only after the removal committed. The subscriber must still be told that X left.
+ * A removal judged late, over WebSocket: the subscriber holds X from private channel P; X moves to a
+ * private channel the subscriber cannot read and then the subscriber is removed from P, and both
+ * changes are handled only after the removal committed. The subscriber must still be told that X left,
+ * because a change is judged against the head as it is when handled, not as the change saw it.
  */
 @IntegrationTest
 class LateRemovalTest {

@@ -54,7 +54,7 @@ class RemovalLeakTest {
                     .filter(frame -> frame.toString().contains(secret.toString()))
                     .toList();
             assertThat(naming)
-                    .as("defect 4: frames naming private channel %s", secret)
+                    .as("frames naming private channel %s, which the subscriber cannot read", secret)
                     .isEmpty();
         }
     }
@@ -79,7 +79,7 @@ class RemovalLeakTest {
 
             List<JsonNode> removals = removalMarkers(subscriber);
             assertThat(removals)
-                    .as("defect 5: removals of an unlisted channel's and a TTL channel's artifacts")
+                    .as("removals of an unlisted channel's and a TTL channel's artifacts, which it could never hold")
                     .noneMatch(frame -> frame.toString().contains(inUnlisted.toString())
                             || frame.toString().contains(inTtl.toString()));
         }

@@ -38,6 +38,9 @@ public final class SyncSocket implements WebSocket.Listener, AutoCloseable {
 
     private final String url;
     private final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    /** The text of every message, as it came: for checks that frames are byte for byte what they were. */
+    private final List<String> receivedTexts = new CopyOnWriteArrayList<>();
+
     private final Map<String, Map<String, JsonNode>> stores = new ConcurrentHashMap<>();
     private final Map<String, Boolean> eose = new ConcurrentHashMap<>();
     private final Map<String, String> closedSubscriptions = new ConcurrentHashMap<>();
@@ -166,6 +169,10 @@ public final class SyncSocket implements WebSocket.Listener, AutoCloseable {
         return List.copyOf(received);
     }
 
+    public List<String> receivedTexts() {
+        return List.copyOf(receivedTexts);
+    }
+
     public JsonNode awaitMessage(Predicate<JsonNode> matching) {
         return await().atMost(Duration.ofSeconds(30))
                 .until(() -> find(matching), Optional::isPresent)
@@ -237,6 +244,7 @@ public final class SyncSocket implements WebSocket.Listener, AutoCloseable {
         if (last) {
             String text = partial.toString();
             partial.setLength(0);
+            receivedTexts.add(text);
             apply(parse(text));
         }
         if (!paused) {
@@ -318,6 +326,10 @@ public final class SyncSocket implements WebSocket.Listener, AutoCloseable {
         List<String> names = new ArrayList<>();
         event.get("tags").forEach(tag -> names.add(tag.get(0).asText()));
         return names;
+    }
+
+    public static JsonNode parseFrame(String text) {
+        return parse(text);
     }
 
     private static JsonNode parse(String text) {

@@ -1,0 +1,106 @@
+package chat.buzz.relay.sync;
+
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.MetricRegistry;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
+
+/**
+ * Every sync figure on {@code /metrics}, by the names the runbooks and dashboards use. The counters
+ * are bumped by whoever sees the event; the gauges read the parts that hold the state.
+ */
+final class SyncMetrics {
+    private final MetricRegistry registry;
+    private final Counter tooSlow;
+    private final Counter feedResets;
+    private final Counter backpressureWaits;
+    private final Counter idle;
+    private final Counter snapshotTimeouts;
+    private final Counter statementTimeouts;
+    private final Counter authTimeouts;
+    private final Counter refusedConnections;
+    private final Counter shedConnections;
+    private final AtomicInteger activeSnapshots = new AtomicInteger();
+    private final AtomicInteger parkedStreams = new AtomicInteger();
+
+    SyncMetrics(MetricRegistry registry) {
+        this.registry = registry;
+        this.tooSlow = registry.counter("buzz.sync.disconnected-too-slow");
+        this.feedResets = registry.counter("buzz.sync.feed-resets");
+        this.backpressureWaits = registry.counter("buzz.sync.backpressure-waits");
+        this.idle = registry.counter("buzz.sync.disconnected-idle");
+        this.snapshotTimeouts = registry.counter("buzz.sync.snapshot-timeouts");
+        this.statementTimeouts = registry.counter("buzz.sync.statement-timeouts");
+        this.authTimeouts = registry.counter("buzz.sync.disconnected-auth-timeout");
+        this.refusedConnections = registry.counter("buzz.sync.refused-connections");
+        this.shedConnections = registry.counter("buzz.sync.shed-unauthenticated");
+        registry.gauge("buzz.sync.snapshots-active", () -> activeSnapshots::get);
+        registry.gauge("buzz.sync.streams-parked", () -> parkedStreams::get);
+    }
+
+    /** The gauges of the parts that hold their own state: connections, subscriptions, workers and reads. */
+    void watch(SyncConnections connections, LiveSubscriptions subscriptions, SyncWorkers workers, SyncReads reads) {
+        gauge("buzz.sync.connections", connections::count);
+        gauge("buzz.sync.subscriptions", subscriptions::count);
+        gauge("buzz.sync.unauthenticated", connections::waitingForAuth);
+        gauge("buzz.sync.workers-busy", workers.stream()::running);
+        gauge("buzz.sync.tasks-waiting", workers.stream()::waiting);
+        gauge("buzz.sync.live-workers-busy", workers.live()::running);
+        gauge("buzz.sync.live-tasks-waiting", workers.live()::waiting);
+        registry.gauge("buzz.sync.live-access-queries", () -> reads::liveAccessQueries);
+    }
+
+    private void gauge(String name, IntSupplier value) {
+        registry.gauge(name, () -> value::getAsInt);
+    }
+
+    void tooSlow() {
+        tooSlow.inc();
+    }
+
+    void feedReset() {
+        feedResets.inc();
+    }
+
+    void idle() {
+        idle.inc();
+    }
+
+    void authTimedOut() {
+        authTimeouts.inc();
+    }
+
+    void refused() {
+        refusedConnections.inc();
+    }
+
+    void shed() {
+        shedConnections.inc();
+    }
+
+    void snapshotStarted() {
+        activeSnapshots.incrementAndGet();
+    }
+
+    void snapshotEnded() {
+        activeSnapshots.decrementAndGet();
+    }
+
+    void snapshotTimedOut() {
+        snapshotTimeouts.inc();
+    }
+
+    void statementTimedOut() {
+        statementTimeouts.inc();
+    }
+
+    /** A bulk stream found its connection's queue full and gave its worker back until the client reads. */
+    void parked() {
+        backpressureWaits.inc();
+        parkedStreams.incrementAndGet();
+    }
+
+    void unparked() {
+        parkedStreams.decrementAndGet();
+    }
+}
