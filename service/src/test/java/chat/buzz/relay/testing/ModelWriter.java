@@ -107,6 +107,35 @@ public final class ModelWriter {
         return id;
     }
 
+    /** Makes the channel open or private (a policy change, PROTOCOL 4.4, when it really changes). */
+    public void visibility(NostrKeys owner, UUID id, boolean open) {
+        editChannel(owner, id, tag(Tags.VISIBILITY, open ? "open" : "private"));
+        Model.Channel channel = model.channels.get(id);
+        model.channelPolicy(id, open, channel.unlisted, channel.ttl);
+        note("make " + shortId(id) + (open ? " open" : " private"));
+    }
+
+    /** Sets or clears the unlisted flag; the relay refuses to set it on a private channel. */
+    public void unlisted(NostrKeys owner, UUID id, boolean unlisted) {
+        editChannel(owner, id, tag(Tags.UNLISTED, Boolean.toString(unlisted)));
+        Model.Channel channel = model.channels.get(id);
+        model.channelPolicy(id, channel.open, unlisted, channel.ttl);
+        note((unlisted ? "set" : "clear") + " unlisted " + shortId(id));
+    }
+
+    /** Sets a TTL of an hour (what {@link #channel} gives) or clears it with 0. */
+    public void ttl(NostrKeys owner, UUID id, boolean ttl) {
+        editChannel(owner, id, tag(Tags.TTL, ttl ? "3600" : "0"));
+        Model.Channel channel = model.channels.get(id);
+        model.channelPolicy(id, channel.open, channel.unlisted, ttl);
+        note((ttl ? "set" : "clear") + " ttl " + shortId(id));
+    }
+
+    @SuppressWarnings("unchecked")
+    private void editChannel(NostrKeys owner, UUID id, List<String> change) {
+        accept(owner, Nostr.editChannel(owner, id, change));
+    }
+
     public void deleteChannel(NostrKeys owner, UUID id) {
         accept(owner, Nostr.sign(owner, Kinds.DELETE_CHANNEL, List.of(tag(Tags.CHANNEL, id.toString())), ""));
         model.deleteChannel(id);
