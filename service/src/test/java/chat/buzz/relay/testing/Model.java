@@ -102,6 +102,9 @@ public final class Model {
     private final Map<UUID, Integer> lastPolicyChange = new HashMap<>();
 
     private final Map<String, Integer> lastMembershipChange = new HashMap<>();
+    /** Per artifact, the change number of its last revision or redaction. */
+    private final Map<UUID, Integer> lastRevision = new HashMap<>();
+
     private int changes;
 
     public Channel addChannel(UUID id, String owner, boolean open, boolean unlisted, boolean ttl) {
@@ -154,11 +157,13 @@ public final class Model {
         artifact.revisions.add(eventId);
         byRevision.put(eventId, artifact);
         changed();
+        lastRevision.put(d, changes);
     }
 
     public void redactHead(UUID d) {
         artifacts.get(d).redacted = true;
         changed();
+        lastRevision.put(d, changes);
     }
 
     /** D(reader, scope) of PROTOCOL 4.2 as d → head event id. */
@@ -243,6 +248,18 @@ public final class Model {
     /** Whether the reader's membership of the channel changed after change number {@code change}. */
     public boolean membershipChangedSince(String reader, UUID channel, int change) {
         return lastMembershipChange.getOrDefault(reader + " " + channel, -1) > change;
+    }
+
+    /**
+     * Whether anything that could send the reader this artifact again happened after change number
+     * {@code change}: a revision or redaction of it, a policy change of its channel, or a membership
+     * change of the reader there.
+     */
+    public boolean touchedSince(String reader, UUID d, int change) {
+        UUID channel = artifacts.get(d).channel;
+        return lastRevision.getOrDefault(d, -1) > change
+                || lastPolicyChange.getOrDefault(channel, -1) > change
+                || membershipChangedSince(reader, channel, change);
     }
 
     /** How many changes the model has seen: a clock for {@link #leftSince}. */

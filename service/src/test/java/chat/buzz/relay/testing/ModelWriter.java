@@ -57,6 +57,20 @@ public final class ModelWriter {
         return historyMentioning(shortId(d));
     }
 
+    /** How many lines the story has had: a bookmark for {@link #historyFrom}. */
+    public int historyLength() {
+        return history.size();
+    }
+
+    /** Every line of the story from line {@code from} on, numbered. */
+    public String historyFrom(int from) {
+        StringBuilder text = new StringBuilder();
+        for (int i = from; i < history.size(); i++) {
+            text.append("\n    #").append(i).append(' ').append(history.get(i));
+        }
+        return text.toString();
+    }
+
     /** Every line of the story since the start that contains any of the words, numbered. */
     public String historyMentioning(String... words) {
         StringBuilder text = new StringBuilder();
