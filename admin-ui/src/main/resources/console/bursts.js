@@ -39,6 +39,12 @@ function chart(timeline) {
     if (b.policyAdvances) {
       root.append(svg("circle", { cx: x + step / 2, cy: height - bottom + 8, r: 3, fill: "#1d1d1f", class: "advance" }));
     }
+    if (b.policyChangesAsEntries) {
+      const mark = svg("circle", { cx: x + step / 2, cy: height - bottom + 16, r: 3, fill: "none", stroke: "#067647",
+        class: "as-entries" });
+      mark.append(svg("title", {}, `${when(b.start)}: ${b.policyChangesAsEntries} channel change(s) delivered as entries`));
+      root.append(mark);
+    }
   });
   const first = buckets[0], last = buckets[buckets.length - 1];
   root.append(svg("text", { x: left, y: height - 5, "font-size": 11 }, when(first?.start)));
@@ -67,7 +73,8 @@ async function render() {
     el("span", {}, el("span", { class: "swatch", style: "background:#dc6803" }), "capacity rejections (503)"),
     el("span", {}, el("span", { class: "swatch", style: "background:#6941c6" }), "timeouts"),
     el("span", {}, el("span", { class: "swatch", style: "background:#475467" }), "refused policy changes (429)"),
-    el("span", {}, "● policy stamp advance"));
+    el("span", {}, "● policy stamp advance"),
+    el("span", {}, "○ channel change delivered as entries (no reset)"));
   const bursts = timeline.bursts.length
     ? el("ul", { id: "bursts" }, timeline.bursts.map(b => el("li", {},
         el("strong", {}, `${when(b.start)}: ${b.resetsServed} resets (peak ${b.peakResetsPerMinute}/min)`),
@@ -75,11 +82,23 @@ async function render() {
           `${c.change} in channel ${c.channel} by ${c.actor.slice(0, 12)}… at ${when(c.advancedAt)}`)))
           : el("p", {}, "No policy change recorded just before it."))))
     : el("p", { id: "bursts" }, `No bursts: no minute reached ${timeline.threshold} resets.`);
+  // Changes the relay delivered as entries (PROTOCOL 4.4): beside the resets, so an operator sees at a
+  // glance that such a change reset nobody.
+  const changes = timeline.changesAsEntries;
+  const sent = changes.reduce((s, c) => s + c.entriesSent, 0);
+  const asEntries = el("div", { id: "changes-as-entries" },
+    el("p", { id: "as-entries-summary" }, changes.length
+      ? `${changes.length} channel change(s) delivered as entries in the last ${timeline.window}: ${sent} entries sent, no reset.`
+      : `No channel change delivered as entries in the last ${timeline.window}.`),
+    changes.length ? table(["Changed at", "Channel", "Change", "By", "Entries sent"],
+      changes.map(c => [when(c.changedAt), `${c.channelName} (${c.channel.slice(0, 8)}…)`, c.change,
+        `${c.actor.slice(0, 12)}…`, c.entriesSent])) : null);
   main.replaceChildren(
     el("div", {}, el("label", { for: "community" }, "Community"), communitySelect,
       el("label", { for: "window" }, "Window"), windowSelect),
     el("div", { class: "chart" }, chart(timeline)), legend,
     el("h2", {}, "Bursts and their causes"), bursts,
+    el("h2", {}, "Channel changes delivered as entries"), asEntries,
     el("h2", {}, "Figures"),
     table(["Bucket start", "Resets", "Capacity 503s", "Timeouts", "Policy advances", "Refused policy changes"],
       timeline.buckets.filter(b => b.resetsServed || b.capacityRejections || b.timeouts || b.policyAdvances

@@ -34,9 +34,11 @@ import picocli.CommandLine.Option;
  * The cost of one channel policy change (PROTOCOL 4.4) for one relay and one setting of its gate: the
  * reference shape seeded, incremental clients (members of the shape, each its own key) and WebSocket
  * sync subscribers synced; then the owner makes one open 5-artifact channel private, and the clock runs
- * until every client and subscriber holds D again, each judged against the relay's digest read (4.4a).
- * Reports that time, the bytes the relay sent the clients and subscribers meanwhile, and the relay's
- * and its PostgreSQL's CPU; writes {@code policy-<artifacts>-<mode>.json}. bench/policy-change.sh runs it
+ * until every client has finished one delta session and every subscriber holds D again. Reports that
+ * time, the bytes the relay sent the clients and subscribers meanwhile, and the relay's and its
+ * PostgreSQL's CPU; only then is each client's store judged against the relay's digest read (4.4a), so
+ * the oracle's reads are not counted as the change's cost. A client that does not hold D after its first
+ * session repeats sessions (counted, and timed to when it held D); writes {@code policy-<artifacts>-<mode>.json}. bench/policy-change.sh runs it
  * with the gate off and on for each size, then {@link PolicyReport} sets them side by side.
  */
 @Command(name = "PolicyChange", mixinStandardHelpOptions = true, description = "One channel made private.")
@@ -119,28 +121,38 @@ public final class PolicyChange implements Callable<Integer> {
                         SignedCalls.query("{\"artifact\":\"incremental\",\"digest\":true" + scope + "}"))
                 .expectOk("the subscribers' digest")
                 .json();
-        Timings clientTimes = new Timings();
-        List<Future<?>> converging = new ArrayList<>();
+        // Measured: each client's first delta session after the change (entries, or a reset and a whole
+        // bootstrap), and the subscribers' frames. The digest reads that check them come after the CPU
+        // and byte counts are taken: they are the benchmark's oracle, not part of what the change costs.
+        Map<IncrementalClient, Long> delivered = new java.util.concurrent.ConcurrentHashMap<>();
+        each(pool, clients, client -> {
+            client.session();
+            delivered.put(client, System.nanoTime() - begin);
+        });
         long deadline = begin + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-        for (IncrementalClient client : clients) {
-            converging.add(pool.submit(() -> {
-                boolean holds;
-                do {
-                    client.session();
-                    holds = client.holdsD();
-                } while (!holds && System.nanoTime() < deadline && pause());
-                if (holds) {
-                    clientTimes.add(System.nanoTime() - begin);
-                }
-            }));
-        }
         Timings subscriberTimes = awaitSubscribers(subscribers, expected, begin, deadline);
-        for (Future<?> client : converging) {
-            client.get();
-        }
         double seconds = (System.nanoTime() - begin) / 1e9;
         long relayTicks = ProcessCpu.ticks(relay.relayPid) - relayBefore;
         long postgresTicks = ProcessCpu.treeTicks(postmaster) - postgresBefore;
+        long clientBytes = clients.stream().mapToLong(c -> c.bytes).sum();
+
+        Timings clientTimes = new Timings();
+        AtomicLong extraSessions = new AtomicLong();
+        each(pool, clients, client -> {
+            boolean holds = client.holdsD();
+            long heldAt = delivered.get(client);
+            while (!holds && System.nanoTime() < deadline && pause()) {
+                extraSessions.incrementAndGet();
+                client.session();
+                heldAt = System.nanoTime() - begin;
+                holds = client.holdsD();
+            }
+            if (holds) {
+                clientTimes.add(heldAt);
+            }
+        });
+        double allHoldSeconds =
+                clientTimes.count() == 0 ? seconds : Math.max(seconds, clientTimes.percentileMillis(1.0) / 1000);
         pool.shutdown();
         sockets.forEach(WebSocket::abort);
 
@@ -151,19 +163,19 @@ public final class PolicyChange implements Callable<Integer> {
         out.put("clients", clients.size());
         out.put("subscribers", subscribers.size());
         out.put("subscriber_scope_channels", scope.isEmpty() ? 0 : scopeChannels);
-        out.put("all_hold_d_s", Timings.round(seconds));
+        out.put("all_hold_d_s", Timings.round(allHoldSeconds));
+        out.put("measured_s", Timings.round(seconds));
         out.put("clients_hold_d_p50_ms", Timings.round(clientTimes.medianMillis()));
         out.put("clients_hold_d_max_ms", Timings.round(clientTimes.percentileMillis(1.0)));
         out.put("clients_not_holding_d", clients.size() - clientTimes.count());
         out.put("subscribers_hold_d_max_ms", Timings.round(subscriberTimes.percentileMillis(1.0)));
         out.put("subscribers_not_holding_d", subscribers.size() - subscriberTimes.count());
+        out.put("client_sessions_after_the_first", extraSessions.get());
         out.put("client_resets", clients.stream().mapToLong(c -> c.resets).sum());
         out.put(
                 "subscriber_resets",
                 subscribers.stream().mapToLong(s -> s.resets.get()).sum());
-        out.put(
-                "relay_sent_mb",
-                Timings.round((clients.stream().mapToLong(c -> c.bytes).sum() + frameBytes.get()) / 1e6));
+        out.put("relay_sent_mb", Timings.round((clientBytes + frameBytes.get()) / 1e6));
         out.put("relay_cpu_s", Timings.round(relayTicks / (double) ProcessCpu.TICKS_PER_SECOND));
         out.put("postgres_cpu_s", Timings.round(postgresTicks / (double) ProcessCpu.TICKS_PER_SECOND));
         out.put("load_average_end", Load.averages());

@@ -17,11 +17,13 @@ import picocli.CommandLine.Option;
 public final class PolicyReport implements Callable<Integer> {
     private static final List<String> FIGURES = List.of(
             "all_hold_d_s",
+            "measured_s",
             "clients_hold_d_p50_ms",
             "clients_hold_d_max_ms",
             "clients_not_holding_d",
             "subscribers_hold_d_max_ms",
             "subscribers_not_holding_d",
+            "client_sessions_after_the_first",
             "client_resets",
             "subscriber_resets",
             "relay_sent_mb",

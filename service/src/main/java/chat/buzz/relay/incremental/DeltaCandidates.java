@@ -69,30 +69,45 @@ final class DeltaCandidates {
                    AND NOT <headJudged>
                  ORDER BY a.modified_at, a.d LIMIT :examine)
                 UNION ALL
-                (SELECT m.sync_modified_at, :membershipSource, a.d, <membershipXid>, false
+                (SELECT m.sync_modified_at, :membershipSource, h.d, <membershipXid>, false
                  FROM channel_members m
                  JOIN channels c ON c.id = m.channel_id
-                 JOIN artifact_heads a ON a.channel_id = m.channel_id
-                 JOIN events e ON e.id = a.head_event_id
+                 CROSS JOIN LATERAL (
+                     SELECT a.d
+                     FROM artifact_heads a
+                     JOIN events e ON e.id = a.head_event_id
+                     WHERE a.channel_id = m.channel_id
+                       AND a.d >= CASE WHEN (m.sync_modified_at, :membershipSource) > (:afterTime, :afterSource)
+                                       THEN CAST(:lowestD AS uuid) ELSE :afterD END
+                       AND (m.sync_modified_at, :membershipSource, a.d) > (:afterTime, :afterSource, :afterD)
+                       AND <liveHead>
+                       AND NOT (<membershipJudgedFirst> OR <membershipJudgedLater>)
+                     ORDER BY a.d LIMIT :examine) h
                  WHERE m.pubkey = :reader AND c.community_id = :community <membershipInScope>
-                   AND <liveHead>
                    AND (<membershipDecidesDiscovery> OR <settingsChangedSince>)
                    AND m.sync_modified_at >= :afterTime
-                   AND (m.sync_modified_at, :membershipSource, a.d) > (:afterTime, :afterSource, :afterD)
-                   AND NOT (<membershipJudgedFirst> OR <membershipJudgedLater>)
-                 ORDER BY m.sync_modified_at, a.d LIMIT :examine)
+                   AND (m.sync_modified_at, :membershipSource) >= (:afterTime, :afterSource)
+                 ORDER BY m.sync_modified_at, h.d LIMIT :examine)
                 UNION ALL
-                (SELECT sh.changed_at, :settingsSource, a.d, <settingsXid>, false
+                (SELECT sh.changed_at, :settingsSource, h.d, <settingsXid>, false
                  FROM channel_settings_history sh
                  JOIN channels c ON c.id = sh.channel_id
-                 JOIN artifact_heads a ON a.channel_id = sh.channel_id
-                 JOIN events e ON e.id = a.head_event_id
+                 CROSS JOIN LATERAL (
+                     SELECT a.d
+                     FROM artifact_heads a
+                     JOIN events e ON e.id = a.head_event_id
+                     WHERE a.channel_id = sh.channel_id
+                       AND a.d >= CASE WHEN (sh.changed_at, :settingsSource) > (:afterTime, :afterSource)
+                                       THEN CAST(:lowestD AS uuid) ELSE :afterD END
+                       AND (sh.changed_at, :settingsSource, a.d) > (:afterTime, :afterSource, :afterD)
+                       AND <liveHead> AND <heldAtChange>
+                       AND NOT (<settingsJudgedFirst> OR <settingsJudgedLater>)
+                     ORDER BY a.d LIMIT :examine) h
                  WHERE sh.community_id = :community <settingsInScope>
-                   AND <liveHead> AND <settingsInDBefore> <> <settingsInDAfter> AND <heldAtChange>
+                   AND <settingsInDBefore> <> <settingsInDAfter>
                    AND sh.changed_at >= :afterTime
-                   AND (sh.changed_at, :settingsSource, a.d) > (:afterTime, :afterSource, :afterD)
-                   AND NOT (<settingsJudgedFirst> OR <settingsJudgedLater>)
-                 ORDER BY sh.changed_at, a.d LIMIT :examine)
+                   AND (sh.changed_at, :settingsSource) >= (:afterTime, :afterSource)
+                 ORDER BY sh.changed_at, h.d LIMIT :examine)
             ) k
             ORDER BY k.ts, k.source, k.d
             LIMIT :examine
@@ -180,6 +195,7 @@ final class DeltaCandidates {
                         String.class,
                         later.stream().map(s -> s.snapshot().text()).toList())
                 .bind("examine", examine)
+                .bind("lowestD", Position.LOWEST_ID)
                 .map((rs, ctx) -> new Candidate(
                         new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)),
                         rs.getLong("xid"),

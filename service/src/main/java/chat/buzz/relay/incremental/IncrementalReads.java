@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
@@ -121,7 +122,17 @@ public final class IncrementalReads implements IncrementalMode {
         if (step.reset()) {
             statistics.resetServed(caller.community().id());
         }
+        countPolicyChangeEntries(caller.community().id(), walk);
         return new DeltaPage(walk.entries(), cursors.encode(next), walk.more(), policy.wire(), step.reset());
+    }
+
+    /** The entries of this page that a policy change delivered as entries gave, per change (its moment). */
+    private void countPolicyChangeEntries(long community, PageWalk walk) {
+        walk.delivered().stream()
+                .filter(row -> row.position().source() == DeltaCandidates.SETTINGS_SOURCE)
+                .collect(Collectors.groupingBy(
+                        row -> row.position().micros(), Collectors.mapping(ChangeRow::d, Collectors.toSet())))
+                .forEach((micros, ds) -> statistics.policyChangeEntriesSent(community, micros, ds.size()));
     }
 
     /**
@@ -152,35 +163,61 @@ public final class IncrementalReads implements IncrementalMode {
     private static PageWalk bootstrapPage(
             IncrementalQueries queries, Delta request, SessionStep step, ReadSnapshot snapshot) {
         int fetch = request.limit() + 1;
-        PageWalk walk = queries.bootstrap(
-                        request.scope(), step.after(), snapshot.snapshot().xmax(), fetch, EXAMINE)
-                .withIterator(rows -> PageWalk.of(rows, request.limit(), fetch, step.after()));
-        return walk.more()
-                ? walk
-                : walk.orUpTo(queries.bootstrapHorizon(request.scope(), step.after(), EXAMINE), step.after());
+        return movingOn(step.after(), (from, widened) -> {
+            PageWalk walk = queries.bootstrap(
+                            request.scope(), from, snapshot.snapshot().xmax(), fetch, EXAMINE)
+                    .withIterator(rows -> PageWalk.of(rows, request.limit(), fetch, step.after()));
+            return walk.more()
+                    ? walk
+                    : walk.orUpTo(queries.bootstrapHorizon(request.scope(), from, EXAMINE), step.after());
+        });
     }
 
     /**
      * Keys first: after no change that one index range is the whole page. A page judges at most
      * {@code fetch} candidates; when more were found, it continues after the last one it judged, so no
-     * second query looks for its horizon.
+     * second query looks for its horizon. A window that stalls is followed by windows of
+     * {@code EXAMINE} candidates.
      */
     private static PageWalk deltaPage(
             IncrementalQueries queries, Delta request, SessionStep step, ReadSnapshot snapshot) {
-        DeltaWindow window =
-                new DeltaWindow(step.after(), step.prior(), snapshot.snapshot().xmax());
         // Room for the repeats a page drops: an artifact can be a candidate of both sources.
-        int fetch = 2 * request.limit() + 1;
-        List<DeltaCandidates.Candidate> candidates = queries.candidates().next(request.scope(), window, fetch + 1);
-        if (candidates.isEmpty()) {
-            return PageWalk.of(Collections.emptyIterator(), request.limit(), fetch, step.after());
+        int first = 2 * request.limit() + 1;
+        return movingOn(step.after(), (from, widened) -> {
+            int fetch = widened ? EXAMINE : first;
+            DeltaWindow window =
+                    new DeltaWindow(from, step.prior(), snapshot.snapshot().xmax());
+            List<DeltaCandidates.Candidate> candidates = queries.candidates().next(request.scope(), window, fetch + 1);
+            if (candidates.isEmpty()) {
+                return PageWalk.of(Collections.emptyIterator(), request.limit(), fetch, step.after());
+            }
+            List<DeltaCandidates.Candidate> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
+            PageWalk walk = queries.delta(request.scope(), judged, step.floor(), fetch)
+                    .withIterator(rows -> PageWalk.of(rows, request.limit(), fetch, step.after()));
+            return walk.more() || candidates.size() == judged.size()
+                    ? walk
+                    : walk.orUpTo(Optional.of(judged.get(judged.size() - 1).position()), step.after());
+        });
+    }
+
+    /**
+     * Walks windows from {@code start} until one gives a page that can be answered: a {@link PageWalk#stalled}
+     * window (rows of one moment and source, none an entry) would put the id of an artifact the reader
+     * heard nothing of into its cursor, so the next window is judged in this request, from that row on.
+     * Each window begins strictly later than the one before, so the walk ends.
+     */
+    private static PageWalk movingOn(Position start, WindowRead read) {
+        PageWalk walk = read.from(start, false);
+        while (walk.stalled()) {
+            walk = read.from(walk.resumeAfter(), true);
         }
-        List<DeltaCandidates.Candidate> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
-        PageWalk walk = queries.delta(request.scope(), judged, step.floor(), fetch)
-                .withIterator(rows -> PageWalk.of(rows, request.limit(), fetch, step.after()));
-        return walk.more() || candidates.size() == judged.size()
-                ? walk
-                : walk.orUpTo(Optional.of(judged.get(judged.size() - 1).position()), step.after());
+        return walk;
+    }
+
+    /** One window of a page, from {@code from}; {@code widened} after a stalled window. */
+    @FunctionalInterface
+    private interface WindowRead {
+        PageWalk from(Position from, boolean widened);
     }
 
     private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {

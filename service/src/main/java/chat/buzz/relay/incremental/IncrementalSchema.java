@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * What incremental reads need from the schema: the Liquibase changesets 0076–0080, the database
- * epoch of 0110–0111, the channel settings history of 0180 and the indexes 0078 builds. The operations console checks these before the incremental gate may be turned on.
+ * epoch of 0110–0111, the channel settings history of 0180 and the indexes 0078 and 0190 build. The operations console checks these before the incremental gate may be turned on.
  */
 public final class IncrementalSchema {
     private IncrementalSchema() {}
@@ -31,7 +31,9 @@ public final class IncrementalSchema {
             "0080-reset-cursors-on-forward-migration",
             "0110-create-database-epoch",
             "0111-create-renew-database-epoch",
-            "0180-create-channel-settings-history");
+            "0180-create-channel-settings-history",
+            "0190-create-artifact-heads-channel-d-index",
+            "0190-validate-artifact-heads-channel-d-index");
 
     public static final List<ExpectedIndex> INDEXES = List.of(
             new ExpectedIndex(
@@ -42,6 +44,10 @@ public final class IncrementalSchema {
                     "artifact_heads_channel_sync_idx",
                     "artifact_heads",
                     "CREATE INDEX artifact_heads_channel_sync_idx ON public.artifact_heads USING btree (channel_id, modified_at, d)"),
+            new ExpectedIndex(
+                    "artifact_heads_channel_d_idx",
+                    "artifact_heads",
+                    "CREATE INDEX artifact_heads_channel_d_idx ON public.artifact_heads USING btree (channel_id, d)"),
             new ExpectedIndex(
                     "artifact_moves_sync_idx",
                     "artifact_revisions",

@@ -21,7 +21,7 @@ import java.util.UUID;
  * When the page stops at a candidate the reader heard nothing of, the next page resumes just before
  * every row of that candidate's moment and source (or after the last entry among them), so it judges
  * those rows again: a cursor never carries the id of an artifact the reader cannot read (PROTOCOL 4.2),
- * not even sealed.
+ * not even sealed. A page that cannot move on that way is {@link #stalled}.
  *
  * @param delivered   the rows this page answered with an entry (or would have, but for an earlier entry
  *                    of the same artifact in the page)
@@ -97,13 +97,25 @@ record PageWalk(List<Entry> entries, List<ChangeRow> delivered, boolean more, Po
     }
 
     /**
+     * Whether this page could only continue at an artifact the reader heard nothing of: a whole window of
+     * rows sharing the moment and source where the page began, none of them an entry. Such a position
+     * must never reach a cursor (PROTOCOL 4.2); the reader judges the next window within the same request
+     * instead (see {@link IncrementalReads}), continuing from this position, which stays on the relay.
+     */
+    boolean stalled() {
+        return more
+                && resumeAfter != null
+                && !resumeAfter.d().equals(Position.LOWEST_ID)
+                && delivered.stream().noneMatch(row -> row.position().equals(resumeAfter));
+    }
+
+    /**
      * Where to continue after {@code last}, naming no artifact the reader was not given. An unnamed
      * candidate is judged again by the next page, which begins before every row of its moment and
      * source, or after the page's last entry if that is later. Only when that would not move past
      * {@code start} (a whole window of rows sharing one microsecond and source, none of them an entry)
-     * does the next page continue right after {@code last} itself: the sealed cursor then holds that id,
-     * which the reader never sees, rather than skip the rows of that moment the page did not examine,
-     * which could lose an entry.
+     * is it {@code last} itself, so that no row of that moment is skipped: such a page is {@link #stalled}
+     * and is never answered as it is.
      */
     private static Position resumable(Position last, boolean named, Optional<Position> lastNamed, Position start) {
         if (named) {

@@ -2,7 +2,8 @@ package chat.buzz.relay.incremental;
 
 /**
  * Counts, per community, what incremental reads answered that operators watch for bursts:
- * resets served, capacity rejections and statement timeouts.
+ * resets served, capacity rejections and statement timeouts; and the entries sent for each channel
+ * policy change delivered as entries (PROTOCOL 4.4), beside the resets they replace.
  */
 public interface SyncStatistics {
     SyncStatistics NONE = new SyncStatistics() {
@@ -14,6 +15,9 @@ public interface SyncStatistics {
 
         @Override
         public void timedOut(long communityId) {}
+
+        @Override
+        public void policyChangeEntriesSent(long communityId, long changedMicros, long entries) {}
     };
 
     void resetServed(long communityId);
@@ -21,4 +25,7 @@ public interface SyncStatistics {
     void capacityRejected(long communityId);
 
     void timedOut(long communityId);
+
+    /** {@code entries} were sent for the community's policy change recorded at {@code changedMicros}. */
+    void policyChangeEntriesSent(long communityId, long changedMicros, long entries);
 }

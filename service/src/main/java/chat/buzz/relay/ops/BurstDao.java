@@ -24,6 +24,17 @@ public interface BurstDao {
 
     record RefusalBucket(Instant start, long refused) {}
 
+    record AsEntriesBucket(Instant start, long changes) {}
+
+    record ChangeAsEntries(
+            long settingsId,
+            UUID channelId,
+            String channelName,
+            String change,
+            String actor,
+            Instant changedAt,
+            long entriesSent) {}
+
     @SqlUpdate("""
             INSERT INTO policy_stamp_advances (community_id, channel_id, change, actor)
             VALUES (:community, :channel, :change, :actor)""")
@@ -109,6 +120,66 @@ public interface BurstDao {
             ORDER BY advanced_at DESC LIMIT 50""")
     @RegisterConstructorMapper(Advance.class)
     List<Advance> advances(@Bind("community") long community, @Bind("from") Instant from, @Bind("to") Instant to);
+
+    /** False while migration 0191 is not applied, and after a rollback to before-incremental. */
+    @SqlQuery("SELECT to_regclass('public.policy_changes_as_entries') IS NOT NULL")
+    boolean changesAsEntriesKept();
+
+    /** A policy change that reaches readers as entries, in the change's own transaction. */
+    @SqlUpdate("""
+            INSERT INTO policy_changes_as_entries (settings_id, change, actor) VALUES (:settings, :change, :actor)""")
+    void recordChangeAsEntries(
+            @Bind("settings") long settings, @Bind("change") String change, @Bind("actor") String actor);
+
+    /** Adds entries this instance sent for the change recorded as history row {@code settings}. */
+    @SqlUpdate("""
+            INSERT INTO policy_change_entries_sent (settings_id, instance_id, entries)
+            SELECT sh.id, :instance, :entries FROM channel_settings_history sh WHERE sh.id = :settings
+            ON CONFLICT (settings_id, instance_id) DO UPDATE SET
+                entries = policy_change_entries_sent.entries + EXCLUDED.entries""")
+    void addEntriesSent(
+            @Bind("settings") long settings, @Bind("instance") String instance, @Bind("entries") long entries);
+
+    /**
+     * Adds entries this instance sent for the community's change recorded at {@code changedMicros}: an
+     * incremental page knows a change by its moment, which is where the change stands in change order.
+     */
+    @SqlUpdate("""
+            INSERT INTO policy_change_entries_sent (settings_id, instance_id, entries)
+            SELECT sh.id, :instance, :entries FROM channel_settings_history sh
+            WHERE sh.community_id = :community
+              AND sh.changed_at = TIMESTAMPTZ 'epoch' + CAST(:changedMicros AS bigint) * INTERVAL '1 microsecond'
+            ON CONFLICT (settings_id, instance_id) DO UPDATE SET
+                entries = policy_change_entries_sent.entries + EXCLUDED.entries""")
+    void addEntriesSentAt(
+            @Bind("community") long community,
+            @Bind("changedMicros") long changedMicros,
+            @Bind("instance") String instance,
+            @Bind("entries") long entries);
+
+    /** Policy changes delivered as entries, in buckets of {@code bucketSeconds} from {@code since}. */
+    @SqlQuery("""
+            SELECT date_bin(make_interval(secs => :bucketSeconds), sh.changed_at, :since) AS start, count(*) AS changes
+            FROM policy_changes_as_entries p JOIN channel_settings_history sh ON sh.id = p.settings_id
+            WHERE sh.community_id = :community AND sh.changed_at >= :since GROUP BY 1 ORDER BY 1""")
+    @RegisterConstructorMapper(AsEntriesBucket.class)
+    List<AsEntriesBucket> changesAsEntriesPerBucket(
+            @Bind("community") long community,
+            @Bind("since") Instant since,
+            @Bind("bucketSeconds") double bucketSeconds);
+
+    /** The latest 50 policy changes delivered as entries since {@code since}, with the entries every instance sent. */
+    @SqlQuery("""
+            SELECT p.settings_id, sh.channel_id, c.name AS channel_name, p.change, p.actor, sh.changed_at,
+                   coalesce((SELECT sum(s.entries) FROM policy_change_entries_sent s WHERE s.settings_id = p.settings_id), 0)
+                       AS entries_sent
+            FROM policy_changes_as_entries p
+            JOIN channel_settings_history sh ON sh.id = p.settings_id
+            JOIN channels c ON c.id = sh.channel_id
+            WHERE sh.community_id = :community AND sh.changed_at >= :since
+            ORDER BY sh.changed_at DESC LIMIT 50""")
+    @RegisterConstructorMapper(ChangeAsEntries.class)
+    List<ChangeAsEntries> changesAsEntries(@Bind("community") long community, @Bind("since") Instant since);
 
     @SqlQuery("SELECT id, name FROM communities ORDER BY name")
     @RegisterConstructorMapper(CommunityRow.class)

@@ -12,7 +12,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
-/** A community's resets, capacity rejections, timeouts and refused policy changes over time, with bursts and their causes. */
+/**
+ * A community's resets, capacity rejections, timeouts and refused policy changes over time, with bursts
+ * and their causes, and beside them the policy changes delivered as entries, which reset nobody.
+ */
 public final class BurstTimeline {
     /** The windows the console offers, each with a bucket size that keeps the chart readable. */
     public enum Window {
@@ -48,9 +51,14 @@ public final class BurstTimeline {
             long peakResetsPerMinute,
             long policyAdvances,
             long policyChangesRefused,
+            long policyChangesAsEntries,
             boolean burst) {}
 
     public record Cause(String channel, String change, String actor, Instant advancedAt) {}
+
+    /** A policy change delivered as entries: what changed, by whom, and the entries every instance sent for it. */
+    public record ChangeAsEntries(
+            String channel, String channelName, String change, String actor, Instant changedAt, long entriesSent) {}
 
     public record Burst(Instant start, Instant end, long resetsServed, long peakResetsPerMinute, List<Cause> causes) {}
 
@@ -63,7 +71,8 @@ public final class BurstTimeline {
             Instant from,
             Instant to,
             List<Point> buckets,
-            List<Burst> bursts) {}
+            List<Burst> bursts,
+            List<ChangeAsEntries> changesAsEntries) {}
 
     private final Jdbi jdbi;
     private final Clock clock;
@@ -96,11 +105,29 @@ public final class BurstTimeline {
         List<Point> points = new ArrayList<>();
         List<Burst> bursts = new ArrayList<>();
         Map<Instant, Long> refused = refusals(communityId, from, window);
+        Map<Instant, Long> asEntries = new HashMap<>();
+        List<ChangeAsEntries> changesAsEntries = new ArrayList<>();
+        jdbi.useExtension(BurstDao.class, dao -> {
+            if (dao.changesAsEntriesKept()) {
+                dao.changesAsEntriesPerBucket(communityId, from, window.bucket.toSeconds())
+                        .forEach(b -> asEntries.put(b.start(), b.changes()));
+                dao.changesAsEntries(communityId, from).stream()
+                        .map(c -> new ChangeAsEntries(
+                                c.channelId().toString(),
+                                c.channelName(),
+                                c.change(),
+                                c.actor(),
+                                c.changedAt(),
+                                c.entriesSent()))
+                        .forEach(changesAsEntries::add);
+            }
+        });
         for (Instant start = from; start.isBefore(to); start = start.plus(window.bucket)) {
             BurstDao.Bucket row = rows.get(start);
             long refusedHere = refused.getOrDefault(start, 0L);
+            long asEntriesHere = asEntries.getOrDefault(start, 0L);
             if (row == null) {
-                points.add(new Point(start, 0, 0, 0, 0, 0, refusedHere, false));
+                points.add(new Point(start, 0, 0, 0, 0, 0, refusedHere, asEntriesHere, false));
                 continue;
             }
             boolean burst = row.peakResetsPerMinute() >= threshold;
@@ -112,6 +139,7 @@ public final class BurstTimeline {
                     row.peakResetsPerMinute(),
                     row.policyAdvances(),
                     refusedHere,
+                    asEntriesHere,
                     burst));
             if (burst) {
                 Instant end = start.plus(window.bucket);
@@ -132,7 +160,8 @@ public final class BurstTimeline {
                 from,
                 to,
                 points,
-                bursts));
+                bursts,
+                changesAsEntries));
     }
 
     /** Refused policy changes per bucket start; none while the schema is rolled back to before-incremental. */

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Counts in memory on the request path and adds the counts to the database every few seconds, one
  * row per community, minute and instance; the timeline sums the instances. Refused policy changes are
- * counted here too: the refused write's transaction rolls back, so it cannot record them itself.
+ * counted here too: the refused write's transaction rolls back, so it cannot record them itself. So are
+ * the entries sent for a policy change delivered as entries, per change: readers write nothing.
  */
 public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChangeRefusals {
     private static final String UNDEFINED_TABLE = "42P01";
@@ -34,12 +35,16 @@ public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChang
 
     private record Key(long communityId, Instant minute, Kind kind) {}
 
+    /** A policy change delivered as entries, known by its history row or, to an incremental page, by its moment. */
+    private record ChangeKey(long communityId, long changedMicros, long settingsId) {}
+
     private final Jdbi jdbi;
     private final String instanceId;
     private final Clock clock;
     private final MetricRegistry metrics;
     // merge and remove are atomic per key, so a count taken while a flush runs lands in the next flush.
     private final Map<Key, Long> pending = new ConcurrentHashMap<>();
+    private final Map<ChangeKey, Long> entriesSent = new ConcurrentHashMap<>();
 
     public DatabaseSyncStatistics(Jdbi jdbi, String instanceId, Clock clock, MetricRegistry metrics) {
         this.jdbi = jdbi;
@@ -70,6 +75,26 @@ public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChang
     @Override
     public void policyChangeRefused(long communityId) {
         count(communityId, Kind.REFUSED_POLICY_CHANGES, "policy-changes-refused");
+    }
+
+    @Override
+    public void policyChangeEntriesSent(long communityId, long changedMicros, long entries) {
+        countEntries(new ChangeKey(communityId, changedMicros, 0), entries);
+    }
+
+    /** {@code entries} were sent for the policy change recorded as history row {@code settingsId}. */
+    public void policyChangeEntriesSentFor(long communityId, long settingsId, long entries) {
+        countEntries(new ChangeKey(communityId, 0, settingsId), entries);
+    }
+
+    private void countEntries(ChangeKey key, long entries) {
+        if (entries <= 0) {
+            return;
+        }
+        entriesSent.merge(key, entries, Long::sum);
+        metrics.meter(MetricRegistry.name(
+                        "ops", "sync", "policy-change-entries-sent", "community-" + key.communityId()))
+                .mark(entries);
     }
 
     private void count(long communityId, Kind kind, String metric) {
@@ -117,6 +142,34 @@ public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChang
                 pending.merge(key, n, Long::sum);
                 throw e;
             }
+        }
+        for (ChangeKey key : entriesSent.keySet()) {
+            Long taken = entriesSent.remove(key);
+            if (taken == null || taken == 0) {
+                continue;
+            }
+            long n = taken;
+            try {
+                jdbi.useExtension(BurstDao.class, dao -> writeEntries(dao, key, n));
+            } catch (RuntimeException e) {
+                if (isUndefinedTable(e)) {
+                    // Migration 0191 not applied, or rolled back to before-incremental: the meter counted them.
+                    LOG.warn(
+                            "Dropped a count of {} entries sent for a policy change: table policy_change_entries_sent is missing",
+                            n);
+                    continue;
+                }
+                entriesSent.merge(key, n, Long::sum);
+                throw e;
+            }
+        }
+    }
+
+    private void writeEntries(BurstDao dao, ChangeKey key, long n) {
+        if (key.settingsId() != 0) {
+            dao.addEntriesSent(key.settingsId(), instanceId, n);
+        } else {
+            dao.addEntriesSentAt(key.communityId(), key.changedMicros(), instanceId, n);
         }
     }
 

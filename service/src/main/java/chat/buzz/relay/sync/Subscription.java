@@ -427,15 +427,15 @@ final class Subscription implements BulkStream.Target {
             return;
         }
         bulk = new BulkStream(
-                List.of(discoverable(change.channel()), removals(change.channel(), true)),
+                List.of(discoverable(change.channel()), membershipRemovals(change.channel())),
                 null,
                 hub.config().getSnapshotChunk());
     }
 
     /**
      * A channel's policy changed and the change is delivered as entries (PROTOCOL 4.4, 5): every artifact
-     * of it that entered the reader's D with this change goes out, and every one that is not in D but
-     * that the reader could have held is removed. A subscriber whose D did not change hears nothing.
+     * of it that entered the reader's D with this change goes out, and every one this change took out of
+     * D is removed. A subscriber whose D did not change hears nothing.
      */
     private void settingsChanged(Change change) {
         if (!inScope(change.channel())) {
@@ -449,18 +449,19 @@ final class Subscription implements BulkStream.Target {
                         .stream()
                         .map(row -> new BulkStream.Framed(row.d(), Frames.event(id, row.json())))
                         .toList();
-        bulk = new BulkStream(
-                List.of(entered, removals(change.channel(), false)),
-                null,
-                hub.config().getSnapshotChunk());
+        BulkStream.Part left = (after, chunk) -> removalFrames(hub.reads()
+                .leftAtChangeChunk(
+                        community(), owner.reader(), filter, floor, settings, change.channel(), after, chunk));
+        bulk = new BulkStream(List.of(entered, left), null, hub.config().getSnapshotChunk());
     }
 
-    private BulkStream.Part removals(UUID channel, boolean onlyWhereMembershipDecides) {
-        return (after, chunk) -> hub
-                .reads()
-                .leftChannelChunk(
-                        community(), owner.reader(), filter, floor, channel, onlyWhereMembershipDecides, after, chunk)
-                .stream()
+    private BulkStream.Part membershipRemovals(UUID channel) {
+        return (after, chunk) -> removalFrames(
+                hub.reads().leftChannelChunk(community(), owner.reader(), filter, floor, channel, after, chunk));
+    }
+
+    private List<BulkStream.Framed> removalFrames(List<SyncReads.ReaderView> removed) {
+        return removed.stream()
                 .map(row -> new BulkStream.Framed(
                         row.d(), Frames.event(id, hub.removals().removal(row.d(), row.verdict()))))
                 .toList();

@@ -68,13 +68,29 @@ final class SyncQueries {
 
     /**
      * One keyset chunk of a channel's artifacts, deleted ones included, that the reader must be told
-     * have left (the verdict is a removal): what a reader whose access to the channel changed must drop.
-     * After a membership change, only where membership decides discovery ({@code <membershipDecidesDiscovery>}):
-     * leaving an open listed channel takes nothing away; after a policy change, everywhere.
+     * have left (the verdict is a removal): what a reader whose membership of the channel changed must
+     * drop, only where membership decides discovery ({@code <membershipDecidesDiscovery>}): leaving an
+     * open listed channel takes nothing away.
      */
     static final String LEFT_CHANNEL_CHUNK = "SELECT * FROM (" + JUDGED + """
             WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after
               AND <membershipDecidesDiscovery>
+            ORDER BY a.d) v
+            WHERE v.verdict = 'remove'
+            ORDER BY v.d
+            LIMIT :chunk
+            """;
+
+    /**
+     * One keyset chunk of a channel's artifacts that a recorded policy change ({@code :settings}) took out
+     * of the reader's D: the channel was in D just before the change, the artifact lay in it then, and the
+     * verdict now is a removal. A reader whose D the change did not touch (a former member already told,
+     * a subscriber that never held the channel) hears nothing of it (PROTOCOL 4.4, 5).
+     */
+    static final String LEFT_AT_CHANGE_CHUNK = "SELECT * FROM (" + JUDGED + """
+            JOIN channel_settings_history sh ON sh.id = :settings AND sh.channel_id = c.id
+            WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after
+              AND <inDBefore> AND <heldAtChange>
             ORDER BY a.d) v
             WHERE v.verdict = 'remove'
             ORDER BY v.d

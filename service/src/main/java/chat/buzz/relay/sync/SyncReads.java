@@ -80,27 +80,43 @@ final class SyncReads {
                 .list());
     }
 
-    /**
-     * The next chunk of {@code channel}'s artifacts that the reader must be told have left, judged with
-     * {@code floor}; after a membership change only where membership decides discovery.
-     */
-    List<ReaderView> leftChannelChunk(
+    /** The next chunk of {@code channel}'s artifacts that policy change {@code settings} took out of the reader's D. */
+    List<ReaderView> leftAtChangeChunk(
             long community,
             String reader,
             SyncFilter filter,
             long floor,
+            long settings,
             UUID channel,
-            boolean onlyWhereMembershipDecides,
             UUID after,
             int chunk) {
         return transaction.run(handle -> bindScope(
-                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.LEFT_CHANNEL_CHUNK), filter.scoped()),
+                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.LEFT_AT_CHANGE_CHUNK), filter.scoped()),
                         filter)
                 .define(
-                        "membershipDecidesDiscovery",
-                        onlyWhereMembershipDecides
-                                ? AccessSql.membershipDecidesDiscovery("c", filter.scoped())
-                                : "true")
+                        "inDBefore",
+                        AccessSql.channelInDAtChange("sh", "c", AccessSql.ChangeSide.BEFORE, filter.scoped()))
+                .define("heldAtChange", AccessSql.heldInChannelAt("a", "sh.channel_id", "sh.changed_at"))
+                .bind("community", community)
+                .bind("reader", reader)
+                .bind("floor", floor)
+                .bind("settings", settings)
+                .bind("only", channel)
+                .bind("after", after == null ? FIRST : after)
+                .bind("chunk", chunk)
+                .map(SyncReads::readerView)
+                .list());
+    }
+
+    /**
+     * The next chunk of {@code channel}'s artifacts that the reader must be told have left after its
+     * membership changed, judged with {@code floor}, where membership decides discovery.
+     */
+    List<ReaderView> leftChannelChunk(
+            long community, String reader, SyncFilter filter, long floor, UUID channel, UUID after, int chunk) {
+        return transaction.run(handle -> bindScope(
+                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.LEFT_CHANNEL_CHUNK), filter.scoped()),
+                        filter)
                 .bind("community", community)
                 .bind("reader", reader)
                 .bind("floor", floor)

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The set-up the client's end-to-end tests share: a relay with incremental reads and a second instance
  * on the same database without them, a model of what was written, an owner who writes and a reader who
  * syncs, and a community left without channels after each test (open channels are discovered by every
- * reader, so one test's channels would show up in the next one's store).
+ * reader, so one test's channels would show up in the next one's store). A subclass marked
+ * {@link PolicyChangesAsEntries} runs the same tests with gate SCOPED_POLICY on.
  */
 abstract class ClientEndToEndFixture {
     /** Both relays, started afresh (on a fresh database) for each test class and stopped after it. */
@@ -30,10 +31,15 @@ abstract class ClientEndToEndFixture {
         private TestRelay incremental;
         private TestRelay currentOnly;
 
+        private boolean entries;
+
         @Override
         public void beforeAll(ExtensionContext context) throws Exception {
-            incremental = TestRelay.create(ConfigOverride.config("gates.incremental", "true"));
-            currentOnly = TestRelay.anotherInstance(incremental, ConfigOverride.config("gates.incremental", "false"));
+            entries = context.getRequiredTestClass().isAnnotationPresent(PolicyChangesAsEntries.class);
+            ConfigOverride scopedPolicy = ConfigOverride.config("gates.scopedPolicy", Boolean.toString(entries));
+            incremental = TestRelay.create(ConfigOverride.config("gates.incremental", "true"), scopedPolicy);
+            currentOnly = TestRelay.anotherInstance(
+                    incremental, ConfigOverride.config("gates.incremental", "false"), scopedPolicy);
             incremental.beforeAll(context);
             currentOnly.beforeAll(context);
         }
@@ -63,6 +69,24 @@ abstract class ClientEndToEndFixture {
     /** The relay with incremental reads on. */
     static TestRelay relay() {
         return RELAYS.incremental;
+    }
+
+    /**
+     * Whether this class runs with channel policy changes delivered as entries (gate SCOPED_POLICY on,
+     * {@link PolicyChangesAsEntries}) or as resets (off): every test runs in both modes.
+     */
+    static boolean policyChangesAsEntries() {
+        return RELAYS.entries;
+    }
+
+    /** With policy changes as entries, no session of any client of the test may have been a policy reset. */
+    @AfterEach
+    void noPolicyResetWhenPolicyChangesAreEntries() {
+        if (policyChangesAsEntries()) {
+            org.assertj.core.api.Assertions.assertThat(notes.lines)
+                    .as("notes of the clients with policy changes as entries")
+                    .noneMatch(line -> line.startsWith("policy reset"));
+        }
     }
 
     /** The same community and database, incremental reads off: clients fall back to mode "current". */

@@ -14,9 +14,11 @@ import chat.buzz.client.SqliteStore;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.SyncClient;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
+import chat.buzz.relay.testing.PolicyChangeKinds;
 import chat.buzz.relay.testing.Replies;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The library against the real relay through the scenarios of the incremental tests: after every
- * sync the store equals D by the test model and by the relay's digest read.
+ * sync the store equals D by the test model and by the relay's digest read. It runs with policy
+ * changes as resets; {@link ClientSyncEndToEndEntriesTest} runs it with them as entries.
  */
 @IntegrationTest
 class ClientSyncEndToEndTest extends ClientEndToEndFixture {
@@ -106,14 +109,60 @@ class ClientSyncEndToEndTest extends ClientEndToEndFixture {
                     .publish(owner, Nostr.editChannel(owner, toHide, tag(Tags.UNLISTED, "true"))));
             model.channels.get(toHide).unlisted = true;
             SessionReport report = sync.sync();
-            assertThat(report.reset()).isTrue();
-            assertThat(report.revalidated()).isEqualTo(1);
-            assertThat(report.check().matched()).isTrue();
-            assertThat(sync.store().get(hidden.toString()))
-                    .map(StoredArtifact::knownIdOnly)
-                    .contains(true);
-            assertThat(notes.lines).anyMatch(line -> line.startsWith("policy reset"));
+            if (policyChangesAsEntries()) {
+                // As entries (PROTOCOL 4.4): a delta removes what left D; nothing to revalidate.
+                assertThat(report.reset()).isFalse();
+                assertThat(report.bootstrap()).isFalse();
+                assertThat(report.removes()).isEqualTo(1);
+                assertThat(report.revalidated()).isZero();
+                assertThat(sync.store().ids()).containsExactly(keep.toString());
+                assertThat(sync.resets()).isZero();
+            } else {
+                assertThat(report.reset()).isTrue();
+                assertThat(report.revalidated()).isEqualTo(1);
+                assertThat(report.check().matched()).isTrue();
+                assertThat(sync.store().get(hidden.toString()))
+                        .map(StoredArtifact::knownIdOnly)
+                        .contains(true);
+                assertThat(notes.lines).anyMatch(line -> line.startsWith("policy reset"));
+            }
             assertStoreIsD(sync, model, reader, Set.of());
+        }
+    }
+
+    /**
+     * Every kind of channel policy change of {@link PolicyChangeKinds}, one after the other, with a
+     * member and a non-member of each channel syncing: after each change both stores equal D by the
+     * model and by the relay's digest. As entries, no session is a reset; as resets, each change is one.
+     */
+    @Test
+    void everyKindOfPolicyChangeLeavesEachStoreEqualToD() {
+        NostrKeys member = NostrKeys.generate();
+        try (SyncClient memberSync = client(member);
+                SyncClient outsiderSync = client(reader)) {
+            memberSync.sync();
+            outsiderSync.sync();
+            int resets = 0;
+            for (PolicyChangeKinds.Change change : PolicyChangeKinds.all()) {
+                UUID channel = Nostr.newId();
+                Replies.accepted(relay().client().publish(owner, change.create(owner, channel)));
+                model.addChannel(channel, owner.publicKeyHex(), change.open(), change.unlisted(), change.ttl());
+                writer.add(owner, channel, member);
+                writer.create(owner, channel);
+                writer.create(owner, channel);
+                memberSync.sync();
+                outsiderSync.sync();
+
+                Replies.accepted(relay().client().publish(owner, change.change(owner, channel)));
+                change.applyTo(model, channel);
+                resets += policyChangesAsEntries() ? 0 : 1;
+                for (SyncClient sync : List.of(memberSync, outsiderSync)) {
+                    SessionReport report = sync.sync();
+                    assertThat(report.reset()).as("%s", change).isEqualTo(!policyChangesAsEntries());
+                    assertStoreIsD(sync, model, sync == memberSync ? member : reader, Set.of());
+                    assertThat(sync.resets()).as("%s", change).isEqualTo(resets);
+                }
+            }
         }
     }
 

@@ -25,7 +25,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** Every buzz-sync command against the real relay, with the messages and exit codes a person sees. */
+/**
+ * Every buzz-sync command against the real relay, with the messages and exit codes a person sees; with
+ * policy changes as resets here and as entries in {@link CommandLineEndToEndEntriesTest}.
+ */
 @IntegrationTest
 class CommandLineEndToEndTest extends ClientEndToEndFixture {
     record Outcome(int exit, String out, String err) {}
@@ -191,6 +194,35 @@ class CommandLineEndToEndTest extends ClientEndToEndFixture {
                 .contains("self-check: store matches the relay: 250 artifacts");
         Outcome quiet = run(relay().baseUrl(), "sync", "--no-progress");
         assertThat(quiet.err()).doesNotContain("artifacts");
+    }
+
+    /**
+     * A channel made private between two syncs: with policy changes as entries buzz-sync reports a
+     * delta that removed the channel's artifact, otherwise a policy reset; either way the store is D.
+     */
+    @Test
+    void syncAfterAPolicyChangeSaysHowTheRelayDeliveredIt() throws Exception {
+        writeKey();
+        UUID kept = writer.channel(owner, true, false, false);
+        UUID hidden = writer.channel(owner, true, false, false);
+        writer.create(owner, kept);
+        writer.create(owner, hidden);
+        assertThat(run(relay().baseUrl(), "sync", "--no-progress").out()).contains("the store holds 2 artifacts");
+        Replies.accepted(relay().client()
+                .publish(owner, Nostr.editChannel(owner, hidden, Nostr.tag(Tags.VISIBILITY, "private"))));
+        model.channels.get(hidden).open = false;
+
+        Outcome sync = run(relay().baseUrl(), "sync", "--no-progress");
+        assertThat(sync.exit()).as(sync.err()).isZero();
+        assertThat(sync.out())
+                .startsWith(
+                        policyChangesAsEntries()
+                                ? "synced: delta; 1 pages, 0 upserts, 1 removes;"
+                                : "synced: policy reset, bootstrapped again;")
+                .contains("the store holds 1 artifacts");
+        if (policyChangesAsEntries()) {
+            assertThat(sync.err()).doesNotContain("policy reset");
+        }
     }
 
     @Test

@@ -49,11 +49,12 @@ class PageWalkTest {
     }
 
     /**
-     * Paging always moves on, even when a whole window shares one moment and source with where it began,
-     * and it skips nothing of that moment: the next page continues right after the last row it examined.
+     * A whole window sharing one moment and source with where it began, none of it an entry, is stalled:
+     * it can only continue right after the last row it examined (skipping nothing of that moment), a
+     * position that names an artifact the reader heard nothing of, so it is never answered as it is.
      */
     @Test
-    void aPageThatWouldNotMoveOnContinuesAfterItsLastRowAndSkipsNothing() {
+    void aPageThatWouldNotMoveOnIsStalledAtItsLastRowAndSkipsNothing() {
         Position start = new Position(30, 0, Position.LOWEST_ID);
         ChangeRow first = unseen(30, 0);
         ChangeRow second = unseen(30, 0);
@@ -63,6 +64,24 @@ class PageWalkTest {
         assertThat(walk.resumeAfter()).isEqualTo(window.get(1).position());
         assertThat(walk.resumeAfter()).isGreaterThan(start);
         assertThat(walk.resumeAfter()).isLessThan(new Position(30, 0, Position.HIGHEST_ID));
+        assertThat(walk.stalled()).isTrue();
+    }
+
+    @Test
+    void pagesThatMoveOnOrNameOnlyEntriesAreNotStalled() {
+        assertThat(PageWalk.of(
+                                List.of(removal(10, 0), unseen(15, 0), unseen(20, 0))
+                                        .iterator(),
+                                5,
+                                3,
+                                START)
+                        .stalled())
+                .isFalse();
+        assertThat(PageWalk.of(List.of(removal(10, 0), removal(12, 0)).iterator(), 1, 2, START)
+                        .stalled())
+                .isFalse();
+        assertThat(PageWalk.of(List.of(removal(30, 0)).iterator(), 5, 3, START).stalled())
+                .isFalse();
     }
 
     @Test

@@ -31,18 +31,6 @@ public final class PropertySeeds {
         playEach(label, property, run, seeds(property, fixed));
     }
 
-    /**
-     * Plays the seed given with -D{property}=N, else only the fixed seeds: for a property whose random
-     * exploration still finds an open defect, so that a run stays repeatable until the defect is fixed.
-     * -D{property}.explore=true adds a fresh random seed as {@link #play} does.
-     */
-    public static void playFixed(String label, String property, LongConsumer run, long... fixed) {
-        List<Long> seeds = Boolean.getBoolean(property + ".explore") || System.getProperty(property) != null
-                ? seeds(property, fixed)
-                : java.util.Arrays.stream(fixed).boxed().toList();
-        playEach(label, property, run, seeds);
-    }
-
     private static void playEach(String label, String property, LongConsumer run, List<Long> seeds) {
         for (long seed : seeds) {
             long started = System.nanoTime();

@@ -1,0 +1,8 @@
+package chat.buzz.relay.client;
+
+import chat.buzz.relay.testing.IntegrationTest;
+
+/** {@link ClientSyncEndToEndTest} with channel policy changes delivered as entries (gate SCOPED_POLICY on). */
+@IntegrationTest
+@PolicyChangesAsEntries
+class ClientSyncEndToEndEntriesTest extends ClientSyncEndToEndTest {}
