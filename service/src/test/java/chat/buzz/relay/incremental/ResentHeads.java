@@ -20,6 +20,12 @@ final class ResentHeads {
     /** "d (delivered in session N, again in session M)", one per head sent again. */
     final List<String> found = new ArrayList<>();
 
+    /** One head sent again: the artifact, and the writer's change count when it was delivered before. */
+    record Resent(String d, int deliveredAtChange, String line) {}
+
+    /** The same heads as {@link #found}, with when each was delivered before. */
+    final List<Resent> resent = new ArrayList<>();
+
     private final Map<String, Delivery> lastDelivered = new HashMap<>();
 
     /** When a head was last delivered: the client's session and the writer's change count. */
@@ -39,7 +45,9 @@ final class ResentHeads {
                 && before != null
                 && before.session() < session
                 && !leftSince.test(d, before.change())) {
-            found.add(d + " (delivered in session " + before.session() + ", again in session " + session + ")");
+            String line = d + " (delivered in session " + before.session() + ", again in session " + session + ")";
+            found.add(line);
+            resent.add(new Resent(d, before.change(), line));
         }
     }
 }

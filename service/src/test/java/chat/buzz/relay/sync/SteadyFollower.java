@@ -35,6 +35,8 @@ final class SteadyFollower implements AutoCloseable {
     int resets;
     int removalsOfWhatWasNotHeld;
     int resent;
+    /** The artifacts of the heads counted in {@link #resent}, in arrival order. */
+    final List<String> resentIds = new ArrayList<>();
 
     SteadyFollower(TestRelay relay, NostrKeys keys, Set<UUID> scope, String label, Model model, LeakOracle oracle) {
         this.view = new View(keys.publicKeyHex(), scope);
@@ -76,6 +78,7 @@ final class SteadyFollower implements AutoCloseable {
         if (event.path("kind").asInt() == Kinds.ARTIFACT_REVISION) {
             if (event.path("id").asText().equals(store.get(d))) {
                 resent++;
+                resentIds.add(d);
             }
             store.put(d, event.path("id").asText());
         } else if (store.remove(d) == null) {

@@ -44,14 +44,30 @@ class SteadySyncConvergencePropertyTest {
 
     @Test
     void everyQuietPointFindsEachSubscriberHoldingExactlyTheDiscoverableSet() {
-        PropertySeeds.play("steady sync", "buzz.steady.sync.seed", seed -> new Run(seed).play(), 13L, 1313L);
+        PropertySeeds.play(
+                "steady sync",
+                "buzz.steady.sync.seed",
+                seed -> new Run(A, B, seed, false, "buzz.steady.sync.seed").play(OPERATIONS),
+                13L,
+                1313L);
     }
 
-    private static final class Run {
+    /**
+     * One seed's walk over subscribers on instances {@code a} and {@code b}. With {@code policyChanges}
+     * the walk also changes channel policy, for relays that deliver those changes as frames (gate
+     * scoped_policy on): still no sync_reset, exactly D at every quiet point, and no head sent again to
+     * a subscriber holding it.
+     */
+    static final class Run {
+        private final TestRelay a;
+        private final TestRelay b;
         private final long seed;
+        private final boolean policyChanges;
+        private final String replayProperty;
+        private final String label;
         private final Random random;
         private final Model model = new Model();
-        private final ModelWriter writer = new ModelWriter(A.client(), model);
+        private final ModelWriter writer;
         private final LeakOracle oracle = new LeakOracle(model);
         private final List<SteadyFollower> followers = new ArrayList<>();
         private final ChannelMetadataProbe channelMetadata = new ChannelMetadataProbe(model, oracle);
@@ -59,14 +75,22 @@ class SteadySyncConvergencePropertyTest {
         private NostrKeys owner;
         private UUID markers;
         private int quietPoints;
+        private int operationCount;
 
-        Run(long seed) {
+        Run(TestRelay a, TestRelay b, long seed, boolean policyChanges, String replayProperty) {
+            this.a = a;
+            this.b = b;
             this.seed = seed;
+            this.policyChanges = policyChanges;
+            this.replayProperty = replayProperty;
+            this.label = policyChanges ? "steady sync with policy changes" : "steady sync";
             this.random = new Random(seed);
+            this.writer = new ModelWriter(a.client(), model);
         }
 
-        void play() {
-            SteadyWorld world = new SteadyWorld(writer, random);
+        void play(int operationCount) {
+            this.operationCount = operationCount;
+            SteadyWorld world = new SteadyWorld(writer, random, policyChanges);
             SteadyOperations operations = world.operations;
             owner = world.owner;
             List<NostrKeys> readers = world.readers;
@@ -75,36 +99,48 @@ class SteadySyncConvergencePropertyTest {
             keys.add(owner);
             // Every subscriber, scoped or not, discovers this listed open channel: quiet-point markers go there.
             markers = writer.channel(owner, true, false, false);
+            operations.keepPolicy(markers);
             System.out.printf(
-                    "steady sync: seed %d, %d operations, leaving out %s%n",
-                    seed, OPERATIONS, world.leftOutDescription());
+                    "%s: seed %d, %d operations, leaving out %s%n",
+                    label, seed, operationCount, world.leftOutDescription());
             try {
                 for (int i = 0; i < readers.size(); i++) {
                     followers.add(new SteadyFollower(
-                            i % 2 == 0 ? B : A,
+                            i % 2 == 0 ? b : a,
                             readers.get(i),
                             Set.of(),
                             "r" + i + " on " + (i % 2 == 0 ? "B" : "A"),
                             model,
                             oracle));
                 }
-                followers.add(new SteadyFollower(A, owner, Set.of(), "owner on A", model, oracle));
+                followers.add(new SteadyFollower(a, owner, Set.of(), "owner on A", model, oracle));
                 followers.add(new SteadyFollower(
-                        A,
+                        a,
                         readers.get(0),
                         Set.of(markers, channels.get(0), channels.get(2)),
                         "r0 on A scoped to a private and an unlisted channel",
                         model,
                         oracle));
                 followers.add(new SteadyFollower(
-                        B,
+                        b,
                         readers.get(1),
                         Set.of(markers, channels.get(1), channels.get(3)),
                         "r1 on B scoped to a listed and a private channel",
                         model,
                         oracle));
+                // A marker written while a snapshot still streams can reach a subscriber through the snapshot,
+                // ahead of live frames of writes made before it: the first quiet point waits for every EOSE.
+                for (SteadyFollower follower : followers) {
+                    await().atMost(Duration.ofSeconds(30))
+                            .pollInterval(Duration.ofMillis(5))
+                            .alias(context() + ": EOSE reaching " + follower.label)
+                            .until(() -> follower.client.liveAtEose(SteadyFollower.SUBSCRIPTION)
+                                    || follower.client
+                                            .closedReason(SteadyFollower.SUBSCRIPTION + "-0")
+                                            .isPresent());
+                }
                 quietPoint();
-                for (int step = 0; step < OPERATIONS; step++) {
+                for (int step = 0; step < operationCount; step++) {
                     operations.step();
                     if (random.nextInt(5) == 0) {
                         quietPoint();
@@ -118,6 +154,13 @@ class SteadySyncConvergencePropertyTest {
             writer.deleteAllChannels(owner);
         }
 
+        /** Where the story and the model's clock stood at the last quiet point. */
+        private int lastQuietLine;
+
+        private int lastQuietChange;
+        /** Heads sent again although nothing concerning them happened since the last quiet point. */
+        private final List<String> resentUnprompted = new ArrayList<>();
+
         private void quietPoint() {
             quietPoints++;
             UUID marker = writer.create(owner, markers);
@@ -130,17 +173,42 @@ class SteadySyncConvergencePropertyTest {
                                 || follower.client
                                         .closedReason(SteadyFollower.SUBSCRIPTION + "-0")
                                         .isPresent());
+                int before = follower.resentIds.size();
                 follower.replay();
+                judgeResent(follower, follower.resentIds.subList(before, follower.resentIds.size()));
                 check(follower);
             }
+            lastQuietLine = writer.historyLength();
+            lastQuietChange = model.changes();
             // Every write has been handled by now, so channel metadata is read on both instances in turn.
             for (int i = 0; i < keys.size(); i++) {
                 NostrKeys reader = keys.get(i);
                 channelMetadata.check(
-                        (i + quietPoints) % 2 == 0 ? A.client() : B.client(),
+                        (i + quietPoints) % 2 == 0 ? a.client() : b.client(),
                         reader,
                         writer.name(reader.publicKeyHex()),
                         () -> context() + "\n" + writer.story());
+            }
+        }
+
+        /**
+         * A head sent again to a subscriber holding it is fine when writes since the last quiet point
+         * concerned that artifact (a frame computed after a later write carries the later state, and the
+         * later write's frame carries it again); with nothing concerning it (no revision, no policy change
+         * of its channel, no membership change of the subscriber there) it is an over-send: PROTOCOL 4.4
+         * sends nothing to a reader whose D a policy change did not change.
+         */
+        private void judgeResent(SteadyFollower follower, List<String> resent) {
+            for (String d : resent) {
+                UUID id = UUID.fromString(d);
+                if (!model.touchedSince(follower.view.reader(), id, lastQuietChange)) {
+                    UUID channel = model.artifacts.get(id).channel;
+                    resentUnprompted.add(shortId(d) + " in " + shortId(channel) + " to " + follower.label
+                            + ", writes since the last quiet point:" + writer.historyFrom(lastQuietLine)
+                            + "\n  its history and its channel's:"
+                            + writer.historyMentioning(shortId(d), shortId(channel))
+                            + "\n  what " + follower.label + " heard of it:" + follower.framesAbout(d));
+                }
             }
         }
 
@@ -150,9 +218,17 @@ class SteadySyncConvergencePropertyTest {
                     .isEmpty();
             assertThat(follower.resets)
                     .as(
-                            "%s: sync_reset closes sent to %s with no policy change%n%s",
-                            context(), follower.label, writer.story())
+                            "%s: sync_reset closes sent to %s (%s)%n%s",
+                            context(),
+                            follower.label,
+                            policyChanges ? "policy changes are frames" : "no policy change",
+                            writer.story())
                     .isZero();
+            if (policyChanges) {
+                assertThat(resentUnprompted)
+                        .as("%s: heads sent again with nothing concerning them since the last quiet point", context())
+                        .isEmpty();
+            }
             ExactSet.assertHoldsExactly(
                     model.discoverable(follower.view),
                     follower.store,
@@ -163,7 +239,7 @@ class SteadySyncConvergencePropertyTest {
         }
 
         private String context() {
-            return "seed " + seed + " (replay with -Dbuzz.steady.sync.seed=" + seed + ")";
+            return "seed " + seed + " (replay with -D" + replayProperty + "=" + seed + ")";
         }
 
         private void report(SteadyOperations operations) {
@@ -171,10 +247,18 @@ class SteadySyncConvergencePropertyTest {
             int notHeld =
                     followers.stream().mapToInt(f -> f.removalsOfWhatWasNotHeld).sum();
             System.out.printf(
-                    "steady sync: seed %d: %d quiet points, 0 sync_reset, %d heads sent again to a subscriber"
-                            + " holding them, %d removals of artifacts not held, %d channel-metadata reads;"
-                            + " writes %s%n",
-                    seed, quietPoints, resent, notHeld, channelMetadata.reads(), operations.done());
+                    "%s: seed %d: %d operations, %d quiet points, 0 sync_reset, %d heads sent again to a"
+                            + " subscriber holding them (%d with nothing concerning them since the last quiet"
+                            + " point), %d removals of artifacts not held, %d channel-metadata reads; writes %s%n",
+                    label,
+                    seed,
+                    operationCount,
+                    quietPoints,
+                    resent,
+                    resentUnprompted.size(),
+                    notHeld,
+                    channelMetadata.reads(),
+                    operations.done());
         }
     }
 }

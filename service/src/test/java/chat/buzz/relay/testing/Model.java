@@ -98,6 +98,13 @@ public final class Model {
     private final Map<View, Set<String>> lastDiscoverable = new HashMap<>();
 
     private final Map<View, Map<String, Integer>> lastLeft = new HashMap<>();
+    /** Per channel, the change number of its last policy change; per "reader channel", of its last membership change. */
+    private final Map<UUID, Integer> lastPolicyChange = new HashMap<>();
+
+    private final Map<String, Integer> lastMembershipChange = new HashMap<>();
+    /** Per artifact, the change number of its last revision or redaction. */
+    private final Map<UUID, Integer> lastRevision = new HashMap<>();
+
     private int changes;
 
     public Channel addChannel(UUID id, String owner, boolean open, boolean unlisted, boolean ttl) {
@@ -111,6 +118,20 @@ public final class Model {
     public void deleteChannel(UUID id) {
         channels.get(id).deleted = true;
         changed();
+        lastPolicyChange.put(id, changes);
+    }
+
+    /**
+     * An accepted channel edit (PROTOCOL 3.1): the flags it leaves the channel with. The relay keeps the
+     * unlisted flag of a channel made private, where it means nothing until the channel is open again.
+     */
+    public void channelPolicy(UUID id, boolean open, boolean unlisted, boolean ttl) {
+        Channel channel = channels.get(id);
+        channel.open = open;
+        channel.unlisted = unlisted;
+        channel.ttl = ttl;
+        changed();
+        lastPolicyChange.put(id, changes);
     }
 
     public void member(UUID channel, String pubkey, boolean active) {
@@ -120,6 +141,7 @@ public final class Model {
             channels.get(channel).members.remove(pubkey);
         }
         changed();
+        lastMembershipChange.put(pubkey + " " + channel, changes);
     }
 
     /** An accepted artifact revision: create, update, move, delete or restore. */
@@ -135,11 +157,13 @@ public final class Model {
         artifact.revisions.add(eventId);
         byRevision.put(eventId, artifact);
         changed();
+        lastRevision.put(d, changes);
     }
 
     public void redactHead(UUID d) {
         artifacts.get(d).redacted = true;
         changed();
+        lastRevision.put(d, changes);
     }
 
     /** D(reader, scope) of PROTOCOL 4.2 as d → head event id. */
@@ -214,6 +238,28 @@ public final class Model {
             }
         });
         windows.forEach(this::widen);
+    }
+
+    /** Whether the channel ever had a policy change (visibility, unlisted, TTL, deletion). */
+    public boolean policyChanged(UUID channel) {
+        return lastPolicyChange.containsKey(channel);
+    }
+
+    /** Whether the reader's membership of the channel changed after change number {@code change}. */
+    public boolean membershipChangedSince(String reader, UUID channel, int change) {
+        return lastMembershipChange.getOrDefault(reader + " " + channel, -1) > change;
+    }
+
+    /**
+     * Whether anything that could send the reader this artifact again happened after change number
+     * {@code change}: a revision or redaction of it, a policy change of its channel, or a membership
+     * change of the reader there.
+     */
+    public boolean touchedSince(String reader, UUID d, int change) {
+        UUID channel = artifacts.get(d).channel;
+        return lastRevision.getOrDefault(d, -1) > change
+                || lastPolicyChange.getOrDefault(channel, -1) > change
+                || membershipChangedSince(reader, channel, change);
     }
 
     /** How many changes the model has seen: a clock for {@link #leftSince}. */

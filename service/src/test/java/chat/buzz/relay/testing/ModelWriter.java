@@ -57,6 +57,20 @@ public final class ModelWriter {
         return historyMentioning(shortId(d));
     }
 
+    /** How many lines the story has had: a bookmark for {@link #historyFrom}. */
+    public int historyLength() {
+        return history.size();
+    }
+
+    /** Every line of the story from line {@code from} on, numbered. */
+    public String historyFrom(int from) {
+        StringBuilder text = new StringBuilder();
+        for (int i = from; i < history.size(); i++) {
+            text.append("\n    #").append(i).append(' ').append(history.get(i));
+        }
+        return text.toString();
+    }
+
     /** Every line of the story since the start that contains any of the words, numbered. */
     public String historyMentioning(String... words) {
         StringBuilder text = new StringBuilder();
@@ -105,6 +119,35 @@ public final class ModelWriter {
         note("channel " + shortId(id) + (open ? " open" : " private") + (unlisted ? " unlisted" : "")
                 + (ttl ? " ttl" : ""));
         return id;
+    }
+
+    /** Makes the channel open or private (a policy change, PROTOCOL 4.4, when it really changes). */
+    public void visibility(NostrKeys owner, UUID id, boolean open) {
+        editChannel(owner, id, tag(Tags.VISIBILITY, open ? "open" : "private"));
+        Model.Channel channel = model.channels.get(id);
+        model.channelPolicy(id, open, channel.unlisted, channel.ttl);
+        note("make " + shortId(id) + (open ? " open" : " private"));
+    }
+
+    /** Sets or clears the unlisted flag; the relay refuses to set it on a private channel. */
+    public void unlisted(NostrKeys owner, UUID id, boolean unlisted) {
+        editChannel(owner, id, tag(Tags.UNLISTED, Boolean.toString(unlisted)));
+        Model.Channel channel = model.channels.get(id);
+        model.channelPolicy(id, channel.open, unlisted, channel.ttl);
+        note((unlisted ? "set" : "clear") + " unlisted " + shortId(id));
+    }
+
+    /** Sets a TTL of an hour (what {@link #channel} gives) or clears it with 0. */
+    public void ttl(NostrKeys owner, UUID id, boolean ttl) {
+        editChannel(owner, id, tag(Tags.TTL, ttl ? "3600" : "0"));
+        Model.Channel channel = model.channels.get(id);
+        model.channelPolicy(id, channel.open, channel.unlisted, ttl);
+        note((ttl ? "set" : "clear") + " ttl " + shortId(id));
+    }
+
+    @SuppressWarnings("unchecked")
+    private void editChannel(NostrKeys owner, UUID id, List<String> change) {
+        accept(owner, Nostr.editChannel(owner, id, change));
     }
 
     public void deleteChannel(NostrKeys owner, UUID id) {

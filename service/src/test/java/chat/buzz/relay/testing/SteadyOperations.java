@@ -15,12 +15,14 @@ import java.util.UUID;
 import java.util.function.Predicate;
 
 /**
- * Random writes that never advance the policy stamp (PROTOCOL 4.4): no channel edits, no channel
- * deletions; channel creation, artifact writes and membership changes only. Each run leaves out a
- * random part of the operation kinds, because an oracle is blind wherever its generator always does
- * the same mix (the reset-heavy mode hid missed removals exactly that way). A removal story (deletes,
- * moves and edits before and after a reader leaves or is removed) is queued as separate writes, so
- * reads can fall between them.
+ * Random writes that never advance the policy stamp (PROTOCOL 4.4): by default no channel edits, no channel
+ * deletions; channel creation, artifact writes and membership changes only. With policy changes on (for a
+ * relay that delivers them as entries, gate scoped_policy) the walk also makes channels private or open,
+ * sets and clears the unlisted flag and the TTL, and deletes channels ({@link ChannelPolicyOperations}).
+ * Each run leaves out a random part of the operation kinds, because an oracle is blind wherever its
+ * generator always does the same mix (the reset-heavy mode hid missed removals exactly that way). A
+ * removal story (deletes, moves and edits before and after a reader leaves or is removed) is queued as
+ * separate writes, so reads can fall between them.
  */
 public final class SteadyOperations {
     public enum Kind {
@@ -36,12 +38,28 @@ public final class SteadyOperations {
         JOIN(6),
         LEAVE(5),
         REMOVAL_STORY(10),
-        NEW_CHANNEL(1);
+        NEW_CHANNEL(1),
+        // The policy kinds come last and weigh nothing unless enabled, so a walk without them draws
+        // exactly the random numbers it drew before they existed: its seeds replay unchanged.
+        MAKE_PRIVATE(3, true),
+        MAKE_OPEN(3, true),
+        SET_UNLISTED(2, true),
+        CLEAR_UNLISTED(2, true),
+        SET_TTL(2, true),
+        CLEAR_TTL(2, true),
+        DELETE_CHANNEL(1, true);
 
         final int weight;
+        /** A channel policy change (PROTOCOL 4.4): made only by a walk with policy changes on. */
+        public final boolean policy;
 
         Kind(int weight) {
+            this(weight, false);
+        }
+
+        Kind(int weight, boolean policy) {
             this.weight = weight;
+            this.policy = policy;
         }
     }
 
@@ -54,6 +72,7 @@ public final class SteadyOperations {
     private final boolean ttlChannels;
     private final Deque<Runnable> queued = new ArrayDeque<>();
     private final Map<Kind, Integer> done = new EnumMap<>(Kind.class);
+    private final ChannelPolicyOperations policy;
 
     /** @param ttlChannels whether new channels may have a TTL */
     public SteadyOperations(
@@ -63,6 +82,22 @@ public final class SteadyOperations {
             List<NostrKeys> readers,
             Set<Kind> leftOut,
             boolean ttlChannels) {
+        this(writer, random, owner, readers, leftOut, ttlChannels, false);
+    }
+
+    /**
+     * @param ttlChannels    whether new channels may have a TTL
+     * @param policyChanges whether the walk makes channel policy changes (the kinds with {@link Kind#policy})
+     */
+    public SteadyOperations(
+            ModelWriter writer,
+            Random random,
+            NostrKeys owner,
+            List<NostrKeys> readers,
+            Set<Kind> leftOut,
+            boolean ttlChannels,
+            boolean policyChanges) {
+        this.policy = new ChannelPolicyOperations(writer, random, owner);
         this.writer = writer;
         this.ttlChannels = ttlChannels;
         this.model = writer.model;
@@ -70,19 +105,38 @@ public final class SteadyOperations {
         this.owner = owner;
         this.readers = List.copyOf(readers);
         for (Kind kind : Kind.values()) {
-            weights.put(kind, leftOut.contains(kind) ? 0 : kind.weight);
+            boolean made = !leftOut.contains(kind) && (policyChanges || !kind.policy);
+            weights.put(kind, made ? kind.weight : 0);
         }
     }
 
-    /** Each kind but CREATE is left out with probability 1/4. */
+    /** Each kind but CREATE and the policy kinds is left out with probability 1/4. */
     public static Set<Kind> randomlyLeftOut(Random random) {
+        return randomlyLeftOut(random, false);
+    }
+
+    /** Each kind but CREATE is left out with probability 1/4; the policy kinds are drawn for only if made. */
+    public static Set<Kind> randomlyLeftOut(Random random, boolean policyChanges) {
         Set<Kind> leftOut = EnumSet.noneOf(Kind.class);
         for (Kind kind : Kind.values()) {
+            if (kind.policy && !policyChanges) {
+                continue;
+            }
             if (kind != Kind.CREATE && random.nextInt(4) == 0) {
                 leftOut.add(kind);
             }
         }
         return leftOut;
+    }
+
+    /** Channels whose policy the walk must never change (a channel every subscriber's quiet-point marker uses). */
+    public void keepPolicy(UUID channel) {
+        policy.keepPolicy(channel);
+    }
+
+    /** Channels the walk must never give a TTL: a scope naming one is refused (PROTOCOL 4.5). */
+    public void keepDurable(UUID channel) {
+        policy.keepDurable(channel);
     }
 
     /** How many writes of each kind were made (a story counts once). */
@@ -196,6 +250,9 @@ public final class SteadyOperations {
             case NEW_CHANNEL -> {
                 boolean open = random.nextBoolean();
                 writer.channel(owner, open, open && random.nextInt(3) == 0, ttlChannels && random.nextInt(6) == 0);
+            }
+            default -> {
+                return policy.attempt(kind);
             }
         }
         return true;

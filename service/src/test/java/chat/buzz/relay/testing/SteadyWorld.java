@@ -22,13 +22,21 @@ public final class SteadyWorld {
     public final SteadyOperations operations;
 
     public SteadyWorld(ModelWriter writer, Random random) {
+        this(writer, random, false);
+    }
+
+    /**
+     * @param policyChanges whether the walk also changes channel policy ({@link SteadyOperations}); the
+     *                      scoped clients' channels (the first four) never get a TTL then
+     */
+    public SteadyWorld(ModelWriter writer, Random random, boolean policyChanges) {
         writer.name(owner, "owner");
         for (int i = 0; i < readers.size(); i++) {
             writer.name(readers.get(i), "r" + i);
         }
-        leftOut = SteadyOperations.randomlyLeftOut(random);
+        leftOut = SteadyOperations.randomlyLeftOut(random, policyChanges);
         ttl = random.nextInt(3) > 0;
-        operations = new SteadyOperations(writer, random, owner, readers, leftOut, ttl);
+        operations = new SteadyOperations(writer, random, owner, readers, leftOut, ttl, policyChanges);
         for (int i = 0; i < 2; i++) {
             channels.add(writer.channel(owner, false, false, false));
             channels.add(writer.channel(owner, true, false, false));
@@ -38,6 +46,7 @@ public final class SteadyWorld {
             channels.add(writer.channel(owner, true, false, true));
             channels.add(writer.channel(owner, false, false, true));
         }
+        channels.subList(0, 4).forEach(operations::keepDurable);
         for (NostrKeys reader : readers) {
             for (UUID channel : channels) {
                 if (random.nextInt(3) == 0) {

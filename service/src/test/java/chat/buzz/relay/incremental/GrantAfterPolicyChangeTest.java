@@ -1,0 +1,66 @@
+package chat.buzz.relay.incremental;
+
+import static chat.buzz.relay.testing.Nostr.tag;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import chat.buzz.protocol.NostrKeys;
+import chat.buzz.protocol.Tags;
+import chat.buzz.relay.testing.IntegrationTest;
+import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * With policy changes as entries (gate scoped_policy on), a membership change that changes nobody's D
+ * sends nothing (PROTOCOL 4.2: a relay should not re-send what the previous session delivered
+ * unchanged), also in a channel whose policy changed a moment before. Found by
+ * {@link SteadyEntriesConvergencePropertyTest}: a reader added to a channel just made open and listed
+ * was sent all its artifacts again.
+ */
+@IntegrationTest
+class GrantAfterPolicyChangeTest {
+    @RegisterExtension
+    static final TestRelay RELAY = TestRelay.create(
+            ConfigOverride.config("gates.incremental", "true"), ConfigOverride.config("gates.scopedPolicy", "true"));
+
+    private final Writer writer = new Writer(RELAY.client());
+    private final NostrKeys owner = NostrKeys.generate();
+    private final NostrKeys reader = NostrKeys.generate();
+
+    @Test
+    void aGrantInAListedChannelSendsNothing() {
+        UUID channel = writer.channel(owner, "open");
+        UUID d = writer.create(owner, channel);
+        SyncingClient sync = new SyncingClient(RELAY.client(), reader, List.of());
+        assertThat(sync.session()).extracting(e -> e.get("d").asText()).contains(d.toString());
+
+        writer.addMember(owner, channel, reader);
+
+        assertThat(sync.session()).as("a grant that changes no D").isEmpty();
+    }
+
+    @Test
+    void aGrantInAChannelJustMadeOpenSendsNothing() {
+        UUID channel = writer.channel(owner, "private");
+        UUID d = writer.create(owner, channel);
+        SyncingClient sync = new SyncingClient(RELAY.client(), reader, List.of());
+        sync.session();
+        writer.editChannel(owner, channel, tag(Tags.VISIBILITY, "open"));
+        assertThat(sync.session())
+                .as("the policy change brings the artifact")
+                .extracting(e -> e.get("d").asText())
+                .containsExactly(d.toString());
+
+        writer.addMember(owner, channel, reader);
+        List<JsonNode> entries = sync.session();
+
+        assertThat(entries)
+                .as("a grant in a channel made open (and listed) before the previous session changes no D")
+                .isEmpty();
+        assertThat(sync.resets).isZero();
+    }
+}
