@@ -3,7 +3,7 @@
 --changeset buzz:0191-create-policy-changes-as-entries
 -- What the console's burst page shows beside the resets: each channel policy change delivered as
 -- entries (what changed and who changed it, written in the change's own transaction) and how many
--- entries each relay instance sent for it over both protocols (added by each instance's statistics
+-- entries each relay instance sent for it in incremental pages (added by each instance's statistics
 -- flush, as sync_statistics is). The change itself stays in channel_settings_history.
 SET LOCAL lock_timeout = '5s';
 CREATE TABLE policy_changes_as_entries (

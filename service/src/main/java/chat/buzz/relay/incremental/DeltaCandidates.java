@@ -113,9 +113,15 @@ final class DeltaCandidates {
             LIMIT :examine
             """;
 
+    /**
+     * A change of the channel's settings in the window that the previous session's first page did not
+     * see: once a session has read the settings as they are now, a later membership change is judged
+     * rightly by today's settings, and counting that change again would re-send a grant that changes
+     * no D.
+     */
     private static final String SETTINGS_CHANGED_IN_WINDOW = """
             EXISTS (SELECT 1 FROM channel_settings_history x WHERE x.channel_id = c.id AND x.changed_at >= :afterTime
-                    AND <membershipDecidedAtChange>)""";
+                    AND <membershipDecidedAtChange> AND NOT <settingsRowJudged>)""";
 
     /** Whether the previous session's first page could see the row version written by {@code <xid>}. */
     private static final String JUDGED_BY_FIRST_PAGE = """
@@ -170,8 +176,12 @@ final class DeltaCandidates {
                 .define("settingsInDAfter", channelInDAtChange("sh", "c", ChangeSide.AFTER, !scope.isEmpty()))
                 .define(
                         "settingsChangedSince",
-                        SETTINGS_CHANGED_IN_WINDOW.replace(
-                                "<membershipDecidedAtChange>", membershipDecidedAtChange("x", !scope.isEmpty())))
+                        SETTINGS_CHANGED_IN_WINDOW
+                                .replace(
+                                        "<membershipDecidedAtChange>", membershipDecidedAtChange("x", !scope.isEmpty()))
+                                .replace(
+                                        "<settingsRowJudged>",
+                                        judgedByFirstPage(IncrementalQueries.WRITER_XID.formatted("x"))))
                 .define("liveHead", liveHead("a", "e"))
                 .define("heldAtChange", heldInChannelAt("a", "sh.channel_id", "sh.changed_at"))
                 .bind("membershipSource", MEMBERSHIP_SOURCE)
