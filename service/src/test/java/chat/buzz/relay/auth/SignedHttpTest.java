@@ -236,13 +236,27 @@ class SignedHttpTest {
         assertThat(post(header, QUERY).status()).isEqualTo(200);
     }
 
+    /**
+     * The length is judged from the headers, before the body is read or the signature checked, so only
+     * the headers are sent: a client still writing a body the relay refused unread races the relay's
+     * close of that connection and may never read the 413.
+     */
     @Test
-    void oversizedBodiesAre413() {
-        String huge = "[" + "\"x\",".repeat(RELAY.configuration().getRelay().getMaxBodyBytes() / 4 + 10) + "1]";
-        // Its own client: the relay closes a connection whose body it refused unread.
-        Reply reply = RELAY.client().post(alice, "/query", huge);
-        assertThat(reply.status()).isEqualTo(413);
-        assertThat(reply.error()).contains("larger than");
+    void oversizedBodiesAre413() throws java.io.IOException {
+        java.net.URI base = java.net.URI.create(RELAY.baseUrl());
+        int over = RELAY.configuration().getRelay().getMaxBodyBytes() + 1;
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress("127.0.0.1", base.getPort()), 10_000);
+            socket.setSoTimeout(20_000);
+            socket.getOutputStream()
+                    .write(("POST /query HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
+                                    + "\r\nAuthorization: Nostr e30\r\nContent-Type: application/json\r\nContent-Length: "
+                                    + over + "\r\n\r\n")
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String reply = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(reply).startsWith("HTTP/1.1 413 ");
+            assertThat(reply).contains("larger than");
+        }
     }
 
     private void assertRejected(String header, String reason) {
