@@ -172,7 +172,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 config.getSync(),
                 config.getRelay().getPublicScheme(),
                 config.getIncremental().getOverlapSeconds(),
-                new SyncFeature.Needs(database, communities, gates, identity, clock, channelMetadata));
+                new SyncFeature.Needs(database, communities, gates, identity, clock, channelMetadata, statistics));
 
         HealthFeature.register(
                 environment, jdbi, config.getChangelog(), changeFeedConnected, () -> gates.isEnabled(Gate.INCREMENTAL));

@@ -1,5 +1,6 @@
 package chat.buzz.relay.ops;
 
+import chat.buzz.relay.changes.PolicyChangeEntriesSent;
 import chat.buzz.relay.channel.PolicyChangeRefusals;
 import chat.buzz.relay.incremental.SyncStatistics;
 import com.codahale.metrics.MetricRegistry;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * counted here too: the refused write's transaction rolls back, so it cannot record them itself. So are
  * the entries sent for a policy change delivered as entries, per change: readers write nothing.
  */
-public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChangeRefusals {
+public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChangeRefusals, PolicyChangeEntriesSent {
     private static final String UNDEFINED_TABLE = "42P01";
 
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseSyncStatistics.class);
@@ -82,9 +83,9 @@ public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChang
         countEntries(new ChangeKey(communityId, changedMicros, 0), entries);
     }
 
-    /** {@code entries} were sent for the policy change recorded as history row {@code settingsId}. */
-    public void policyChangeEntriesSentFor(long communityId, long settingsId, long entries) {
-        countEntries(new ChangeKey(communityId, 0, settingsId), entries);
+    @Override
+    public void sentFor(long communityId, long settingsChange, long entries) {
+        countEntries(new ChangeKey(communityId, 0, settingsChange), entries);
     }
 
     private void countEntries(ChangeKey key, long entries) {

@@ -116,7 +116,16 @@ final class ReaderStreams {
         BulkStream.Part left = (after, chunk) -> removalFrames(context.reads()
                 .leftAtChangeChunk(
                         community(), owner.reader(), filter, floor, settings, change.channel(), after, chunk));
-        return new BulkStream(List.of(entered, left), null, chunk());
+        return new BulkStream(List.of(counted(entered, settings), counted(left, settings)), null, chunk());
+    }
+
+    /** The console shows, beside the resets, how many entries a change delivered as entries sent. */
+    private BulkStream.Part counted(BulkStream.Part part, long settings) {
+        return (after, chunk) -> {
+            List<BulkStream.Framed> framed = part.read(after, chunk);
+            context.metrics().policyChangeEntriesSent(community(), settings, framed.size());
+            return framed;
+        };
     }
 
     private BulkStream.Part membershipRemovals(UUID channel, long floor) {

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.changes.PolicyChangeEntriesSent;
 import chat.buzz.relay.channelmeta.ChannelMetadataLive;
 import chat.buzz.relay.channelmeta.ChannelMetadataReads;
 import chat.buzz.relay.community.CommunityDirectory;
@@ -31,7 +32,8 @@ public final class SyncFeature {
             Gates gates,
             RelayIdentity identity,
             Clock clock,
-            ChannelMetadataReads channelMetadata) {}
+            ChannelMetadataReads channelMetadata,
+            PolicyChangeEntriesSent policyChangeEntriesSent) {}
 
     /**
      * @param publicScheme the scheme clients connect with when no trusted proxy says otherwise
@@ -62,7 +64,7 @@ public final class SyncFeature {
         // Channel metadata subscriptions: one thread, so each snapshot is ordered before later changes.
         ExecutorService channelMetadataThread = fixedThreads(environment, "channel-metadata-%d", 1);
         SyncWorkers workers = new SyncWorkers(streamWorkers, liveWorkers, timers);
-        SyncMetrics metrics = new SyncMetrics(environment.metrics());
+        SyncMetrics metrics = new SyncMetrics(environment.metrics(), needs.policyChangeEntriesSent());
         SyncReads reads = new SyncReads(needs.database().jdbi(), config.getStatementBudgetMillis(), overlapSeconds);
         SyncConnections connections = new SyncConnections(config, metrics);
         LiveSubscriptions subscriptions = new LiveSubscriptions();

@@ -1,13 +1,15 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.changes.PolicyChangeEntriesSent;
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 
 /**
- * Every sync figure on {@code /metrics}, by the names the runbooks and dashboards use. The counters
- * are bumped by whoever sees the event; the gauges read the parts that hold the state.
+ * Every sync figure on {@code /metrics}, by the names the runbooks and dashboards use, and the
+ * entries sent for each channel policy change delivered as entries, for the operations console. The
+ * counters are bumped by whoever sees the event; the gauges read the parts that hold the state.
  */
 final class SyncMetrics {
     private final MetricRegistry registry;
@@ -22,9 +24,11 @@ final class SyncMetrics {
     private final Counter shedConnections;
     private final AtomicInteger activeSnapshots = new AtomicInteger();
     private final AtomicInteger parkedStreams = new AtomicInteger();
+    private final PolicyChangeEntriesSent policyChangeEntriesSent;
 
-    SyncMetrics(MetricRegistry registry) {
+    SyncMetrics(MetricRegistry registry, PolicyChangeEntriesSent policyChangeEntriesSent) {
         this.registry = registry;
+        this.policyChangeEntriesSent = policyChangeEntriesSent;
         this.tooSlow = registry.counter("buzz.sync.disconnected-too-slow");
         this.feedResets = registry.counter("buzz.sync.feed-resets");
         this.backpressureWaits = registry.counter("buzz.sync.backpressure-waits");
@@ -52,6 +56,11 @@ final class SyncMetrics {
 
     private void gauge(String name, IntSupplier value) {
         registry.gauge(name, () -> value::getAsInt);
+    }
+
+    /** A subscriber was sent {@code frames} entries for the policy change recorded as history row {@code settingsChange}. */
+    void policyChangeEntriesSent(long communityId, long settingsChange, int frames) {
+        policyChangeEntriesSent.sentFor(communityId, settingsChange, frames);
     }
 
     void tooSlow() {

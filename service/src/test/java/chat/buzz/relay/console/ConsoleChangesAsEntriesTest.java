@@ -12,6 +12,7 @@ import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient.Reply;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
@@ -26,13 +27,16 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
  * The burst page beside the resets: a channel made private while policy changes are delivered as
- * entries (PROTOCOL 4.4) is listed with who changed it and the entries sent for it, and no reset.
+ * entries (PROTOCOL 4.4) is listed with who changed it and the entries sent for it (incremental
+ * entries and live WebSocket frames alike), and no reset.
  */
 @IntegrationTest
 class ConsoleChangesAsEntriesTest {
     @RegisterExtension
     static final TestRelay RELAY = TestRelay.create(
-            ConfigOverride.config("gates.incremental", "true"), ConfigOverride.config("gates.scopedPolicy", "true"));
+            ConfigOverride.config("gates.incremental", "true"),
+            ConfigOverride.config("gates.sync", "true"),
+            ConfigOverride.config("gates.scopedPolicy", "true"));
 
     private Browser browser;
 
@@ -63,25 +67,35 @@ class ConsoleChangesAsEntriesTest {
         }
         JsonNode bootstrap = delta(bob, null);
         assertThat(bootstrap.get("entries")).hasSize(3);
+        try (SyncSocket live = SyncSocket.connect(RELAY.baseUrl())) {
+            live.authenticateOk(bob);
+            live.subscribe("tasks", "{\"artifact\":\"sync\"}");
+            live.awaitEose("tasks");
+            assertThat(live.store("tasks")).hasSize(3);
 
-        assertThat(RELAY.client()
-                        .publish(alice, editChannel(alice, channel, tag(Tags.VISIBILITY, "private")))
-                        .status())
-                .isEqualTo(200);
-        JsonNode afterChange = delta(bob, bootstrap.get("cursor").asText());
-        assertThat(afterChange.get("reset").asBoolean()).isFalse();
-        assertThat(afterChange.get("entries"))
-                .hasSize(3)
-                .allSatisfy(entry -> assertThat(entry.get("op").asText()).isEqualTo("remove"));
-        // Readers write nothing: each instance adds what it counted on its statistics flush.
-        await().atMost(Duration.ofSeconds(30)).until(() -> entriesSentRecorded() == 3);
+            assertThat(RELAY.client()
+                            .publish(alice, editChannel(alice, channel, tag(Tags.VISIBILITY, "private")))
+                            .status())
+                    .isEqualTo(200);
+            JsonNode afterChange = delta(bob, bootstrap.get("cursor").asText());
+            assertThat(afterChange.get("reset").asBoolean()).isFalse();
+            assertThat(afterChange.get("entries"))
+                    .hasSize(3)
+                    .allSatisfy(entry -> assertThat(entry.get("op").asText()).isEqualTo("remove"));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> live.store("tasks").isEmpty());
+            assertThat(live.closedReason("tasks")).as("no sync_reset").isEmpty();
+        }
+        // Readers write nothing: each instance adds what it counted on its statistics flush, three
+        // removals for the delta and three removal frames for the live subscription.
+        await().atMost(Duration.ofSeconds(30)).until(() -> entriesSentRecorded() == 6);
 
         browser.signIn(RELAY.adminUrl());
         browser.driver.findElement(By.linkText("Reset bursts")).click();
         browser.waiting()
                 .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#burst-chart .as-entries")));
         assertThat(browser.driver.findElement(By.id("as-entries-summary")).getText())
-                .contains("1 channel change(s) delivered as entries", "3 entries sent, no reset");
+                .contains("1 channel change(s) delivered as entries", "6 entries sent, no reset");
         assertThat(browser.driver.findElement(By.id("changes-as-entries")).getText())
                 .contains(
                         "visibility open→private",
