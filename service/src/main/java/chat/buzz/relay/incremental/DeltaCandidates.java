@@ -114,10 +114,10 @@ final class DeltaCandidates {
             """;
 
     /**
-     * A change of the channel's settings in the window that the previous session's first page did not
-     * see: once a session has read the settings as they are now, a later membership change is judged
-     * rightly by today's settings, and counting that change again would re-send a grant that changes
-     * no D.
+     * A change of the channel's settings in the window that the previous session did not see from
+     * before it on (its first page, or a later step that began before the change): once a session has
+     * read the settings as they are now, a later membership change is judged rightly by today's
+     * settings, and counting that change again would re-send a grant that changes no D.
      */
     private static final String SETTINGS_CHANGED_IN_WINDOW = """
             EXISTS (SELECT 1 FROM channel_settings_history x WHERE x.channel_id = c.id AND x.changed_at >= :afterTime
@@ -179,9 +179,7 @@ final class DeltaCandidates {
                         SETTINGS_CHANGED_IN_WINDOW
                                 .replace(
                                         "<membershipDecidedAtChange>", membershipDecidedAtChange("x", !scope.isEmpty()))
-                                .replace(
-                                        "<settingsRowJudged>",
-                                        judgedByFirstPage(IncrementalQueries.WRITER_XID.formatted("x"))))
+                                .replace("<settingsRowJudged>", settingsRowSeen(prior)))
                 .define("liveHead", liveHead("a", "e"))
                 .define("heldAtChange", heldInChannelAt("a", "sh.channel_id", "sh.changed_at"))
                 .bind("membershipSource", MEMBERSHIP_SOURCE)
@@ -211,6 +209,20 @@ final class DeltaCandidates {
                         rs.getLong("xid"),
                         rs.getBoolean("upsert_sent")))
                 .list();
+    }
+
+    /**
+     * Whether the previous session read settings history row {@code x} from before its position on.
+     * A bootstrap's later steps stand at head positions, which say nothing of when a settings row was
+     * read, so for a bootstrap only its first page counts (counting less only sends more).
+     */
+    private static String settingsRowSeen(JudgedRows prior) {
+        String xid = IncrementalQueries.WRITER_XID.formatted("x");
+        String first = judgedByFirstPage(xid);
+        return prior.bootstrap()
+                ? first
+                : "(" + first + " OR " + judgedByLaterStep(xid, "(x.changed_at, :settingsSource, CAST(:lowestD AS uuid))")
+                        + ")";
     }
 
     private static String judgedByFirstPage(String xid) {
