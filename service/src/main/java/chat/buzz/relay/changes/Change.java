@@ -18,6 +18,7 @@ import java.util.UUID;
  * @param channel   the artifact's channel now, the channel whose membership, policy or other settings changed
  * @param pubkey    the member whose access changed ({@link Kind#MEMBER})
  * @param settings  the row of channel_settings_history that says what changed ({@link Kind#SETTINGS})
+ * @param direction which way that change can move the channel's artifacts ({@link Kind#SETTINGS}; null: either)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Change(
@@ -27,7 +28,8 @@ public record Change(
         @JsonProperty("from") UUID from,
         @JsonProperty("h") UUID channel,
         @JsonProperty("p") String pubkey,
-        @JsonProperty("s") Long settings) {
+        @JsonProperty("s") Long settings,
+        @JsonProperty("w") PolicyChangeDirection direction) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public enum Kind {
@@ -42,23 +44,23 @@ public record Change(
     }
 
     static Change head(long community, UUID d, UUID from, UUID channel) {
-        return new Change(community, Kind.HEAD, d, from, channel, null, null);
+        return new Change(community, Kind.HEAD, d, from, channel, null, null, null);
     }
 
     static Change member(long community, UUID channel, String pubkey) {
-        return new Change(community, Kind.MEMBER, null, null, channel, pubkey, null);
+        return new Change(community, Kind.MEMBER, null, null, channel, pubkey, null, null);
     }
 
     static Change channel(long community, UUID channel) {
-        return new Change(community, Kind.CHANNEL, null, null, channel, null, null);
+        return new Change(community, Kind.CHANNEL, null, null, channel, null, null, null);
     }
 
     static Change policy(long community, UUID channel) {
-        return new Change(community, Kind.POLICY, null, null, channel, null, null);
+        return new Change(community, Kind.POLICY, null, null, channel, null, null, null);
     }
 
-    static Change settings(long community, UUID channel, long settings) {
-        return new Change(community, Kind.SETTINGS, null, null, channel, null, settings);
+    static Change settings(long community, UUID channel, long settings, PolicyChangeDirection direction) {
+        return new Change(community, Kind.SETTINGS, null, null, channel, null, settings, direction);
     }
 
     String toPayload() {

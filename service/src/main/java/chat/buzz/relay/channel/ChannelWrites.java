@@ -8,6 +8,7 @@ import chat.buzz.relay.access.ChannelAccess;
 import chat.buzz.relay.access.Role;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.changes.ChangeNotifications;
+import chat.buzz.relay.changes.PolicyChangeDirection;
 import chat.buzz.relay.changes.PolicyChangeRecorder;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.TagReader;
@@ -130,7 +131,12 @@ public final class ChannelWrites {
                     channel,
                     String.join(", ", changes),
                     caller.pubkey(),
-                    delivered(dao, channel, delivery));
+                    delivered(
+                            dao,
+                            channel,
+                            delivery,
+                            PolicyChangeDirection.ofEdit(
+                                    before.open(), open, before.unlisted(), unlisted, before.ttlSeconds(), ttl)));
         } else {
             // Live channel metadata hears a policy change from the recorder; a rename needs its own notice.
             ChangeNotifications.channelChanged(handle, caller.community().id(), channel);
@@ -155,7 +161,7 @@ public final class ChannelWrites {
                 channel,
                 "channel deleted",
                 caller.pubkey(),
-                delivered(dao, channel, delivery));
+                delivered(dao, channel, delivery, PolicyChangeDirection.NARROWS));
     }
 
     private void addMember(Handle handle, Caller caller, Event event) {
@@ -240,9 +246,11 @@ public final class ChannelWrites {
     }
 
     private static PolicyChangeRecorder.Delivered delivered(
-            ChannelDao dao, UUID channel, PolicyChangeRecorder.Delivery delivery) {
+            ChannelDao dao, UUID channel, PolicyChangeRecorder.Delivery delivery, PolicyChangeDirection direction) {
         return new PolicyChangeRecorder.Delivered(
-                delivery, delivery == PolicyChangeRecorder.Delivery.ENTRIES ? dao.latestSettingsChange(channel) : 0L);
+                delivery,
+                delivery == PolicyChangeRecorder.Delivery.ENTRIES ? dao.latestSettingsChange(channel) : 0L,
+                direction);
     }
 
     /** Locks the channel row; a channel the caller cannot read answers as if it did not exist. */

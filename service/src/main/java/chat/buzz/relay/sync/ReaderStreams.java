@@ -1,6 +1,8 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.relay.changes.Change;
+import chat.buzz.relay.changes.PolicyChangeDirection;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -116,7 +118,17 @@ final class ReaderStreams {
         BulkStream.Part left = (after, chunk) -> removalFrames(context.reads()
                 .leftAtChangeChunk(
                         community(), owner.reader(), filter, floor, settings, change.channel(), after, chunk));
-        return new BulkStream(List.of(counted(entered, settings), counted(left, settings)), null, chunk());
+        // A change that can only narrow D brings nobody anything, one that can only widen it takes nothing:
+        // the stream asks only for the way the change can go.
+        PolicyChangeDirection direction = PolicyChangeDirection.orBoth(change.direction());
+        List<BulkStream.Part> parts = new ArrayList<>(2);
+        if (direction.mayAdd()) {
+            parts.add(counted(entered, settings));
+        }
+        if (direction.mayRemove()) {
+            parts.add(counted(left, settings));
+        }
+        return new BulkStream(parts, null, chunk());
     }
 
     /** The console shows, beside the resets, how many entries a change delivered as entries sent. */
