@@ -1,12 +1,12 @@
 package chat.buzz.relay.incremental;
 
-import static chat.buzz.relay.access.AccessSql.channelInDAtChange;
-import static chat.buzz.relay.access.AccessSql.heldInChannelAt;
+import static chat.buzz.relay.access.AccessHistorySql.channelInDAtChange;
+import static chat.buzz.relay.access.AccessHistorySql.heldInChannelAt;
+import static chat.buzz.relay.access.AccessHistorySql.membershipDecidedAtChange;
 import static chat.buzz.relay.access.AccessSql.liveHead;
-import static chat.buzz.relay.access.AccessSql.membershipDecidedAtChange;
 import static chat.buzz.relay.access.AccessSql.membershipDecidesDiscovery;
 
-import chat.buzz.relay.access.AccessSql.ChangeSide;
+import chat.buzz.relay.access.AccessHistorySql.ChangeSide;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.List;
 import java.util.UUID;

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.access.AccessHistorySql;
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.database.ReadTransaction;
@@ -73,7 +74,7 @@ final class SyncReads {
                         SyncQueries.judgedFor(handle.createQuery(SyncQueries.ENTERED_CHUNK), filter.scoped()), filter)
                 .define(
                         "inDBefore",
-                        AccessSql.channelInDAtChange("sh", "c", AccessSql.ChangeSide.BEFORE, filter.scoped()))
+                        AccessHistorySql.channelInDAtChange("sh", "c", AccessHistorySql.ChangeSide.BEFORE, filter.scoped()))
                 .bind("community", community)
                 .bind("reader", reader)
                 .bind("settings", settings)
@@ -99,8 +100,8 @@ final class SyncReads {
                         filter)
                 .define(
                         "inDBefore",
-                        AccessSql.channelInDAtChange("sh", "c", AccessSql.ChangeSide.BEFORE, filter.scoped()))
-                .define("heldAtChange", AccessSql.heldInChannelAt("a", "sh.channel_id", "sh.changed_at"))
+                        AccessHistorySql.channelInDAtChange("sh", "c", AccessHistorySql.ChangeSide.BEFORE, filter.scoped()))
+                .define("heldAtChange", AccessHistorySql.heldInChannelAt("a", "sh.channel_id", "sh.changed_at"))
                 .bind("community", community)
                 .bind("reader", reader)
                 .bind("floor", floor)
