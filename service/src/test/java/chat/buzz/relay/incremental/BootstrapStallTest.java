@@ -51,40 +51,19 @@ class BootstrapStallTest {
         for (UUID d : List.of(FIRST_VISIBLE, LAST_VISIBLE)) {
             Replies.accepted(relay.publish(OWNER, Nostr.revision(OWNER, d, mine, "create", null, "visible " + d)));
         }
-        // The hidden heads go in through SQL (the relay never returns them, so their events need no
-        // signature), all at the moment the reader's two heads are then moved to.
+        // The hidden heads go in through SQL, all at one moment, and the reader's two heads move to it.
         RELAY.jdbi().useHandle(h -> {
             h.execute("SET session_replication_role = replica");
-            long community = h.createQuery("SELECT community_id FROM channels WHERE id = :id")
-                    .bind("id", mine)
-                    .mapTo(Long.class)
-                    .one();
-            String moment = h.createQuery("SELECT CAST(date_trunc('second', now()) - INTERVAL '1 hour' AS text)")
-                    .mapTo(String.class)
-                    .one();
+            UnsignedHeads.insert(
+                    h,
+                    OWNER.publicKeyHex(),
+                    hidden,
+                    HIDDEN,
+                    "stalled ",
+                    "date_trunc('second', now()) - INTERVAL '1 hour'");
             h.createUpdate("""
-                    INSERT INTO events (id, community_id, pubkey, kind, created_at, tags, json)
-                    SELECT encode(sha256(convert_to('stalled ' || g, 'UTF8')), 'hex'), :community, :owner, :kind, 0, '[]', '{}'
-                    FROM generate_series(1, :n) g""")
-                    .bind("community", community)
-                    .bind("owner", OWNER.publicKeyHex())
-                    .bind("kind", Kinds.ARTIFACT_REVISION)
-                    .bind("n", HIDDEN)
-                    .execute();
-            h.createUpdate("""
-                    INSERT INTO artifact_heads (community_id, d, channel_id, head_event_id, type, modified_at)
-                    SELECT :community, gen_random_uuid(), :channel, encode(sha256(convert_to('stalled ' || g, 'UTF8')), 'hex'),
-                           'task.item', CAST(:moment AS timestamptz)
-                    FROM generate_series(1, :n) g""")
-                    .bind("community", community)
-                    .bind("channel", hidden)
-                    .bind("moment", moment)
-                    .bind("n", HIDDEN)
-                    .execute();
-            h.createUpdate("UPDATE artifact_heads SET modified_at = CAST(:moment AS timestamptz) WHERE channel_id = :channel")
-                    .bind("moment", moment)
-                    .bind("channel", mine)
-                    .execute();
+                    UPDATE artifact_heads SET modified_at = (SELECT min(modified_at) FROM artifact_heads WHERE channel_id = :hidden)
+                    WHERE channel_id = :mine""").bind("hidden", hidden).bind("mine", mine).execute();
             h.execute("ANALYZE artifact_heads");
         });
     }
@@ -96,7 +75,9 @@ class BootstrapStallTest {
 
         List<JsonNode> first = client.page(null);
         assertThat(first).extracting(entry -> entry.get("d").asText()).containsExactly(FIRST_VISIBLE.toString());
-        assertThat(client.midSession).as("the first window ended at its horizon").isTrue();
+        assertThat(client.midSession)
+                .as("the first window ended at its horizon")
+                .isTrue();
 
         // The next page begins inside the moment: its first two windows hold only hidden heads.
         List<JsonNode> second = client.page(null);
