@@ -45,25 +45,14 @@ for i in $(seq 1 "$instances"); do
 done
 
 naive=()
-naive_pid=""
 if [ "${FANOUT_NAIVE:-yes}" = yes ]; then
-  naive_log=$(mktemp)
-  java -Xmx512m -cp "$BENCH_CLASSPATH" chat.buzz.bench.fanout.NaiveRelay --port 0 > "$naive_log" 2>&1 &
-  naive_pid=$!
-  naive_port=""
-  for _ in $(seq 1 60); do
-    naive_port=$(grep -oP 'naive relay listening on 127\.0\.0\.1:\K[0-9]+' "$naive_log" || true)
-    [ -n "$naive_port" ] && break
-    kill -0 "$naive_pid" 2>/dev/null || { cat "$naive_log" >&2; exit 1; }
-    sleep 1
-  done
-  echo "naive relay: pid $naive_pid on 127.0.0.1:$naive_port"
-  naive=(--naive-url "http://127.0.0.1:$naive_port" --naive-pid "$naive_pid")
+  bench_start_naive_relay 512m
+  echo "naive relay: pid $NAIVE_PID on 127.0.0.1:$NAIVE_PORT"
+  naive=(--naive-url "http://127.0.0.1:$NAIVE_PORT" --naive-pid "$NAIVE_PID")
 fi
 status=0
 bench_java chat.buzz.bench.fanout.FanoutBenchmark --url "$(IFS=,; echo "${urls[*]}")" \
   --relay-pid "$(IFS=,; echo "${pids[*]}")" "${naive[@]}" --subscribers "$subscribers" --rate "$rate" \
   --seconds "$seconds" || status=$?
 keep_logs
-[ -n "$naive_pid" ] && { kill "$naive_pid" 2>/dev/null || true; wait "$naive_pid" 2>/dev/null || true; rm -f "$naive_log"; }
 exit $status

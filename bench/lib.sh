@@ -8,11 +8,15 @@
 #                             BENCH_CLASSPATH; BENCH_PACKAGE=no (or the older SCALE_PACKAGE=no) reuses
 #                             what target/ holds when it is there; BENCH_OFFLINE=yes keeps Maven from
 #                             downloading (a machine whose cache already holds every plugin)
-#   bench_java <class> args   runs a benchmark class on BENCH_CLASSPATH
+#   bench_java [jvm options] <class> args
+#                             runs a benchmark class on BENCH_CLASSPATH (e.g. bench_java -Xmx2g ...)
 #   bench_start_relay VAR=v   starts the packaged relay in local mode (scripts/local-relay.sh); sets
 #                             RELAY_PID, RELAY_PORT, RELAY_DIR, RELAY_ADMIN_PORT, RELAY_PG_PORT; every
 #                             relay started is stopped at exit
 #   bench_stop_relays         stops them now
+#   bench_start_naive_relay [heap=512m]
+#                             starts the fan-out baseline (fanout.NaiveRelay) in its own JVM on a free
+#                             port; sets NAIVE_PID, NAIVE_PORT; stopped at exit like the relays
 #   bench_admit_subscribers N prints the -Ddw.sync.* options that let one relay admit N WebSocket
 #                             subscribers from 127.0.0.1 (for JAVA_TOOL_OPTIONS of that relay only)
 
@@ -49,6 +53,7 @@ bench_begin() {
 bench_end() {
   local status=$?
   bench_stop_relays
+  bench_stop_naive_relay
   echo "[$BENCH_NAME] end $(date -u +%FT%TZ), load average $(bench_load)$([ "$BENCH_LOAD_TOO_HIGH" = yes ] && echo ', load too high')"
   exit $status
 }
@@ -114,4 +119,33 @@ bench_stop_relays() {
   BENCH_RELAY_DIRS=()
   RELAY_PID=""
   RELAY_DIR=""
+}
+
+BENCH_NAIVE_PID=""
+BENCH_NAIVE_LOG=""
+
+bench_start_naive_relay() {
+  BENCH_NAIVE_LOG=$(mktemp)
+  java -Xmx"${1:-512m}" -cp "$BENCH_CLASSPATH" chat.buzz.bench.fanout.NaiveRelay --port 0 > "$BENCH_NAIVE_LOG" 2>&1 &
+  NAIVE_PID=$!
+  BENCH_NAIVE_PID=$NAIVE_PID
+  NAIVE_PORT=""
+  local _
+  for _ in $(seq 1 60); do
+    NAIVE_PORT=$(grep -oP 'naive relay listening on 127\.0\.0\.1:\K[0-9]+' "$BENCH_NAIVE_LOG" || true)
+    [ -n "$NAIVE_PORT" ] && return 0
+    kill -0 "$NAIVE_PID" 2>/dev/null || { cat "$BENCH_NAIVE_LOG" >&2; exit 1; }
+    sleep 1
+  done
+  echo "the naive relay did not listen within 60 s" >&2
+  cat "$BENCH_NAIVE_LOG" >&2
+  exit 1
+}
+
+bench_stop_naive_relay() {
+  [ -n "$BENCH_NAIVE_PID" ] || return 0
+  kill "$BENCH_NAIVE_PID" 2>/dev/null || true
+  wait "$BENCH_NAIVE_PID" 2>/dev/null || true
+  rm -f "$BENCH_NAIVE_LOG"
+  BENCH_NAIVE_PID=""
 }

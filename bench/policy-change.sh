@@ -29,7 +29,7 @@ for size in ${sizes//,/ }; do
       BUZZ_ARTIFACT_SCOPED_POLICY_ENABLED="$enabled" \
       JAVA_TOOL_OPTIONS="-Xmx${POLICY_RELAY_HEAP:-512m} $(bench_admit_subscribers "$subscribers")"
     echo "size $size, gate $gate: relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT (PostgreSQL $RELAY_PG_PORT)"
-    java -Xmx2g -cp "$BENCH_CLASSPATH" chat.buzz.bench.scale.PolicyChange --url "http://127.0.0.1:$RELAY_PORT" \
+    bench_java -Xmx2g chat.buzz.bench.scale.PolicyChange --url "http://127.0.0.1:$RELAY_PORT" \
       --relay-pid "$RELAY_PID" --jdbc "jdbc:postgresql://127.0.0.1:$RELAY_PG_PORT/postgres?user=postgres" \
       --artifacts "$size" --clients "$clients" --subscribers "$subscribers" --subscriber-scope "$scope" \
       --gate "$gate" --results "$results"

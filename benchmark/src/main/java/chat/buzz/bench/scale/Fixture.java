@@ -1,16 +1,12 @@
 package chat.buzz.bench.scale;
 
-import chat.buzz.bench.SignedCalls;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
-import java.io.StringReader;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -22,7 +18,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import java.util.stream.IntStream;
-import org.postgresql.PGConnection;
 
 /**
  * Seeds a fresh relay database with the reference shape by COPY, writing the rows the relay's own write
@@ -32,7 +27,9 @@ import org.postgresql.PGConnection;
  * Memberships other than the owner's are written without their 9000 events: nothing measured reads
  * those events, and signing 600,000 of them at 100,000 artifacts would take longer than the run.
  *
- * <p>Every stamp is two hours old, so the overlap has long passed for the seeded rows.
+ * <p>Every stamp is two hours old, so the overlap has long passed for the seeded rows. The rows go in
+ * through {@link CopyRows}; what a run writes later is aged by {@link Aging}, and {@link SqlFloor} times
+ * the plain query a read is compared with.
  */
 final class Fixture {
     static final int OWNERS = 10;
@@ -136,9 +133,9 @@ final class Fixture {
                             "");
                 })
                 .toList();
-        Rows events = new Rows();
-        Rows channelRows = new Rows();
-        Rows members = new Rows();
+        CopyRows events = new CopyRows();
+        CopyRows channelRows = new CopyRows();
+        CopyRows members = new CopyRows();
         for (int i = 0; i < total; i++) {
             Event create = creates.get(i);
             boolean grant = i >= shape.channels();
@@ -150,7 +147,7 @@ final class Fixture {
                     create.pubkey(),
                     create.kind(),
                     create.createdAt(),
-                    tags(create),
+                    CopyRows.tagsOf(create),
                     create.toJson(),
                     stamp);
             channelRows.add(
@@ -194,20 +191,14 @@ final class Fixture {
                                 author.sign(
                                         Kinds.ARTIFACT_REVISION,
                                         base.getEpochSecond(),
-                                        List.of(
-                                                List.of(Tags.ARTIFACT_FLAG, "1"),
-                                                List.of(Tags.ARTIFACT_ID, d.toString()),
-                                                List.of(Tags.CHANNEL, channel.toString()),
-                                                List.of(Tags.ARTIFACT_TYPE, "task.v1"),
-                                                List.of(Tags.OPERATION, "create"),
-                                                List.of(Tags.TITLE, "seeded task " + c + "." + k)),
+                                        createTags(d, channel, "seeded task " + c + "." + k),
                                         content));
                     });
                 })
                 .toList();
-        Rows events = new Rows();
-        Rows heads = new Rows();
-        Rows revisions = new Rows();
+        CopyRows events = new CopyRows();
+        CopyRows heads = new CopyRows();
+        CopyRows revisions = new CopyRows();
         for (Planned p : planned) {
             UUID channel = grant ? grantChannels.get(p.channel()) : channels.get(p.channel());
             String stamp = nextStamp();
@@ -217,7 +208,7 @@ final class Fixture {
                     p.event().pubkey(),
                     Kinds.ARTIFACT_REVISION,
                     p.event().createdAt(),
-                    tags(p.event()),
+                    CopyRows.tagsOf(p.event()),
                     p.event().toJson(),
                     stamp);
             heads.add(communityId, p.d(), channel, p.event().id(), "task.v1", stamp, stamp);
@@ -251,27 +242,13 @@ final class Fixture {
         return OffsetDateTime.ofInstant(at, ZoneOffset.UTC).toString();
     }
 
-    private static String tags(Event event) {
-        try {
-            return SignedCalls.JSON.writeValueAsString(event.tags());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** Plain text that makes a seeded revision about {@code eventBytes} long, as in the reference run. */
     private static String contentFor(int eventBytes) {
         NostrKeys probe = NostrKeys.generate();
         int overhead = probe.sign(
                         Kinds.ARTIFACT_REVISION,
                         Instant.now().getEpochSecond(),
-                        List.of(
-                                List.of(Tags.ARTIFACT_FLAG, "1"),
-                                List.of(Tags.ARTIFACT_ID, UUID.randomUUID().toString()),
-                                List.of(Tags.CHANNEL, UUID.randomUUID().toString()),
-                                List.of(Tags.ARTIFACT_TYPE, "task.v1"),
-                                List.of(Tags.OPERATION, "create"),
-                                List.of(Tags.TITLE, "seeded task 1000.0")),
+                        createTags(UUID.randomUUID(), UUID.randomUUID(), "seeded task 1000.0"),
                         "")
                 .toJson()
                 .length();
@@ -283,88 +260,18 @@ final class Fixture {
         return text.substring(0, Math.max(0, eventBytes - overhead));
     }
 
+    /** The tags of a seeded artifact's create revision (a 45010 with op=create). */
+    private static List<List<String>> createTags(UUID d, UUID channel, String title) {
+        return List.of(
+                List.of(Tags.ARTIFACT_FLAG, "1"),
+                List.of(Tags.ARTIFACT_ID, d.toString()),
+                List.of(Tags.CHANNEL, channel.toString()),
+                List.of(Tags.ARTIFACT_TYPE, "task.v1"),
+                List.of(Tags.OPERATION, "create"),
+                List.of(Tags.TITLE, title));
+    }
+
     private static List<NostrKeys> keys(int count) {
         return IntStream.range(0, count).mapToObj(i -> NostrKeys.generate()).toList();
-    }
-
-    /** Rows in COPY's text format. */
-    private static final class Rows {
-        private final StringBuilder text = new StringBuilder();
-
-        void add(Object... values) {
-            for (int i = 0; i < values.length; i++) {
-                if (i > 0) {
-                    text.append('\t');
-                }
-                String value = String.valueOf(values[i]);
-                for (int k = 0; k < value.length(); k++) {
-                    char c = value.charAt(k);
-                    switch (c) {
-                        case '\\' -> text.append("\\\\");
-                        case '\t' -> text.append("\\t");
-                        case '\n' -> text.append("\\n");
-                        case '\r' -> text.append("\\r");
-                        default -> text.append(c);
-                    }
-                }
-            }
-            text.append('\n');
-        }
-
-        void copy(Connection db, String tableAndColumns) throws SQLException, IOException {
-            db.unwrap(PGConnection.class)
-                    .getCopyAPI()
-                    .copyIn("COPY " + tableAndColumns + " FROM STDIN", new StringReader(text.toString()));
-            text.setLength(0);
-        }
-    }
-
-    /** Moves every stamp of the seeded and measured rows two hours back, triggers off: the overlap has passed. */
-    static void ageEverything(String jdbcUrl) throws SQLException {
-        try (Connection db = DriverManager.getConnection(jdbcUrl);
-                Statement statement = db.createStatement()) {
-            db.setAutoCommit(false);
-            statement.execute("SET LOCAL session_replication_role = replica");
-            for (String update : AGE_STATEMENTS) {
-                statement.execute(update);
-            }
-            db.commit();
-        }
-    }
-
-    private static final List<String> AGE_STATEMENTS = List.of(
-            "UPDATE artifact_heads SET modified_at = modified_at - interval '2 hours', created_at = created_at - interval '2 hours' WHERE modified_at > now() - interval '1 hour'",
-            "UPDATE artifact_revisions SET modified_at = modified_at - interval '2 hours', accepted_at = accepted_at - interval '2 hours' WHERE modified_at > now() - interval '1 hour'",
-            "UPDATE events SET received_at = received_at - interval '2 hours' WHERE received_at > now() - interval '1 hour'",
-            "UPDATE channel_members SET sync_modified_at = sync_modified_at - interval '2 hours', added_at = added_at - interval '2 hours' WHERE sync_modified_at > now() - interval '1 hour'",
-            "UPDATE channel_membership_spans SET started_at = started_at - interval '2 hours' WHERE started_at > now() - interval '1 hour'");
-
-    /** The SQL floor: the reader's set's event JSON, by one plain query. */
-    static final String FLOOR_QUERY = """
-            SELECT e.json FROM artifact_heads h
-            JOIN events e ON e.id = h.head_event_id
-            JOIN channel_members m ON m.channel_id = h.channel_id AND m.pubkey = ? AND m.removed_at IS NULL
-            WHERE h.community_id = ? AND NOT h.deleted AND e.redacted_at IS NULL
-            """;
-
-    /** @return {rows, bytes, nanos} of the floor query. */
-    static long[] floor(String jdbcUrl, String reader, long community) throws SQLException {
-        try (Connection db = DriverManager.getConnection(jdbcUrl);
-                PreparedStatement query = db.prepareStatement(FLOOR_QUERY)) {
-            db.setAutoCommit(false);
-            query.setFetchSize(1_000);
-            query.setString(1, reader);
-            query.setLong(2, community);
-            long begin = System.nanoTime();
-            long rows = 0;
-            long bytes = 0;
-            try (ResultSet result = query.executeQuery()) {
-                while (result.next()) {
-                    bytes += result.getBytes(1).length;
-                    rows++;
-                }
-            }
-            return new long[] {rows, bytes, System.nanoTime() - begin};
-        }
     }
 }

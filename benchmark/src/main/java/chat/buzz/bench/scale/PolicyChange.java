@@ -86,7 +86,7 @@ public final class PolicyChange implements Callable<Integer> {
         SignedCalls calls = new SignedCalls(relay.baseUrl);
         String mode = policyMode(calls);
         Fixture fixture = shape.seed(NostrKeys.generate());
-        Fixture.ageEverything(shape.jdbcUrl);
+        Aging.ageEverything(shape.jdbcUrl);
         int changed = 0; // channel 0 is open and holds 5 artifacts
         List<IncrementalClient> clients = new ArrayList<>();
         for (int i = 0; i < Math.min(clientCount, Fixture.MEMBER_POOL); i++) {

@@ -65,7 +65,7 @@ public final class ReadCost implements Callable<Integer> {
         relay.requireLoopback();
         Fixture fixture = shape.seed(NostrKeys.generate());
         seeded = seededIds(shape.jdbcUrl);
-        Fixture.ageEverything(shape.jdbcUrl);
+        Aging.ageEverything(shape.jdbcUrl);
         reads = new Reads(new SignedCalls(relay.baseUrl));
         reader = fixture.reader;
         cursor = reads.session(reader, null).cursor();

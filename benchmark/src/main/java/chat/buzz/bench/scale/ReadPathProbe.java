@@ -156,7 +156,7 @@ public final class ReadPathProbe implements Callable<Integer> {
 
     private long floorNanos(Fixture fixture) {
         try {
-            return Fixture.floor(shape.jdbcUrl, reader.publicKeyHex(), fixture.communityId())[2];
+            return SqlFloor.measure(shape.jdbcUrl, reader.publicKeyHex(), fixture.communityId())[2];
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

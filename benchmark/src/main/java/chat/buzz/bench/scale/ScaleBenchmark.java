@@ -181,7 +181,7 @@ public final class ScaleBenchmark implements Callable<Integer> {
                         Timings.round(reload.bytes() / 1e6)));
         log("current reload (limit 1000 + offset): %.0f ms, %d entries", reload.millis(), reload.entries());
 
-        Fixture.ageEverything(size.jdbcUrl);
+        Aging.ageEverything(size.jdbcUrl);
         Timings afterOverlap = deltas(cursor);
         results.put("delta_after_overlap", withRatio(afterOverlap.summary(), afterOverlap, trivial));
         log("no-change delta after the overlap: median %.2f ms", afterOverlap.medianMillis());
@@ -204,7 +204,7 @@ public final class ScaleBenchmark implements Callable<Integer> {
     private long[] bestFloor() throws Exception {
         long[] best = null;
         for (int i = 0; i < 3; i++) {
-            long[] floor = Fixture.floor(size.jdbcUrl, fixture.reader.publicKeyHex(), fixture.communityId());
+            long[] floor = SqlFloor.measure(size.jdbcUrl, fixture.reader.publicKeyHex(), fixture.communityId());
             if (best == null || floor[2] < best[2]) {
                 best = floor;
             }

@@ -137,7 +137,9 @@ public final class Judge {
         }
 
         String couldHaveHeld(String head) {
-            return scoped == null ? AccessSql.couldHaveHeld(head, terms) : AccessSql.couldHaveHeld(head, scoped, terms);
+            return scoped == null
+                    ? AccessHistorySql.couldHaveHeld(head, terms)
+                    : AccessHistorySql.couldHaveHeld(head, scoped, terms);
         }
 
         String channelInD(String channel) {

@@ -2,7 +2,7 @@ package chat.buzz.relay.access;
 
 /**
  * How a query names the reader whose access {@link AccessSql} decides: its pubkey, its scope (a
- * {@code uuid[]}, NULL for no scope) and the floor of {@link AccessSql#couldHaveHeld} in microseconds.
+ * {@code uuid[]}, NULL for no scope) and the floor of {@link AccessHistorySql#couldHaveHeld} in microseconds.
  * Most queries judge one reader bound as parameters; a fan-out judges many readers at once, one per
  * row of a set of readers, and names them by that row's columns.
  */

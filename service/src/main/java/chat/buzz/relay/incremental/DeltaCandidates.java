@@ -1,12 +1,12 @@
 package chat.buzz.relay.incremental;
 
-import static chat.buzz.relay.access.AccessSql.channelInDAtChange;
-import static chat.buzz.relay.access.AccessSql.heldInChannelAt;
+import static chat.buzz.relay.access.AccessHistorySql.channelInDAtChange;
+import static chat.buzz.relay.access.AccessHistorySql.heldInChannelAt;
+import static chat.buzz.relay.access.AccessHistorySql.membershipDecidedAtChange;
 import static chat.buzz.relay.access.AccessSql.liveHead;
-import static chat.buzz.relay.access.AccessSql.membershipDecidedAtChange;
 import static chat.buzz.relay.access.AccessSql.membershipDecidesDiscovery;
 
-import chat.buzz.relay.access.AccessSql.ChangeSide;
+import chat.buzz.relay.access.AccessHistorySql.ChangeSide;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.List;
 import java.util.UUID;
@@ -37,6 +37,25 @@ final class DeltaCandidates {
     }
 
     /**
+     * The heads a membership or policy change stands for, as lateral {@code h}: the live heads of the
+     * change's channel after the window's start, in id order, that the previous session did not judge.
+     * Filled with the change's alias ({@code %1$s}), its time ({@code %2$s}) and source ({@code %3$s}),
+     * the prefix of its judged placeholders ({@code %4$s}) and what else a head must meet ({@code %5$s}).
+     */
+    private static final String CHANNEL_HEADS = """
+            CROSS JOIN LATERAL (
+                SELECT a.d
+                FROM artifact_heads a
+                JOIN events e ON e.id = a.head_event_id
+                WHERE a.channel_id = %1$s.channel_id
+                  AND a.d >= CASE WHEN (%2$s, %3$s) > (:afterTime, :afterSource)
+                                  THEN CAST(:lowestD AS uuid) ELSE :afterD END
+                  AND (%2$s, %3$s, a.d) > (:afterTime, :afterSource, :afterD)
+                  AND <liveHead> %5$s
+                  AND NOT (<%4$sJudgedFirst> OR <%4$sJudgedLater>)
+                ORDER BY a.d LIMIT :examine) h""";
+
+    /**
      * Every head change of the community (edits, deletes, restores, redactions, moves, whatever channel
      * they happened in), the reader's own membership changes (grants, re-joins, removals, leaves: every
      * live artifact of the channel) and every policy change of a channel of the
@@ -56,7 +75,8 @@ final class DeltaCandidates {
      * where membership decides discovery now, or where it did before or after a change of the channel's
      * settings within the window:
      * a reader added to an unlisted channel that was then listed, and removed again, holds none of its
-     * artifacts unless this membership row, which now shows only the removal, brings them.
+     * artifacts unless this membership row, which now shows only the removal, brings them. The heads a
+     * membership change ({@code %1$s}) and a policy change ({@code %2$s}) stand for are {@link #CHANNEL_HEADS}.
      */
     private static final String DELTA_CANDIDATES = """
             SELECT CAST(extract(epoch FROM k.ts) * 1000000 AS bigint) AS micros, k.source, k.d, k.xid, k.upsert_sent
@@ -72,17 +92,7 @@ final class DeltaCandidates {
                 (SELECT m.sync_modified_at, :membershipSource, h.d, <membershipXid>, false
                  FROM channel_members m
                  JOIN channels c ON c.id = m.channel_id
-                 CROSS JOIN LATERAL (
-                     SELECT a.d
-                     FROM artifact_heads a
-                     JOIN events e ON e.id = a.head_event_id
-                     WHERE a.channel_id = m.channel_id
-                       AND a.d >= CASE WHEN (m.sync_modified_at, :membershipSource) > (:afterTime, :afterSource)
-                                       THEN CAST(:lowestD AS uuid) ELSE :afterD END
-                       AND (m.sync_modified_at, :membershipSource, a.d) > (:afterTime, :afterSource, :afterD)
-                       AND <liveHead>
-                       AND NOT (<membershipJudgedFirst> OR <membershipJudgedLater>)
-                     ORDER BY a.d LIMIT :examine) h
+                 %1$s
                  WHERE m.pubkey = :reader AND c.community_id = :community <membershipInScope>
                    AND (<membershipDecidesDiscovery> OR <settingsChangedSince>)
                    AND m.sync_modified_at >= :afterTime
@@ -92,17 +102,7 @@ final class DeltaCandidates {
                 (SELECT sh.changed_at, :settingsSource, h.d, <settingsXid>, false
                  FROM channel_settings_history sh
                  JOIN channels c ON c.id = sh.channel_id
-                 CROSS JOIN LATERAL (
-                     SELECT a.d
-                     FROM artifact_heads a
-                     JOIN events e ON e.id = a.head_event_id
-                     WHERE a.channel_id = sh.channel_id
-                       AND a.d >= CASE WHEN (sh.changed_at, :settingsSource) > (:afterTime, :afterSource)
-                                       THEN CAST(:lowestD AS uuid) ELSE :afterD END
-                       AND (sh.changed_at, :settingsSource, a.d) > (:afterTime, :afterSource, :afterD)
-                       AND <liveHead> AND <heldAtChange>
-                       AND NOT (<settingsJudgedFirst> OR <settingsJudgedLater>)
-                     ORDER BY a.d LIMIT :examine) h
+                 %2$s
                  WHERE sh.community_id = :community <settingsInScope>
                    AND <settingsInDBefore> <> <settingsInDAfter>
                    AND sh.changed_at >= :afterTime
@@ -111,7 +111,9 @@ final class DeltaCandidates {
             ) k
             ORDER BY k.ts, k.source, k.d
             LIMIT :examine
-            """;
+            """.formatted(
+            CHANNEL_HEADS.formatted("m", "m.sync_modified_at", ":membershipSource", "membership", ""),
+            CHANNEL_HEADS.formatted("sh", "sh.changed_at", ":settingsSource", "settings", "AND <heldAtChange>"));
 
     /**
      * A change of the channel's settings in the window that the previous session did not see from

@@ -158,18 +158,20 @@ public final class IncrementalReads implements IncrementalMode {
 
     /**
      * A page that came back short either reached the end or stopped at its {@code EXAMINE} rows; only
-     * then is the horizon worth a query, and the next page continues after it.
+     * then is the horizon worth a query, and the next page continues after it. Every window looks at
+     * {@code EXAMINE} heads, the first as much as those after a stall: a window only stalls when that
+     * many heads of one moment hold nothing for the reader, and it already looked as far as any page may.
      */
     private static PageWalk bootstrapPage(
             IncrementalQueries queries, Delta request, SessionStep step, ReadSnapshot snapshot) {
         int fetch = request.limit() + 1;
-        return movingOn(step.after(), (from, widened) -> {
+        return movingOn(step.after(), EXAMINE, (from, examine) -> {
             PageWalk walk = queries.bootstrapHeads()
-                    .page(request.scope(), from, snapshot.snapshot().xmax(), fetch, EXAMINE)
+                    .page(request.scope(), from, snapshot.snapshot().xmax(), fetch, examine)
                     .withIterator(rows -> PageWalk.of(rows, request.limit(), fetch, step.after()));
             return walk.more()
                     ? walk
-                    : walk.orUpTo(queries.bootstrapHeads().horizon(request.scope(), from, EXAMINE), step.after());
+                    : walk.orUpTo(queries.bootstrapHeads().horizon(request.scope(), from, examine), step.after());
         });
     }
 
@@ -183,8 +185,7 @@ public final class IncrementalReads implements IncrementalMode {
             IncrementalQueries queries, Delta request, SessionStep step, ReadSnapshot snapshot) {
         // Room for the repeats a page drops: an artifact can be a candidate of both sources.
         int first = 2 * request.limit() + 1;
-        return movingOn(step.after(), (from, widened) -> {
-            int fetch = widened ? EXAMINE : first;
+        return movingOn(step.after(), first, (from, fetch) -> {
             DeltaWindow window =
                     new DeltaWindow(from, step.prior(), snapshot.snapshot().xmax());
             List<DeltaCandidates.Candidate> candidates = queries.candidates().next(request.scope(), window, fetch + 1);
@@ -204,20 +205,22 @@ public final class IncrementalReads implements IncrementalMode {
      * Walks windows from {@code start} until one gives a page that can be answered: a {@link PageWalk#stalled}
      * window (rows of one moment and source, none an entry) would put the id of an artifact the reader
      * heard nothing of into its cursor, so the next window is judged in this request, from that row on.
+     * The first window is {@code firstWindow} rows; every later one {@code EXAMINE}, as many as a page
+     * may look at, so a stretch of rows that holds nothing for the reader is crossed in few queries.
      * Each window begins strictly later than the one before, so the walk ends.
      */
-    private static PageWalk movingOn(Position start, WindowRead read) {
-        PageWalk walk = read.from(start, false);
+    private static PageWalk movingOn(Position start, int firstWindow, WindowRead read) {
+        PageWalk walk = read.from(start, firstWindow);
         while (walk.stalled()) {
-            walk = read.from(walk.resumeAfter(), true);
+            walk = read.from(walk.resumeAfter(), EXAMINE);
         }
         return walk;
     }
 
-    /** One window of a page, from {@code from}; {@code widened} after a stalled window. */
+    /** One window of a page: at most {@code window} rows looked at from {@code from}. */
     @FunctionalInterface
     private interface WindowRead {
-        PageWalk from(Position from, boolean widened);
+        PageWalk from(Position from, int window);
     }
 
     private KnownIdRead knownIds(Handle handle, Caller caller, KnownIds request) {

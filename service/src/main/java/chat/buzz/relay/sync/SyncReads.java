@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.access.AccessHistorySql;
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.database.ReadTransaction;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.LongAdder;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 import org.jdbi.v3.core.statement.StatementContext;
@@ -52,14 +54,9 @@ final class SyncReads {
 
     /** The next chunk of D after {@code after} (null: from the start), optionally only one channel's. */
     List<Row> discoverableChunk(long community, String reader, SyncFilter filter, UUID only, UUID after, int chunk) {
-        return transaction.run(handle -> bindScope(
-                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.SNAPSHOT_CHUNK), filter.scoped()), filter)
-                .bind("community", community)
-                .bind("reader", reader)
-                .bind("only", only)
-                .bind("after", after == null ? FIRST : after)
-                .bind("chunk", chunk)
-                .map((rs, ctx) -> new Row(rs.getObject("d", UUID.class), rs.getString("json")))
+        return transaction.run(handle -> keyset(
+                        forReader(handle, SyncQueries.SNAPSHOT_CHUNK, community, reader, filter), only, after, chunk)
+                .map(SyncReads::row)
                 .list());
     }
 
@@ -69,18 +66,11 @@ final class SyncReads {
      */
     List<Row> enteredChunk(
             long community, String reader, SyncFilter filter, long settings, UUID channel, UUID after, int chunk) {
-        return transaction.run(handle -> bindScope(
-                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.ENTERED_CHUNK), filter.scoped()), filter)
-                .define(
-                        "inDBefore",
-                        AccessSql.channelInDAtChange("sh", "c", AccessSql.ChangeSide.BEFORE, filter.scoped()))
-                .bind("community", community)
-                .bind("reader", reader)
+        return transaction.run(handle -> keyset(
+                        forReader(handle, SyncQueries.ENTERED_CHUNK, community, reader, filter), channel, after, chunk)
+                .define("inDBefore", inDBeforeChange(filter))
                 .bind("settings", settings)
-                .bind("only", channel)
-                .bind("after", after == null ? FIRST : after)
-                .bind("chunk", chunk)
-                .map((rs, ctx) -> new Row(rs.getObject("d", UUID.class), rs.getString("json")))
+                .map(SyncReads::row)
                 .list());
     }
 
@@ -94,20 +84,15 @@ final class SyncReads {
             UUID channel,
             UUID after,
             int chunk) {
-        return transaction.run(handle -> bindScope(
-                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.LEFT_AT_CHANGE_CHUNK), filter.scoped()),
-                        filter)
-                .define(
-                        "inDBefore",
-                        AccessSql.channelInDAtChange("sh", "c", AccessSql.ChangeSide.BEFORE, filter.scoped()))
-                .define("heldAtChange", AccessSql.heldInChannelAt("a", "sh.channel_id", "sh.changed_at"))
-                .bind("community", community)
-                .bind("reader", reader)
+        return transaction.run(handle -> keyset(
+                        forReader(handle, SyncQueries.LEFT_AT_CHANGE_CHUNK, community, reader, filter),
+                        channel,
+                        after,
+                        chunk)
+                .define("inDBefore", inDBeforeChange(filter))
+                .define("heldAtChange", AccessHistorySql.heldInChannelAt("a", "sh.channel_id", "sh.changed_at"))
                 .bind("floor", floor)
                 .bind("settings", settings)
-                .bind("only", channel)
-                .bind("after", after == null ? FIRST : after)
-                .bind("chunk", chunk)
                 .map(SyncReads::readerView)
                 .list());
     }
@@ -118,29 +103,42 @@ final class SyncReads {
      */
     List<ReaderView> leftChannelChunk(
             long community, String reader, SyncFilter filter, long floor, UUID channel, UUID after, int chunk) {
-        return transaction.run(handle -> bindScope(
-                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.LEFT_CHANNEL_CHUNK), filter.scoped()),
-                        filter)
-                .bind("community", community)
-                .bind("reader", reader)
+        return transaction.run(handle -> keyset(
+                        forReader(handle, SyncQueries.LEFT_CHANNEL_CHUNK, community, reader, filter),
+                        channel,
+                        after,
+                        chunk)
                 .bind("floor", floor)
-                .bind("only", channel)
-                .bind("after", after == null ? FIRST : after)
-                .bind("chunk", chunk)
                 .map(SyncReads::readerView)
                 .list());
     }
 
     Optional<ReaderView> head(long community, String reader, SyncFilter filter, long floor, UUID d) {
         liveAccessQueries.increment();
-        return transaction.run(handle -> bindScope(
-                        SyncQueries.judgedFor(handle.createQuery(SyncQueries.HEAD_FOR_READER), filter.scoped()), filter)
-                .bind("community", community)
-                .bind("reader", reader)
+        return transaction.run(handle -> forReader(handle, SyncQueries.HEAD_FOR_READER, community, reader, filter)
                 .bind("floor", floor)
                 .bind("d", d)
                 .map(SyncReads::readerView)
                 .findOne());
+    }
+
+    /** {@code statement} judged for one reader bound as {@code :reader}, with its scope if it has one. */
+    private static Query forReader(Handle handle, String statement, long community, String reader, SyncFilter filter) {
+        return bindScope(SyncQueries.judgedFor(handle.createQuery(statement), filter.scoped()), filter)
+                .bind("community", community)
+                .bind("reader", reader);
+    }
+
+    /** The keyset of a chunk read: the channel it is limited to (null: none), the last id read, the size. */
+    private static Query keyset(Query query, UUID only, UUID after, int chunk) {
+        return query.bind("only", only)
+                .bind("after", after == null ? FIRST : after)
+                .bind("chunk", chunk);
+    }
+
+    /** Whether the channel was in the reader's D just before the policy change {@code sh}. */
+    private static String inDBeforeChange(SyncFilter filter) {
+        return AccessHistorySql.channelInDAtChange("sh", "c", AccessHistorySql.ChangeSide.BEFORE, filter.scoped());
     }
 
     /**
@@ -184,6 +182,10 @@ final class SyncReads {
                 .map((rs, ctx) -> Judge.floor(
                         rs.getLong("now_micros") - overlapSeconds * 1_000_000L, rs.getLong("policy_micros")))
                 .one());
+    }
+
+    private static Row row(ResultSet rs, StatementContext ctx) throws SQLException {
+        return new Row(rs.getObject("d", UUID.class), rs.getString("json"));
     }
 
     private static ReaderView readerView(ResultSet rs, StatementContext ctx) throws SQLException {

@@ -53,33 +53,17 @@ class SparseReaderTest {
             Replies.accepted(relay.publish(OWNER, created));
             visible.add(d.toString());
         }
-        // The hidden bulk goes in through SQL (the relay never returns these rows, so their events need
-        // no signature), and the reader's artifacts are spread through it in change order, so that
-        // every stretch of the community is sparse.
+        // The hidden bulk goes in through SQL, and the reader's artifacts are spread through it in
+        // change order, so that every stretch of the community is sparse.
         RELAY.jdbi().useHandle(h -> {
             h.execute("SET session_replication_role = replica");
-            long community = h.createQuery("SELECT community_id FROM channels WHERE id = :id")
-                    .bind("id", mine)
-                    .mapTo(Long.class)
-                    .one();
-            h.createUpdate("""
-                    INSERT INTO events (id, community_id, pubkey, kind, created_at, tags, json)
-                    SELECT encode(sha256(convert_to('hidden ' || g, 'UTF8')), 'hex'), :community, :owner, :kind, 0, '[]', '{}'
-                    FROM generate_series(1, :n) g""")
-                    .bind("community", community)
-                    .bind("owner", OWNER.publicKeyHex())
-                    .bind("kind", Kinds.ARTIFACT_REVISION)
-                    .bind("n", HIDDEN)
-                    .execute();
-            h.createUpdate("""
-                    INSERT INTO artifact_heads (community_id, d, channel_id, head_event_id, type, modified_at)
-                    SELECT :community, gen_random_uuid(), :channel, encode(sha256(convert_to('hidden ' || g, 'UTF8')), 'hex'),
-                           'task.item', now() - INTERVAL '1 hour' + g * INTERVAL '10 ms'
-                    FROM generate_series(1, :n) g""")
-                    .bind("community", community)
-                    .bind("channel", hiddenChannel)
-                    .bind("n", HIDDEN)
-                    .execute();
+            UnsignedHeads.insert(
+                    h,
+                    OWNER.publicKeyHex(),
+                    hiddenChannel,
+                    HIDDEN,
+                    "hidden ",
+                    "now() - INTERVAL '1 hour' + g * INTERVAL '10 ms'");
             h.createUpdate("""
                     UPDATE artifact_heads SET modified_at = now() - INTERVAL '1 hour' + random() * :n * INTERVAL '10 ms'
                     WHERE channel_id = :channel""").bind("channel", mine).bind("n", HIDDEN).execute();

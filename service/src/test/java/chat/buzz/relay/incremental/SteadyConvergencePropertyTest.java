@@ -23,12 +23,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The steady mode of the convergence property (issue 13): random writes that never advance the policy
- * stamp, so no reset may ever wipe a client's store and hide a missed removal. After every session
- * that ran without writes in between, each client's store equals D(reader, scope) of the model exactly,
- * no extras; a session that writes interrupted is judged at the next one. Every answer goes through the
+ * The steady mode of the convergence property: it checks that incremental sync converges without
+ * resets. Random writes never advance the policy stamp, so no reset may ever wipe a client's store and
+ * hide a missed removal. After every session that ran without writes in between, each client's store
+ * equals D(reader, scope) of the model exactly, no extras; a session that writes interrupted is judged
+ * at the next one. Every answer goes through the
  * leak oracle. Resets, pages naming an artifact twice, and heads a later session sends again although an
- * earlier one delivered them (PROTOCOL 4.2, issue 11.2) must all be zero.
+ * earlier one delivered them (PROTOCOL 4.2: a session after no change is empty) must all be zero.
  * Replay with -Dbuzz.steady.seed=N; -Dbuzz.steady.operations=N sets the length of each seed.
  */
 @IntegrationTest

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The steady mode for WebSocket sync (issue 13): the same policy-free random writes as the incremental
- * steady test, with live subscribers on two relay instances. At every quiet point (a marker artifact in
+ * The steady mode for WebSocket sync: it checks that live subscribers converge without a sync_reset,
+ * under the same policy-free random writes as the incremental steady test, with live subscribers on two relay instances. At every quiet point (a marker artifact in
  * a channel every subscriber sees has reached each of them, so every earlier change has been handled)
  * each subscriber's set equals D of the model exactly, every frame passed the leak oracle, and no
  * sync_reset was sent. Replay with -Dbuzz.steady.sync.seed=N; -Dbuzz.steady.sync.operations=N sets the length.
