@@ -23,11 +23,17 @@ public enum PolicyChangeDirection {
 
     /** An edit of a channel's visibility, unlisted flag or TTL (null: none), before and after. */
     public static PolicyChangeDirection ofEdit(
-            boolean openBefore, boolean openAfter, boolean unlistedBefore, boolean unlistedAfter, Long ttlBefore,
+            boolean openBefore,
+            boolean openAfter,
+            boolean unlistedBefore,
+            boolean unlistedAfter,
+            Long ttlBefore,
             Long ttlAfter) {
-        boolean widens = (!openBefore && openAfter) || (unlistedBefore && !unlistedAfter)
+        boolean widens = (!openBefore && openAfter)
+                || (unlistedBefore && !unlistedAfter)
                 || (ttlBefore != null && ttlAfter == null);
-        boolean narrows = (openBefore && !openAfter) || (!unlistedBefore && unlistedAfter)
+        boolean narrows = (openBefore && !openAfter)
+                || (!unlistedBefore && unlistedAfter)
                 || (ttlBefore == null && ttlAfter != null);
         if (widens == narrows) {
             return BOTH;

@@ -116,13 +116,16 @@ final class DeltaCandidates {
             CHANNEL_HEADS.formatted("sh", "sh.changed_at", ":settingsSource", "settings", "AND <heldAtChange>"));
 
     /**
-     * A change of the channel's settings in the window that the previous session did not see from
-     * before it on (its first page, or a later step that began before the change): once a session has
-     * read the settings as they are now, a later membership change is judged rightly by today's
-     * settings, and counting that change again would re-send a grant that changes no D.
+     * A change of the channel's settings in the session's window (since its floor, not since the page's
+     * position: a membership row stands for its channel's heads on every page of the session, and a later
+     * page must not drop it because the settings change lies before that page) that the previous session
+     * did not see from before it on (its first page, or a later step that began before the change): once
+     * a session has read the settings as they are now, a later membership change is judged rightly by
+     * today's settings, and counting that change again would re-send a grant that changes no D.
      */
     private static final String SETTINGS_CHANGED_IN_WINDOW = """
-            EXISTS (SELECT 1 FROM channel_settings_history x WHERE x.channel_id = c.id AND x.changed_at >= :afterTime
+            EXISTS (SELECT 1 FROM channel_settings_history x WHERE x.channel_id = c.id
+                    AND x.changed_at >= TIMESTAMPTZ 'epoch' + CAST(:floorMicros AS bigint) * INTERVAL '1 microsecond'
                     AND <membershipDecidedAtChange> AND NOT <settingsRowJudged>)""";
 
     /** Whether the previous session's first page could see the row version written by {@code <xid>}. */
@@ -187,6 +190,7 @@ final class DeltaCandidates {
                 .bind("membershipSource", MEMBERSHIP_SOURCE)
                 .bind("settingsSource", SETTINGS_SOURCE)
                 .bind("xmax", window.snapshotXmax())
+                .bind("floorMicros", window.floorMicros())
                 .bind("priorFirst", prior.first().text())
                 .bindArray(
                         "laterMicros",
@@ -223,8 +227,8 @@ final class DeltaCandidates {
         String first = judgedByFirstPage(xid);
         return prior.bootstrap()
                 ? first
-                : "(" + first + " OR " + judgedByLaterStep(xid, "(x.changed_at, :settingsSource, CAST(:lowestD AS uuid))")
-                        + ")";
+                : "(" + first + " OR "
+                        + judgedByLaterStep(xid, "(x.changed_at, :settingsSource, CAST(:lowestD AS uuid))") + ")";
     }
 
     private static String judgedByFirstPage(String xid) {

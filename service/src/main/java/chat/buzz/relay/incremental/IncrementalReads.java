@@ -187,7 +187,7 @@ public final class IncrementalReads implements IncrementalMode {
         int first = 2 * request.limit() + 1;
         return movingOn(step.after(), first, (from, fetch) -> {
             DeltaWindow window =
-                    new DeltaWindow(from, step.prior(), snapshot.snapshot().xmax());
+                    new DeltaWindow(from, step.prior(), snapshot.snapshot().xmax(), step.floor());
             List<DeltaCandidates.Candidate> candidates = queries.candidates().next(request.scope(), window, fetch + 1);
             if (candidates.isEmpty()) {
                 return PageWalk.of(Collections.emptyIterator(), request.limit(), fetch, step.after());

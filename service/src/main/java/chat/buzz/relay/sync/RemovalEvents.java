@@ -28,7 +28,8 @@ final class RemovalEvents {
 
     private final RelayIdentity relay;
     private final Clock clock;
-    private final AtomicReference<SignedThisSecond> recent = new AtomicReference<>(new SignedThisSecond(Long.MIN_VALUE));
+    private final AtomicReference<SignedThisSecond> recent =
+            new AtomicReference<>(new SignedThisSecond(Long.MIN_VALUE));
 
     RemovalEvents(RelayIdentity relay, Clock clock) {
         this.relay = relay;
