@@ -41,18 +41,35 @@ final class GateFlipReaders {
         }
     }
 
-    /** An incremental client on one instance, following its cursor from session to session. */
+    /**
+     * An incremental client on one instance, following its cursor from session to session; a slow one
+     * reads one small page per change, so its sessions span changes and flips.
+     */
     static final class Incremental {
-        private static final int PAGE = 2;
+        /** Small enough that a bootstrap takes several changes, large enough that sessions end in between. */
+        private static final int SLOW_PAGE = 4;
+
         final String label;
+        final boolean slow;
         final View view;
         final SyncingClient sync;
         private final Judge judge;
         private final List<String> problems = new ArrayList<>();
+        /** A change delivered as a reset came after the stamp this reader's cursor holds. */
+        private boolean resetOwed;
+        /** The session under way is a bootstrap (the first one, or one a reset began). */
+        private boolean inBootstrap;
 
         Incremental(
-                TestRelay relay, SealedCursors cursors, NostrKeys keys, Set<UUID> scope, String label, Judge judge) {
+                TestRelay relay,
+                SealedCursors cursors,
+                NostrKeys keys,
+                Set<UUID> scope,
+                boolean slow,
+                String label,
+                Judge judge) {
             this.label = label;
+            this.slow = slow;
             this.view = new View(keys.publicKeyHex(), scope);
             this.judge = judge;
             this.sync = new SyncingClient(
@@ -86,19 +103,67 @@ final class GateFlipReaders {
             problems.clear();
             int before = sync.resets;
             do {
-                judge.model().openWindow(view);
-                sync.page(PAGE);
+                page(2);
             } while (sync.midSession);
-            int resets = sync.resets - before;
-            if (resets != expectedResets) {
-                problems.add(String.format(
-                        "%s: %d reset page(s) in the session after %s, expected %d",
-                        label, resets, step, expectedResets));
-            }
+            checkResets(before, expectedResets, step);
             Map<String, String> discovered = new HashMap<>(sync.heads());
             discovered.keySet().removeAll(sync.confirmedByKnownId);
             problems.addAll(judge.exactly(view, discovered, label, step));
             return List.copyOf(problems);
+        }
+
+        /** A change was delivered as a reset: the stamp this reader's cursor holds is now old. */
+        void stampAdvanced() {
+            resetOwed = true;
+        }
+
+        /**
+         * One small page, the session going on across the changes to come. A page whose cursor
+         * holds an old stamp is a reset, except in a bootstrap already running: that one finishes under
+         * the stamp it began with, and the session after it is the reset (docs/decisions.md). Its pages
+         * are judged by the rules now, like every page. What the reader holds is judged by {@link #finish}.
+         */
+        List<String> onePage(String step) {
+            problems.clear();
+            int before = sync.resets;
+            int expected = resetOwed && !inBootstrap && sync.cursor != null ? 1 : 0;
+            page(SLOW_PAGE);
+            checkResets(before, expected, step);
+            return List.copyOf(problems);
+        }
+
+        /**
+         * Small pages to the end of the running session, then one whole session (the owed reset, if
+         * any); then the store must be exactly D.
+         */
+        List<String> finish(String step) {
+            List<String> all = new ArrayList<>();
+            while (sync.midSession) {
+                all.addAll(onePage(step));
+            }
+            all.addAll(session(resetOwed ? 1 : 0, step));
+            return all;
+        }
+
+        /** One page judged against the state now (nothing writes while it is read). */
+        private void page(int limit) {
+            boolean first = sync.cursor == null;
+            int before = sync.resets;
+            judge.model().openWindow(view);
+            sync.page(limit);
+            boolean reset = sync.resets > before;
+            if (reset) {
+                resetOwed = false;
+            }
+            inBootstrap = (first || reset || inBootstrap) && sync.midSession;
+        }
+
+        private void checkResets(int before, int expectedResets, String step) {
+            int resets = sync.resets - before;
+            if (resets != expectedResets) {
+                problems.add(String.format(
+                        "%s: %d reset page(s) after %s, expected %d", label, resets, step, expectedResets));
+            }
         }
     }
 

@@ -38,7 +38,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * sync: everything received passes the leak oracle, no page names an artifact twice, each ends holding
  * exactly D, and the resets are exactly the change's: a change the writing instance delivered as a reset
  * (stamp advanced) resets every reader of the community on both instances once, one delivered as
- * entries resets nobody.
+ * entries resets nobody. Each change is followed by an edit of one of its channel's heads through the
+ * other instance. Slow incremental readers read one page of four entries after each change (the
+ * members' first bootstrap done beforehand, the others' not), so their
+ * sessions span changes and flips: a page after a change as a reset is a reset unless a bootstrap is
+ * running (that one finishes, and the next session resets), no other page is; they are held to
+ * exactly D when a last session ends.
  */
 @IntegrationTest
 class PolicyChangeAcrossGateFlipTest {
@@ -68,6 +73,9 @@ class PolicyChangeAcrossGateFlipTest {
     private final GateFlipWindow window = new GateFlipWindow(FIRST, SECOND);
     private final List<Incremental> incremental = new ArrayList<>();
     private final List<Live> live = new ArrayList<>();
+    /** The slow readers whose first session is read whole before the changes begin. */
+    private final Set<Incremental> bootstrappedFirst = new java.util.HashSet<>();
+
     private UUID markers;
 
     /** One policy change: when it is made, through which instance, and how that instance delivers it. */
@@ -115,6 +123,7 @@ class PolicyChangeAcrossGateFlipTest {
                     for (boolean scoped : List.of(false, true)) {
                         addReaders(instance, member, scoped ? scope : Set.of(), all);
                     }
+                    addSlowReader(instance, member, all);
                 }
             }
             quietPoint(null);
@@ -148,6 +157,13 @@ class PolicyChangeAcrossGateFlipTest {
             make(
                     new Change("after the flip off", FIRST, false, "private channel deleted", privateDeleted),
                     w -> w.deleteChannel(owner, privateDeleted));
+
+            // The slow readers' sessions spanned every change and both flips: they end with exactly D too.
+            List<String> problems = new ArrayList<>();
+            incremental.stream()
+                    .filter(reader -> reader.slow)
+                    .forEach(reader -> problems.addAll(reader.finish("the end of sessions spanning both flips")));
+            assertThat(problems).isEmpty();
         } finally {
             live.forEach(Live::close);
         }
@@ -177,8 +193,26 @@ class PolicyChangeAcrossGateFlipTest {
             }
         }
         incremental.add(new Incremental(
-                instance, SealedCursors.of(FIRST), incrementalKeys, scope, "incremental " + kind, judge));
+                instance, SealedCursors.of(FIRST), incrementalKeys, scope, false, "incremental " + kind, judge));
         live.add(new Live(instance, liveKeys, scope, "live " + kind, judge));
+    }
+
+    /**
+     * An incremental reader that reads one small page after each change, unscoped; a member finishes its
+     * first bootstrap before the changes begin, so its pages start as deltas, a non-member's as a bootstrap.
+     */
+    private void addSlowReader(TestRelay instance, boolean member, List<UUID> channels) {
+        String label = "slow incremental " + (member ? "member" : "non-member") + " on " + name(instance);
+        NostrKeys keys = NostrKeys.generate();
+        writer.name(keys, label);
+        if (member) {
+            channels.forEach(channel -> writer.add(owner, channel, keys));
+        }
+        Incremental reader = new Incremental(instance, SealedCursors.of(FIRST), keys, Set.of(), true, label, judge);
+        incremental.add(reader);
+        if (member) {
+            bootstrappedFirst.add(reader);
+        }
     }
 
     /**
@@ -200,6 +234,15 @@ class PolicyChangeAcrossGateFlipTest {
                     .as("the community's policy stamp on %s after %s", name(instance), change.describe())
                     .matches(now -> now.equals(stamp) == change.asEntries());
         }
+        // A head edited right after its channel's policy changed, through the other instance.
+        if (!model.channels.get(change.channel()).deleted) {
+            UUID edited = model.artifacts.values().stream()
+                    .filter(artifact -> artifact.channel.equals(change.channel()))
+                    .findFirst()
+                    .orElseThrow()
+                    .d;
+            (change.through() == FIRST ? throughSecond : writer).edit(owner, edited);
+        }
         quietPoint(change);
     }
 
@@ -220,7 +263,16 @@ class PolicyChangeAcrossGateFlipTest {
         }
         List<String> problems = new ArrayList<>();
         live.forEach(subscriber -> problems.addAll(subscriber.quietPoint(resets, step)));
-        incremental.forEach(reader -> problems.addAll(reader.session(resets, step)));
+        for (Incremental reader : incremental) {
+            if (!reader.slow || (change == null && bootstrappedFirst.contains(reader))) {
+                problems.addAll(reader.session(resets, step));
+                continue;
+            }
+            if (resets > 0) {
+                reader.stampAdvanced();
+            }
+            problems.addAll(reader.onePage(step));
+        }
         assertThat(problems).as("after %s", step).isEmpty();
     }
 
