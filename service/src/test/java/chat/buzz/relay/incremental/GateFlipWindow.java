@@ -30,7 +30,7 @@ final class GateFlipWindow {
     /**
      * Flips the gate through one instance's console: it applies there at once; the other stays
      * unconfirmed, its console still shows the old value, and NIP-11 {@code policy_changes} of the two
-     * disagree until {@link #confirmLate}.
+     * and their rows in the fleet view disagree until {@link #confirmLate}.
      */
     void flip(TestRelay through, TestRelay lagging, boolean on) {
         JsonNode flip = setGate(through, on, "flip under test");
@@ -47,6 +47,10 @@ final class GateFlipWindow {
         assertThat(policyChanges(through)).isEqualTo(delivery(on));
         assertThat(policyChanges(lagging)).isEqualTo(delivery(!on));
         assertThat(effective(lagging)).isEqualTo(!on);
+        await().atMost(PATIENCE)
+                .alias("the fleet view showing the two instances apart")
+                .until(() -> appliedInFleetView(through, instanceId(through)) == on
+                        && appliedInFleetView(through, instanceId(lagging)) != on);
     }
 
     /**
@@ -98,6 +102,17 @@ final class GateFlipWindow {
             }
         }
         throw new AssertionError("no flag " + GATE + " in " + instance.adminUrl() + "/api/flags");
+    }
+
+    /** What the instance's last heartbeat says it applies, as the fleet view on {@code viewer} shows it. */
+    private static boolean appliedInFleetView(TestRelay viewer, String instanceId) {
+        return viewer.admin()
+                .instance(instanceId)
+                .orElseThrow()
+                .path("report")
+                .path("gates")
+                .path(GATE)
+                .asBoolean();
     }
 
     private static String instanceId(TestRelay instance) {

@@ -15,6 +15,7 @@ import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -74,7 +75,7 @@ class PolicyChangeAcrossGateFlipTest {
     private final List<Incremental> incremental = new ArrayList<>();
     private final List<Live> live = new ArrayList<>();
     /** The slow readers whose first session is read whole before the changes begin. */
-    private final Set<Incremental> bootstrappedFirst = new java.util.HashSet<>();
+    private final Set<Incremental> bootstrappedFirst = new HashSet<>();
 
     private UUID markers;
 
