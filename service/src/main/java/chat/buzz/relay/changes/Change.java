@@ -1,7 +1,9 @@
 package chat.buzz.relay.changes;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +20,10 @@ import java.util.UUID;
  * @param channel   the artifact's channel now, the channel whose membership, policy or other settings changed
  * @param pubkey    the member whose access changed ({@link Kind#MEMBER})
  * @param settings  the row of channel_settings_history that says what changed ({@link Kind#SETTINGS})
- * @param direction which way that change can move the channel's artifacts ({@link Kind#SETTINGS}; null: either)
+ * @param direction which way that change can move the channel's artifacts ({@link Kind#SETTINGS}; null:
+ *                  either). Not part of the notice: each instance reads it from the history row once per
+ *                  change ({@link #withDirection}), so that an instance of an earlier release, whose reader
+ *                  refuses fields it does not know, still understands every notice during a rolling upgrade.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Change(
@@ -29,8 +34,10 @@ public record Change(
         @JsonProperty("h") UUID channel,
         @JsonProperty("p") String pubkey,
         @JsonProperty("s") Long settings,
-        @JsonProperty("w") PolicyChangeDirection direction) {
-    private static final ObjectMapper JSON = new ObjectMapper();
+        @JsonIgnore PolicyChangeDirection direction) {
+    // Fields a later release adds are skipped, so that during a rolling upgrade this one still reads its notices.
+    private static final ObjectMapper JSON =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     public enum Kind {
         HEAD,
@@ -59,8 +66,13 @@ public record Change(
         return new Change(community, Kind.POLICY, null, null, channel, null, null, null);
     }
 
-    static Change settings(long community, UUID channel, long settings, PolicyChangeDirection direction) {
-        return new Change(community, Kind.SETTINGS, null, null, channel, null, settings, direction);
+    static Change settings(long community, UUID channel, long settings) {
+        return new Change(community, Kind.SETTINGS, null, null, channel, null, settings, null);
+    }
+
+    /** This change, told which way it can move the channel's artifacts. */
+    public Change withDirection(PolicyChangeDirection known) {
+        return new Change(community, kind, d, from, channel, pubkey, settings, known);
     }
 
     String toPayload() {

@@ -17,7 +17,7 @@ public final class ChangeNotifications {
             (handle, communityId, channelId, change, actor, delivered) -> send(
                     handle,
                     delivered.asEntries()
-                            ? Change.settings(communityId, channelId, delivered.settingsChange(), delivered.direction())
+                            ? Change.settings(communityId, channelId, delivered.settingsChange())
                             : Change.policy(communityId, channelId));
 
     private ChangeNotifications() {}

@@ -2,9 +2,9 @@ package chat.buzz.relay.changes;
 
 /**
  * Which way a channel policy change can move the channel's artifacts for any reader: into readers'
- * D, out of it, or both. Told to live subscribers with the change, so that each asks the database only
- * for the way the change can go; a change it cannot tell (or a notice from a relay that does not say)
- * is {@link #BOTH}.
+ * D, out of it, or both. Read once per change from its history row by each instance's fan-out, so
+ * that each live subscription asks the database only for the way the change can go; a change it
+ * cannot tell is {@link #BOTH}.
  */
 public enum PolicyChangeDirection {
     /** Nothing can leave any reader's D: made open, listed, or its TTL cleared. */
@@ -21,14 +21,22 @@ public enum PolicyChangeDirection {
         return this != WIDENS;
     }
 
-    /** An edit of a channel's visibility, unlisted flag or TTL (null: none), before and after. */
-    public static PolicyChangeDirection ofEdit(
+    /**
+     * A recorded change (a row of channel_settings_history): visibility open or not, the unlisted flag,
+     * the TTL (null: none) and whether the channel is deleted, before and after.
+     */
+    public static PolicyChangeDirection of(
             boolean openBefore,
             boolean openAfter,
             boolean unlistedBefore,
             boolean unlistedAfter,
             Long ttlBefore,
-            Long ttlAfter) {
+            Long ttlAfter,
+            boolean deletedBefore,
+            boolean deletedAfter) {
+        if (deletedBefore != deletedAfter) {
+            return deletedAfter ? NARROWS : BOTH;
+        }
         boolean widens = (!openBefore && openAfter)
                 || (unlistedBefore && !unlistedAfter)
                 || (ttlBefore != null && ttlAfter == null);
@@ -41,7 +49,7 @@ public enum PolicyChangeDirection {
         return widens ? WIDENS : NARROWS;
     }
 
-    /** The direction a notice carries; a notice without one may go either way. */
+    /** The direction a change was told; a change not told may go either way. */
     public static PolicyChangeDirection orBoth(PolicyChangeDirection carried) {
         return carried == null ? BOTH : carried;
     }

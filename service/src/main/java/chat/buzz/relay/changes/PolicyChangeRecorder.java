@@ -25,11 +25,8 @@ public interface PolicyChangeRecorder {
     void channelPolicyChanged(
             Handle handle, long communityId, UUID channelId, String change, String actor, Delivered delivery);
 
-    /**
-     * How the change was delivered, the history row that says what it was, and which way it can move
-     * the channel's artifacts.
-     */
-    record Delivered(Delivery delivery, long settingsChange, PolicyChangeDirection direction) {
+    /** How the change was delivered, and the history row that says what it was. */
+    record Delivered(Delivery delivery, long settingsChange) {
         public boolean asEntries() {
             return delivery == Delivery.ENTRIES;
         }

@@ -8,7 +8,6 @@ import chat.buzz.relay.access.ChannelAccess;
 import chat.buzz.relay.access.Role;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.changes.ChangeNotifications;
-import chat.buzz.relay.changes.PolicyChangeDirection;
 import chat.buzz.relay.changes.PolicyChangeRecorder;
 import chat.buzz.relay.events.EventHandler;
 import chat.buzz.relay.events.TagReader;
@@ -131,12 +130,7 @@ public final class ChannelWrites {
                     channel,
                     String.join(", ", changes),
                     caller.pubkey(),
-                    delivered(
-                            dao,
-                            channel,
-                            delivery,
-                            PolicyChangeDirection.ofEdit(
-                                    before.open(), open, before.unlisted(), unlisted, before.ttlSeconds(), ttl)));
+                    delivered(dao, channel, delivery));
         } else {
             // Live channel metadata hears a policy change from the recorder; a rename needs its own notice.
             ChangeNotifications.channelChanged(handle, caller.community().id(), channel);
@@ -161,7 +155,7 @@ public final class ChannelWrites {
                 channel,
                 "channel deleted",
                 caller.pubkey(),
-                delivered(dao, channel, delivery, PolicyChangeDirection.NARROWS));
+                delivered(dao, channel, delivery));
     }
 
     private void addMember(Handle handle, Caller caller, Event event) {
@@ -246,11 +240,9 @@ public final class ChannelWrites {
     }
 
     private static PolicyChangeRecorder.Delivered delivered(
-            ChannelDao dao, UUID channel, PolicyChangeRecorder.Delivery delivery, PolicyChangeDirection direction) {
+            ChannelDao dao, UUID channel, PolicyChangeRecorder.Delivery delivery) {
         return new PolicyChangeRecorder.Delivered(
-                delivery,
-                delivery == PolicyChangeRecorder.Delivery.ENTRIES ? dao.latestSettingsChange(channel) : 0L,
-                direction);
+                delivery, delivery == PolicyChangeRecorder.Delivery.ENTRIES ? dao.latestSettingsChange(channel) : 0L);
     }
 
     /** Locks the channel row; a channel the caller cannot read answers as if it did not exist. */

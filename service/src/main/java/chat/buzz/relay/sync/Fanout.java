@@ -2,6 +2,7 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.changes.Change;
+import chat.buzz.relay.changes.PolicyChangeDirection;
 import chat.buzz.relay.gate.Gate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -74,11 +75,28 @@ final class Fanout {
         return switch (change.kind()) {
             case POLICY -> () -> subscriptions.forEach(s -> s.close("sync_reset: policy changed"));
             // Each subscription whose scope holds the channel judges the channel's artifacts itself.
-            case MEMBER, SETTINGS -> () -> subscriptions.forEach(s -> s.offer(change));
+            case MEMBER -> () -> subscriptions.forEach(s -> s.offer(change));
+            case SETTINGS -> {
+                Change told = change.withDirection(direction(change));
+                yield () -> subscriptions.forEach(s -> s.offer(told));
+            }
             case HEAD -> headChanged(change, subscriptions);
             // A new or renamed channel changes no artifact's discoverability; channel metadata hears it.
             case CHANNEL -> NOTHING;
         };
+    }
+
+    /**
+     * Which way a policy change can go, read once for all subscriptions; when it cannot be read, either
+     * way (each subscription then asks for both, and meets the same trouble in its own reads).
+     */
+    private PolicyChangeDirection direction(Change change) {
+        try {
+            return context.reads().settingsDirection(change.settings());
+        } catch (RuntimeException e) {
+            LOG.warn("Could not read policy change {}; subscribers judge it both ways", change.settings(), e);
+            return PolicyChangeDirection.BOTH;
+        }
     }
 
     private Runnable headChanged(Change change, List<Subscription> subscriptions) {

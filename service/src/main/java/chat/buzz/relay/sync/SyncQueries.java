@@ -2,6 +2,7 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.access.Judge;
+import chat.buzz.relay.changes.PolicyChangeDirection;
 import org.jdbi.v3.core.statement.Query;
 
 /**
@@ -105,6 +106,13 @@ final class SyncQueries {
     static final String HEAD_FOR_READERS = JUDGED + """
             WHERE a.community_id = :community AND a.d = :d
             ORDER BY r.ord
+            """;
+
+    /** A recorded policy change's settings before and after it, for {@link PolicyChangeDirection#of}. */
+    static final String SETTINGS_CHANGE = """
+            SELECT visibility_before = 'open' AS open_before, visibility_after = 'open' AS open_after,
+                   unlisted_before, unlisted_after, ttl_seconds_before, ttl_seconds_after, deleted_before, deleted_after
+            FROM channel_settings_history WHERE id = :settings
             """;
 
     /** The database's time and the community's policy stamp, for {@link Judge#floor}. */

@@ -3,6 +3,7 @@ package chat.buzz.relay.sync;
 import chat.buzz.relay.access.AccessHistorySql;
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.access.Judge;
+import chat.buzz.relay.changes.PolicyChangeDirection;
 import chat.buzz.relay.database.ReadTransaction;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -50,6 +51,23 @@ final class SyncReads {
 
     long liveAccessQueries() {
         return liveAccessQueries.sum();
+    }
+
+    /** Which way recorded policy change {@code settings} can move its channel's artifacts; either way if unknown. */
+    PolicyChangeDirection settingsDirection(long settings) {
+        return transaction.run(handle -> handle.createQuery(SyncQueries.SETTINGS_CHANGE)
+                .bind("settings", settings)
+                .map((rs, ctx) -> PolicyChangeDirection.of(
+                        rs.getBoolean("open_before"),
+                        rs.getBoolean("open_after"),
+                        rs.getBoolean("unlisted_before"),
+                        rs.getBoolean("unlisted_after"),
+                        rs.getObject("ttl_seconds_before", Long.class),
+                        rs.getObject("ttl_seconds_after", Long.class),
+                        rs.getBoolean("deleted_before"),
+                        rs.getBoolean("deleted_after")))
+                .findOne()
+                .orElse(PolicyChangeDirection.BOTH));
     }
 
     /** The next chunk of D after {@code after} (null: from the start), optionally only one channel's. */
