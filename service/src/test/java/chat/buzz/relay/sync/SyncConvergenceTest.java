@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.IntegrationTest;
+import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
@@ -113,7 +114,7 @@ class SyncConvergenceTest {
         List<UUID> live =
                 channels.stream().filter(c -> !world.channels.get(c).deleted).toList();
         UUID channel = live.get(random.nextInt(live.size()));
-        World.Channel facts = world.channels.get(channel);
+        Model.Channel facts = world.channels.get(channel);
         NostrKeys reader = readers.get(random.nextInt(readers.size()));
         String pubkey = reader.publicKeyHex();
         int roll = policyChanges ? random.nextInt(100) : random.nextInt(62);
@@ -122,13 +123,13 @@ class SyncConvergenceTest {
         } else if (roll < 44) {
             artifactStep(random, live);
         } else if (roll < 54) {
-            if (facts.member(pubkey)) {
+            if (facts.members.contains(pubkey)) {
                 world.remove(owner, channel, pubkey);
             } else {
                 world.add(owner, channel, pubkey);
             }
         } else if (roll < 62) {
-            if (facts.member(pubkey)) {
+            if (facts.members.contains(pubkey)) {
                 world.leave(reader, channel);
             } else if (facts.open) {
                 world.join(reader, channel);
@@ -154,13 +155,13 @@ class SyncConvergenceTest {
     }
 
     private void artifactStep(Random random, List<UUID> liveChannels) {
-        Predicate<World.Artifact> writable = a -> liveChannels.contains(a.channel);
-        List<World.Artifact> candidates =
+        Predicate<Model.Artifact> writable = a -> liveChannels.contains(a.channel);
+        List<Model.Artifact> candidates =
                 world.artifacts.values().stream().filter(writable).toList();
         if (candidates.isEmpty()) {
             return;
         }
-        World.Artifact artifact = candidates.get(random.nextInt(candidates.size()));
+        Model.Artifact artifact = candidates.get(random.nextInt(candidates.size()));
         if (artifact.deleted) {
             world.restore(owner, artifact.d);
             return;

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * Writes over signed HTTP; every write must be accepted, and then updates the {@link Model} and a short
@@ -19,7 +20,7 @@ import java.util.UUID;
 public final class ModelWriter {
     private static final int STORY_LINES = 80;
 
-    private final RelayClient relay;
+    private final Supplier<RelayClient> relay;
     public final Model model;
     private final Map<String, String> names = new HashMap<>();
     private final List<String> story = new ArrayList<>();
@@ -27,6 +28,11 @@ public final class ModelWriter {
     private final List<String> history = new ArrayList<>();
 
     public ModelWriter(RelayClient relay, Model model) {
+        this(() -> relay, model);
+    }
+
+    /** The relay is asked for lazily: a static model is built before its relay starts. */
+    public ModelWriter(Supplier<RelayClient> relay, Model model) {
         this.relay = relay;
         this.model = model;
     }
@@ -100,7 +106,7 @@ public final class ModelWriter {
     }
 
     private void accept(NostrKeys keys, Event event) {
-        Replies.accepted(relay.publish(keys, event));
+        Replies.accepted(relay.get().publish(keys, event));
     }
 
     public UUID channel(NostrKeys owner, boolean open, boolean unlisted, boolean ttl) {
@@ -145,9 +151,37 @@ public final class ModelWriter {
         note((ttl ? "set" : "clear") + " ttl " + shortId(id));
     }
 
-    @SuppressWarnings("unchecked")
-    private void editChannel(NostrKeys owner, UUID id, List<String> change) {
-        accept(owner, Nostr.editChannel(owner, id, change));
+    /**
+     * One channel edit changing any of visibility, unlisted flag and TTL (null: unchanged) in a single
+     * event, so the relay sees one policy change where a test means one.
+     */
+    public void editPolicy(NostrKeys owner, UUID id, Boolean open, Boolean unlisted, Boolean ttl) {
+        List<List<String>> changes = new ArrayList<>();
+        if (open != null) {
+            changes.add(tag(Tags.VISIBILITY, open ? "open" : "private"));
+        }
+        if (unlisted != null) {
+            changes.add(tag(Tags.UNLISTED, unlisted.toString()));
+        }
+        if (ttl != null) {
+            changes.add(tag(Tags.TTL, ttl ? "3600" : "0"));
+        }
+        @SuppressWarnings("unchecked")
+        List<String>[] tags = changes.toArray(List[]::new);
+        editChannel(owner, id, tags);
+        Model.Channel channel = model.channels.get(id);
+        model.channelPolicy(
+                id,
+                open != null ? open : channel.open,
+                unlisted != null ? unlisted : channel.unlisted,
+                ttl != null ? ttl : channel.ttl);
+        note("edit " + shortId(id) + (open == null ? "" : open ? " open" : " private")
+                + (unlisted == null ? "" : " unlisted=" + unlisted) + (ttl == null ? "" : " ttl=" + ttl));
+    }
+
+    @SafeVarargs
+    private void editChannel(NostrKeys owner, UUID id, List<String>... changes) {
+        accept(owner, Nostr.editChannel(owner, id, changes));
     }
 
     public void deleteChannel(NostrKeys owner, UUID id) {
@@ -169,15 +203,23 @@ public final class ModelWriter {
     }
 
     public void add(NostrKeys admin, UUID channel, NostrKeys member) {
-        accept(admin, Nostr.membership(admin, Kinds.ADD_MEMBER, channel, member.publicKeyHex(), null));
-        model.member(channel, member.publicKeyHex(), true);
-        note("add " + name(member.publicKeyHex()) + " to " + shortId(channel));
+        add(admin, channel, member.publicKeyHex());
+    }
+
+    public void add(NostrKeys admin, UUID channel, String member) {
+        accept(admin, Nostr.membership(admin, Kinds.ADD_MEMBER, channel, member, null));
+        model.member(channel, member, true);
+        note("add " + name(member) + " to " + shortId(channel));
     }
 
     public void remove(NostrKeys admin, UUID channel, NostrKeys member) {
-        accept(admin, Nostr.membership(admin, Kinds.REMOVE_MEMBER, channel, member.publicKeyHex(), null));
-        model.member(channel, member.publicKeyHex(), false);
-        note("remove " + name(member.publicKeyHex()) + " from " + shortId(channel));
+        remove(admin, channel, member.publicKeyHex());
+    }
+
+    public void remove(NostrKeys admin, UUID channel, String member) {
+        accept(admin, Nostr.membership(admin, Kinds.REMOVE_MEMBER, channel, member, null));
+        model.member(channel, member, false);
+        note("remove " + name(member) + " from " + shortId(channel));
     }
 
     public void join(NostrKeys member, UUID channel) {
