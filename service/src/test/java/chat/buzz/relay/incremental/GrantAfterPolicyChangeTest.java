@@ -10,7 +10,9 @@ import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -85,9 +87,33 @@ class GrantAfterPolicyChangeTest {
         writer.editChannel(owner, channel, tag(Tags.VISIBILITY, "open"));
         writer.removeMember(owner, channel, reader);
 
-        assertThat(sync.session(limit))
+        List<JsonNode> entries = sync.session(limit);
+
+        String[] everyArtifact = {older.toString(), old.toString(), fresh.toString()};
+        assertThat(artifactsIn(sync, channel))
                 .as("open and listed now: every artifact of the channel is in D")
+                .containsExactlyInAnyOrder(everyArtifact);
+        // A session may name an artifact on two of its pages (PROTOCOL 4.2: entries may repeat): `fresh`
+        // is named by its own head and again by the membership change that stands for the channel's
+        // heads, when a page ends between the two. What it may not do is name anything else, or remove.
+        assertThat(entries)
+                .as("the session names the channel's artifacts and nothing else")
                 .extracting(e -> e.get("d").asText())
-                .containsExactlyInAnyOrder(older.toString(), old.toString(), fresh.toString());
+                .containsOnly(everyArtifact);
+        assertThat(entries)
+                .as("no removal")
+                .extracting(e -> e.get("op").asText())
+                .containsOnly("upsert");
+        assertThat(sync.resets).isZero();
+    }
+
+    /** The d of each artifact of {@code channel} in the client's store (other tests' open channels are in D too). */
+    private static List<String> artifactsIn(SyncingClient sync, UUID channel) {
+        return sync.store.entrySet().stream()
+                .filter(head -> StreamSupport.stream(head.getValue().get("tags").spliterator(), false)
+                        .anyMatch(t -> t.get(0).asText().equals(Tags.CHANNEL)
+                                && t.get(1).asText().equals(channel.toString())))
+                .map(Map.Entry::getKey)
+                .toList();
     }
 }
