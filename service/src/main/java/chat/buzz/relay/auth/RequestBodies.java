@@ -18,11 +18,30 @@ public final class RequestBodies {
         this.maxBytes = maxBytes;
     }
 
-    /** Rejects early, from the declared length alone, before any signature work. */
+    /**
+     * Rejects early, from the declared length alone, before any signature work. A client that asked
+     * for {@code 100 Continue} has sent no body and hears the refusal at once. Any other client is
+     * sending the body: closing on it unread would reset the connection, and the client would report
+     * the reset instead of the 413, so a body within the drained bound is read and thrown away first.
+     */
     public void checkDeclaredLength(ContainerRequestContext request) {
-        if (request.getLength() > maxBytes) {
-            throw tooLarge();
+        long declared = request.getLength();
+        if (declared <= maxBytes) {
+            return;
         }
+        if (!waitsForContinue(request) && declared <= (long) maxBytes + BoundedBody.DRAINED_BEYOND_LIMIT) {
+            try (InputStream in = request.getEntityStream()) {
+                BoundedBody.discard(in, declared);
+            } catch (IOException e) {
+                // The client went away mid-body; it is refused all the same.
+            }
+        }
+        throw tooLarge();
+    }
+
+    private static boolean waitsForContinue(ContainerRequestContext request) {
+        String expect = request.getHeaderString("Expect");
+        return expect != null && expect.trim().equalsIgnoreCase("100-continue");
     }
 
     public byte[] buffer(ContainerRequestContext request) {

@@ -22,12 +22,17 @@ public final class BoundedBody {
         if (body.length <= maxBytes) {
             return Optional.of(body);
         }
+        discard(in, DRAINED_BEYOND_LIMIT);
+        return Optional.empty();
+    }
+
+    /** Reads and throws away up to {@code bytes} of {@code in}, or to its end. */
+    public static void discard(InputStream in, long bytes) throws IOException {
         long drained = 0;
         byte[] sink = new byte[8192];
         int read;
-        while (drained < DRAINED_BEYOND_LIMIT && (read = in.read(sink)) >= 0) {
+        while (drained < bytes && (read = in.read(sink, 0, (int) Math.min(sink.length, bytes - drained))) >= 0) {
             drained += read;
         }
-        return Optional.empty();
     }
 }

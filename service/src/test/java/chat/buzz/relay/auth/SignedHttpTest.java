@@ -237,9 +237,8 @@ class SignedHttpTest {
     }
 
     /**
-     * The length is judged from the headers, before the body is read or the signature checked, so only
-     * the headers are sent: a client still writing a body the relay refused unread races the relay's
-     * close of that connection and may never read the 413.
+     * The length is judged from the headers, before the signature is checked: a client that waits for
+     * {@code 100 Continue} sends only the headers and is refused at once.
      */
     @Test
     void oversizedBodiesAre413() throws java.io.IOException {
@@ -251,7 +250,7 @@ class SignedHttpTest {
             socket.getOutputStream()
                     .write(("POST /query HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
                                     + "\r\nAuthorization: Nostr e30\r\nContent-Type: application/json\r\nContent-Length: "
-                                    + over + "\r\n\r\n")
+                                    + over + "\r\nExpect: 100-continue\r\n\r\n")
                             .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             String reply = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             assertThat(reply).startsWith("HTTP/1.1 413 ");
