@@ -8,20 +8,14 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
-import org.testcontainers.DockerClientFactory;
-import org.testcontainers.postgresql.PostgreSQLContainer;
-import org.testcontainers.utility.DockerImageName;
 
 /**
  * A fresh PostgreSQL database per test class, on the server {@link TestServer} chooses: the one named by
- * BUZZ_TEST_DATABASE_URL, else a PostgreSQL container when Docker answers, else an embedded server. The
- * container or embedded server is started once per JVM.
+ * BUZZ_TEST_DATABASE_URL, else an embedded server of the production major version, started once per
+ * JVM.
  */
 public final class TestDatabases {
     public static final String USER = "postgres";
-    /** The production major version (local mode's embedded binaries are the same). */
-    static final String CONTAINER_IMAGE = "postgres:17";
-
     private static String serverUrl;
 
     private TestDatabases() {}
@@ -46,35 +40,12 @@ public final class TestDatabases {
 
     private static synchronized String serverUrl() {
         if (serverUrl == null) {
-            serverUrl = switch (TestServer.choose(System.getenv(), TestDatabases::dockerAnswers)) {
+            serverUrl = switch (TestServer.choose(System.getenv())) {
                 case CONFIGURED -> System.getenv(TestServer.URL_VARIABLE);
-                case CONTAINER -> startedContainer();
                 case EMBEDDED -> startedEmbedded();
             };
         }
         return serverUrl;
-    }
-
-    private static boolean dockerAnswers() {
-        return DockerClientFactory.instance().isDockerAvailable();
-    }
-
-    /**
-     * A not yet started container whose server accepts the tests' user without a password, as the CI and
-     * embedded servers do. Testcontainers' reaper removes it when the JVM ends.
-     */
-    static PostgreSQLContainer container() {
-        return new PostgreSQLContainer(DockerImageName.parse(CONTAINER_IMAGE))
-                .withUsername(USER)
-                .withPassword(USER)
-                .withDatabaseName("postgres")
-                .withEnv("POSTGRES_HOST_AUTH_METHOD", "trust");
-    }
-
-    private static String startedContainer() {
-        PostgreSQLContainer container = container();
-        container.start();
-        return container.getJdbcUrl();
     }
 
     private static String startedEmbedded() {

@@ -43,7 +43,6 @@ class TestPhasesTest {
                     "io.dropwizard.testing.DropwizardTestSupport",
                     "io.dropwizard.testing.junit5.DropwizardAppExtension",
                     "io.zonky.test.db.postgres.embedded.EmbeddedPostgres",
-                    "org.testcontainers.",
                     "org.openqa.selenium.",
                     "java.sql.DriverManager",
                     "java.lang.ProcessBuilder")
