@@ -145,6 +145,11 @@ public final class AccessHistorySql {
         return channelInDAtChange(settings, channel, side, scoped, ReaderTerms.BOUND);
     }
 
+    /** {@link #channelInDAtChange} for readers named by columns, each with or without a scope (NULL). */
+    public static String channelInDAtChange(String settings, String channel, ChangeSide side, ReaderTerms reader) {
+        return AccessSql.eitherScope(reader, scoped -> channelInDAtChange(settings, channel, side, scoped, reader));
+    }
+
     static String channelInDAtChange(
             String settings, String channel, ChangeSide side, boolean scoped, ReaderTerms reader) {
         String member = """

@@ -30,6 +30,20 @@ final class BulkStream {
         List<Framed> read(UUID after, int size);
     }
 
+    /** Frames already read and judged, handed out in their order, {@code size} at a time. */
+    static Part of(List<Framed> framed) {
+        return new Part() {
+            private int next;
+
+            @Override
+            public List<Framed> read(UUID after, int size) {
+                List<Framed> chunk = framed.subList(next, Math.min(framed.size(), next + size));
+                next += chunk.size();
+                return chunk;
+            }
+        };
+    }
+
     /** Where the frames go: a subscription's lane of its connection's outbox. */
     interface Target {
         Outbox.Offered offer(String frame);

@@ -6,8 +6,6 @@ import chat.buzz.relay.changes.PolicyChangeDirection;
 import chat.buzz.relay.gate.Gate;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -21,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * Hands every committed change to this instance's subscriptions in the order the listener heard
  * them. A head change is judged for all live subscriptions of its community in one query (one row
  * per distinct reader, scope and floor), so the cost of a write grows with the number of subscribers
- * by a row, not by a query. Several changes may be judged at once, on the judging threads, but each
+ * by a row, not by a query; a channel policy change delivered as entries is judged the same way, one
+ * query per way it can go, unless the channel is too large to judge whole. Several changes may be judged at once, on the judging threads, but each
  * change's frames are handed to the subscriptions only after the previous change's. A subscription
  * still streaming its snapshot has no floor yet: it gets the bare change and judges it itself after
  * EOSE, as before.
@@ -76,10 +75,7 @@ final class Fanout {
             case POLICY -> () -> subscriptions.forEach(s -> s.close("sync_reset: policy changed"));
             // Each subscription whose scope holds the channel judges the channel's artifacts itself.
             case MEMBER -> () -> subscriptions.forEach(s -> s.offer(change));
-            case SETTINGS -> {
-                Change told = change.withDirection(direction(change));
-                yield () -> subscriptions.forEach(s -> s.offer(told));
-            }
+            case SETTINGS -> settingsChanged(change.withDirection(direction(change)), subscriptions);
             case HEAD -> headChanged(change, subscriptions);
             // A new or renamed channel changes no artifact's discoverability; channel metadata hears it.
             case CHANNEL -> NOTHING;
@@ -104,58 +100,86 @@ final class Fanout {
             // Each subscription notices the gate when it applies the change, and ends.
             return () -> subscriptions.forEach(s -> s.offer(change));
         }
-        Map<SyncReads.Judging, Integer> readers = new LinkedHashMap<>();
-        Map<Subscription, Integer> live = new LinkedHashMap<>();
-        List<Subscription> alone = new ArrayList<>();
-        for (Subscription subscription : subscriptions) {
-            if (!subscription.concerns(change)) {
-                continue;
-            }
-            SyncReads.Judging judging = subscription.judging();
-            if (judging == null) {
-                alone.add(subscription);
-            } else {
-                live.put(subscription, readers.computeIfAbsent(judging, j -> readers.size()));
-            }
+        Audience audience = Audience.of(change, subscriptions);
+        if (audience.live().isEmpty()) {
+            return audience.eachJudgesAlone(change);
         }
-        if (live.isEmpty()) {
-            return () -> alone.forEach(s -> s.offer(change));
-        }
-        String[] events;
+        List<List<Audience.Judged>> judged = new ArrayList<>();
         try {
             List<SyncReads.ReaderView> views =
-                    context.reads().headForReaders(change.community(), change.d(), List.copyOf(readers.keySet()));
-            events = views.isEmpty() ? new String[readers.size()] : events(change.d(), views);
+                    context.reads().headForReaders(change.community(), change.d(), audience.judged());
+            String[] events = views.isEmpty() ? new String[audience.readers().size()] : events(change.d(), views);
+            for (String event : events) {
+                judged.add(event == null ? List.of() : List.of(new Audience.Judged(change.d(), event)));
+            }
         } catch (RuntimeException e) {
             // Each subscription judges the change alone and ends the way its own failure says.
             LOG.warn("Sync fan-out could not judge a change for all subscribers at once", e);
-            return () -> subscriptions.stream().filter(s -> s.concerns(change)).forEach(s -> s.offer(change));
+            return audience.eachJudgesAlone(change);
         }
-        Map<Subscription, String> frames = frames(live, events);
-        return () -> {
-            alone.forEach(s -> s.offer(change));
-            frames.forEach((subscription, frame) -> subscription.offer(change, frame));
-        };
+        return audience.handOut(change, judged);
     }
 
     /**
-     * The frame each live subscription gets, rendered on the judging thread: once per distinct
-     * subscription id and event, so subscribers that share an id (most clients use the same one)
-     * share one string, byte for byte what each would have rendered itself.
+     * A channel's settings changed and the change is delivered as entries (PROTOCOL 4.4, 5). When the
+     * channel is small enough that every concerned reader's entries together stay under
+     * {@code sync.policyChangeEntriesAtOnce}, two queries judge it for all of them (what entered each one's D,
+     * what left it) and each subscription streams what it was handed; a larger channel is streamed by
+     * each subscription in keyset chunks of its own, so no page of it is ever held whole.
      */
-    private static Map<Subscription, String> frames(Map<Subscription, Integer> live, String[] events) {
-        Map<String, Map<String, String>> rendered = new HashMap<>();
-        Map<Subscription, String> frames = new LinkedHashMap<>();
-        live.forEach((subscription, reader) -> {
-            String event = events[reader];
-            if (event != null) {
-                frames.put(
-                        subscription,
-                        rendered.computeIfAbsent(subscription.id(), id -> new IdentityHashMap<>())
-                                .computeIfAbsent(event, e -> Frames.event(subscription.id(), e)));
+    private Runnable settingsChanged(Change change, List<Subscription> subscriptions) {
+        if (!context.gates().isEnabled(Gate.SYNC)) {
+            return () -> subscriptions.forEach(s -> s.offer(change));
+        }
+        Audience audience = Audience.of(change, subscriptions);
+        if (audience.live().isEmpty()) {
+            return audience.eachJudgesAlone(change);
+        }
+        List<SyncReads.Judging> readers = audience.judged();
+        int whole = Math.max(1, context.config().getPolicyChangeEntriesAtOnce() / readers.size());
+        List<List<Audience.Judged>> judged;
+        try {
+            if (context.reads().channelHeadsUpTo(change.channel(), whole + 1) > whole) {
+                return audience.eachJudgesAlone(change);
             }
-        });
-        return frames;
+            judged = judgeSettings(change, readers);
+        } catch (RuntimeException e) {
+            LOG.warn("Sync fan-out could not judge a policy change for all subscribers at once", e);
+            return audience.eachJudgesAlone(change);
+        }
+        return audience.handOut(change, judged);
+    }
+
+    /**
+     * Per reader, in order: the artifacts the change brought into its D (upserts), then those it took
+     * out (removals, each distinct one signed once), as a subscription's own stream would send them.
+     */
+    private List<List<Audience.Judged>> judgeSettings(Change change, List<SyncReads.Judging> readers) {
+        List<List<Audience.Judged>> judged = new ArrayList<>(readers.size());
+        readers.forEach(reader -> judged.add(new ArrayList<>()));
+        PolicyChangeDirection direction = PolicyChangeDirection.orBoth(change.direction());
+        if (direction.mayAdd()) {
+            List<SyncReads.ReadersView> entered =
+                    context.reads().enteredForReaders(change.community(), change.settings(), change.channel(), readers);
+            Map<UUID, String> heads = new HashMap<>();
+            entered.stream()
+                    .filter(row -> row.view().json() != null)
+                    .forEach(row -> heads.put(row.view().d(), row.view().json()));
+            entered.forEach(row -> judged.get(row.reader())
+                    .add(new Audience.Judged(
+                            row.view().d(), heads.get(row.view().d()))));
+        }
+        if (direction.mayRemove()) {
+            Map<SyncReads.ReaderView, String> removals = new HashMap<>();
+            context.reads()
+                    .leftAtChangeForReaders(change.community(), change.settings(), change.channel(), readers)
+                    .forEach(row -> judged.get(row.reader())
+                            .add(new Audience.Judged(
+                                    row.view().d(),
+                                    removals.computeIfAbsent(
+                                            row.view(), v -> context.removals().removal(v.d(), v.verdict())))));
+        }
+        return judged;
     }
 
     /** The event each reader gets: the head, a removal, or nothing (null); each distinct removal is signed once. */

@@ -2,6 +2,7 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.relay.changes.Change;
 import java.util.ArrayDeque;
+import java.util.List;
 
 /**
  * A subscription's mailbox: every other thread (the fan-out, the session, timers, the outbox) only
@@ -30,10 +31,11 @@ final class Inbox {
     record Retry() implements Signal {}
 
     /**
-     * A committed change; {@code frame} is what the fan-out already judged (and rendered) for this
-     * subscription, or null when the subscription judges the change itself.
+     * A committed change; {@code judged} is what the fan-out already judged and rendered for this
+     * subscription (a head change's one frame, a policy change's entries), or null when the subscription
+     * judges the change itself.
      */
-    record Queued(Change change, String frame) {}
+    record Queued(Change change, List<BulkStream.Framed> judged) {}
 
     /** What may start the next run once this one ends. */
     enum Wake {

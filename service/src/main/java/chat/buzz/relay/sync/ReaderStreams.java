@@ -102,6 +102,8 @@ final class ReaderStreams {
      * A channel's policy changed and the change is delivered as entries (PROTOCOL 4.4, 5): every artifact
      * of it that entered the reader's D with this change goes out, and every one this change took out of
      * D is removed. A subscriber whose D did not change hears nothing. Null when the channel is out of scope.
+     * Used when the fan-out left the change to each subscription: during its snapshot, or for a channel too
+     * large to judge for every subscriber at once.
      */
     BulkStream settingsChanged(Change change, long floor) {
         if (!inScope(change.channel())) {

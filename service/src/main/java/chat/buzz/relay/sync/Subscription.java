@@ -2,6 +2,7 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.gate.Gate;
+import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 
 /**
@@ -77,9 +78,9 @@ final class Subscription {
         inbox.post(new Inbox.Queued(change, null));
     }
 
-    /** From the fan-out, with the frame it judged and rendered for this subscription. */
-    void offer(Change change, String frame) {
-        inbox.post(new Inbox.Queued(change, frame));
+    /** From the fan-out, with the frames it judged and rendered for this subscription. */
+    void offer(Change change, List<BulkStream.Framed> judged) {
+        inbox.post(new Inbox.Queued(change, judged));
     }
 
     /** Ends the subscription with {@code ["CLOSED", id, message]}. */
@@ -222,11 +223,11 @@ final class Subscription {
     }
 
     private void apply(Inbox.Queued queued) {
-        if (queued.frame() != null) {
-            emitLive(queued.frame());
+        Change change = queued.change();
+        if (queued.judged() != null) {
+            applyJudged(change, queued.judged());
             return;
         }
-        Change change = queued.change();
         switch (change.kind()) {
             case HEAD -> {
                 String frame = streams.headFrame(change, floor);
@@ -238,6 +239,20 @@ final class Subscription {
             case POLICY -> end("sync_reset: policy changed");
             case SETTINGS -> bulk = streams.settingsChanged(change, floor);
             case CHANNEL -> {} // a new or renamed channel changes no artifact's discoverability
+        }
+    }
+
+    /**
+     * What the fan-out judged: a head change's frame goes out at once; a policy change's entries stream
+     * like any bulk stream, so a full queue parks them instead of ending the connection.
+     */
+    private void applyJudged(Change change, List<BulkStream.Framed> judged) {
+        if (change.kind() == Change.Kind.SETTINGS) {
+            context.metrics().policyChangeEntriesSent(community(), change.settings(), judged.size());
+            bulk = new BulkStream(
+                    List.of(BulkStream.of(judged)), null, context.config().getSnapshotChunk());
+        } else {
+            judged.forEach(framed -> emitLive(framed.frame()));
         }
     }
 

@@ -43,6 +43,16 @@ public class SyncConfig {
     @JsonProperty
     private int snapshotChunk = 200;
 
+    /**
+     * A channel policy change delivered as entries is judged for all of an instance's live subscribers
+     * at once when their entries together stay under this many; above it each subscriber streams the
+     * change's entries in keyset chunks of its own, so a large channel is never held whole.
+     */
+    @Min(1)
+    @Max(1_000_000)
+    @JsonProperty
+    private int policyChangeEntriesAtOnce = 20_000;
+
     /** A snapshot not finished this long after its REQ ends with {@code CLOSED error:}, however far it got. */
     @Min(1)
     @Max(86_400)
@@ -154,6 +164,10 @@ public class SyncConfig {
 
     public int getSnapshotChunk() {
         return snapshotChunk;
+    }
+
+    public int getPolicyChangeEntriesAtOnce() {
+        return policyChangeEntriesAtOnce;
     }
 
     public int getSnapshotTimeoutSeconds() {

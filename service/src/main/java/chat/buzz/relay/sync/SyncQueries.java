@@ -1,7 +1,9 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.access.AccessHistorySql;
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.access.Judge;
+import chat.buzz.relay.access.ReaderTerms;
 import chat.buzz.relay.changes.PolicyChangeDirection;
 import org.jdbi.v3.core.statement.Query;
 
@@ -108,6 +110,41 @@ final class SyncQueries {
             ORDER BY r.ord
             """;
 
+    /**
+     * What a recorded policy change ({@code :settings}) took out of every reader's D, for a channel small
+     * enough to judge whole ({@link #CHANNEL_HEADS_UP_TO}): {@link #LEFT_AT_CHANGE_CHUNK} for the readers
+     * of a fan-out, one row per reader ({@code ord}) and removed artifact.
+     */
+    static final String LEFT_AT_CHANGE_FOR_READERS = "SELECT * FROM (" + JUDGED + """
+            JOIN channel_settings_history sh ON sh.id = :settings AND sh.channel_id = c.id
+            WHERE a.community_id = :community AND a.channel_id = :only
+              AND <inDBefore> AND <heldAtChange>) v
+            WHERE v.verdict = 'remove'
+            ORDER BY v.ord, v.d
+            """;
+
+    /**
+     * What a recorded policy change ({@code :settings}) brought into every reader's D, for a channel small
+     * enough to judge whole: {@link #ENTERED_CHUNK} for the readers of a fan-out, one row per reader
+     * ({@code ord}) and artifact; each head's JSON comes once, on the first reader's row.
+     */
+    static final String ENTERED_FOR_READERS = """
+            SELECT r.ord, a.d, CASE WHEN r.ord = min(r.ord) OVER (PARTITION BY a.d) THEN e.json END AS json
+            FROM artifact_heads a
+            JOIN events e ON e.id = a.head_event_id
+            JOIN channels c ON c.id = a.channel_id
+            JOIN channel_settings_history sh ON sh.id = :settings AND sh.channel_id = c.id
+            <readers>
+            WHERE a.community_id = :community AND a.channel_id = :only
+              AND <discoverable> AND NOT <inDBefore>
+            ORDER BY r.ord, a.d
+            """;
+
+    /** How many heads, deleted ones included, channel {@code :only} has, counted up to {@code :bound}. */
+    static final String CHANNEL_HEADS_UP_TO = """
+            SELECT count(*) FROM (SELECT 1 FROM artifact_heads WHERE channel_id = :only LIMIT :bound) h
+            """;
+
     /** A recorded policy change's settings before and after it, for {@link PolicyChangeDirection#of}. */
     static final String SETTINGS_CHANGE = """
             SELECT visibility_before = 'open' AS open_before, visibility_after = 'open' AS open_after,
@@ -132,15 +169,24 @@ final class SyncQueries {
                 .define("membershipDecidesDiscovery", AccessSql.membershipDecidesDiscovery("c", scoped));
     }
 
-    /** The access fragments of {@link #HEAD_FOR_READERS}: each row of {@code r} is one reader. */
+    /**
+     * The access fragments of {@link #HEAD_FOR_READERS}, {@link #LEFT_AT_CHANGE_FOR_READERS} and
+     * {@link #ENTERED_FOR_READERS}: each row of {@code r} is one reader.
+     */
     static Query readersJudged(Query query) {
+        ReaderTerms reader = ReaderTerms.columnsOf("r");
         return judged(query, Judge.Reader.columnsOf("r"))
                 .define("ord", "r.ord,")
-                .define("firstToSee", "AND r.ord = min(r.ord) FILTER (WHERE jf.in_d) OVER ()")
+                .define("firstToSee", "AND r.ord = min(r.ord) FILTER (WHERE jf.in_d) OVER (PARTITION BY a.d)")
                 .define("readers", """
                         CROSS JOIN (SELECT k.pubkey, k.floor, CAST(string_to_array(k.scopes, ',') AS uuid[]) AS scope, k.ord
                                     FROM unnest(CAST(:pubkeys AS text[]), CAST(:floors AS bigint[]), CAST(:scopes AS text[]))
-                                         WITH ORDINALITY AS k(pubkey, floor, scopes, ord)) r""");
+                                         WITH ORDINALITY AS k(pubkey, floor, scopes, ord)) r""")
+                .define("discoverable", AccessSql.discoverableHead("a", "e", "c", reader))
+                .define(
+                        "inDBefore",
+                        AccessHistorySql.channelInDAtChange("sh", "c", AccessHistorySql.ChangeSide.BEFORE, reader))
+                .define("heldAtChange", AccessHistorySql.heldInChannelAt("a", "sh.channel_id", "sh.changed_at"));
     }
 
     private static Query judged(Query query, Judge.Reader reader) {

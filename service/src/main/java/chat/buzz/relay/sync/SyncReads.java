@@ -32,11 +32,17 @@ final class SyncReads {
     /** One row of a snapshot chunk. */
     record Row(UUID d, String json) {}
 
+    /** A view of one of a fan-out's readers: {@code reader} is its index in the list judged. */
+    record ReadersView(int reader, ReaderView view) {}
+
     /** Sorts before every other uuid in PostgreSQL (unsigned byte order). */
     private static final UUID FIRST = new UUID(0, 0);
 
     private final ReadTransaction transaction;
-    /** Queries that decided who sees a live change: one per change per instance, or one per subscriber that judged alone. */
+    /**
+     * Queries that decided who sees a live change: one per change per instance (a policy change: one per
+     * way it can go), or, for a subscriber that judged a change alone, each query it ran for it.
+     */
     private final LongAdder liveAccessQueries = new LongAdder();
 
     private final long overlapSeconds;
@@ -84,6 +90,7 @@ final class SyncReads {
      */
     List<Row> enteredChunk(
             long community, String reader, SyncFilter filter, long settings, UUID channel, UUID after, int chunk) {
+        liveAccessQueries.increment();
         return transaction.run(handle -> keyset(
                         forReader(handle, SyncQueries.ENTERED_CHUNK, community, reader, filter), channel, after, chunk)
                 .define("inDBefore", inDBeforeChange(filter))
@@ -102,6 +109,7 @@ final class SyncReads {
             UUID channel,
             UUID after,
             int chunk) {
+        liveAccessQueries.increment();
         return transaction.run(handle -> keyset(
                         forReader(handle, SyncQueries.LEFT_AT_CHANGE_CHUNK, community, reader, filter),
                         channel,
@@ -165,9 +173,53 @@ final class SyncReads {
      */
     List<ReaderView> headForReaders(long community, UUID d, List<Judging> readers) {
         liveAccessQueries.increment();
-        return transaction.run(handle -> SyncQueries.readersJudged(handle.createQuery(SyncQueries.HEAD_FOR_READERS))
-                .bind("community", community)
+        return transaction.run(handle -> forReaders(handle, SyncQueries.HEAD_FOR_READERS, community, readers)
                 .bind("d", d)
+                .map(SyncReads::readerView)
+                .list());
+    }
+
+    /** How many heads channel {@code channel} has, deleted ones included, counted up to {@code bound}. */
+    int channelHeadsUpTo(UUID channel, int bound) {
+        return transaction.run(handle -> handle.createQuery(SyncQueries.CHANNEL_HEADS_UP_TO)
+                .bind("only", channel)
+                .bind("bound", bound)
+                .mapTo(Integer.class)
+                .one());
+    }
+
+    /**
+     * Every artifact of {@code channel} that policy change {@code settings} took out of each reader's D,
+     * as removal verdicts, in one query for all readers; only for a channel small enough to judge whole.
+     */
+    List<ReadersView> leftAtChangeForReaders(long community, long settings, UUID channel, List<Judging> readers) {
+        liveAccessQueries.increment();
+        return transaction.run(handle -> forReaders(handle, SyncQueries.LEFT_AT_CHANGE_FOR_READERS, community, readers)
+                .bind("settings", settings)
+                .bind("only", channel)
+                .map((rs, ctx) -> new ReadersView(rs.getInt("ord") - 1, readerView(rs, ctx)))
+                .list());
+    }
+
+    /**
+     * Every head of {@code channel} that policy change {@code settings} brought into each reader's D, as
+     * upserts, in one query for all readers; each head's JSON is on its first reader's view only.
+     */
+    List<ReadersView> enteredForReaders(long community, long settings, UUID channel, List<Judging> readers) {
+        liveAccessQueries.increment();
+        return transaction.run(handle -> forReaders(handle, SyncQueries.ENTERED_FOR_READERS, community, readers)
+                .bind("settings", settings)
+                .bind("only", channel)
+                .map((rs, ctx) -> new ReadersView(
+                        rs.getInt("ord") - 1,
+                        new ReaderView(rs.getObject("d", UUID.class), rs.getString("json"), Judge.Verdict.UPSERT)))
+                .list());
+    }
+
+    /** {@code statement} judged for each of {@code readers}, the rows of {@code r} in their order from 1. */
+    private static Query forReaders(Handle handle, String statement, long community, List<Judging> readers) {
+        return SyncQueries.readersJudged(handle.createQuery(statement))
+                .bind("community", community)
                 .bindArray(
                         "pubkeys",
                         String.class,
@@ -179,9 +231,7 @@ final class SyncReads {
                 .bindArray(
                         "scopes",
                         String.class,
-                        readers.stream().map(SyncReads::scopeList).toArray())
-                .map(SyncReads::readerView)
-                .list());
+                        readers.stream().map(SyncReads::scopeList).toArray());
     }
 
     private static String scopeList(Judging reader) {

@@ -33,10 +33,12 @@ class FanoutAccessQueriesTest {
     private static final String QUERIES = "buzz.sync.live-access-queries";
 
     @RegisterExtension
-    static final TestRelay A = TestRelay.create(ConfigOverride.config("gates.sync", "true"));
+    static final TestRelay A = TestRelay.create(
+            ConfigOverride.config("gates.sync", "true"), ConfigOverride.config("gates.scopedPolicy", "true"));
 
     @RegisterExtension
-    static final TestRelay B = TestRelay.anotherInstance(A, ConfigOverride.config("gates.sync", "true"));
+    static final TestRelay B = TestRelay.anotherInstance(
+            A, ConfigOverride.config("gates.sync", "true"), ConfigOverride.config("gates.scopedPolicy", "true"));
 
     private final NostrKeys alice = NostrKeys.generate();
     private final NostrKeys bob = NostrKeys.generate();
@@ -108,6 +110,61 @@ class FanoutAccessQueriesTest {
                         .as("eve never held it: she must not learn its id")
                         .isEmpty();
             }
+        } finally {
+            followers.forEach(follower -> follower.client().close());
+        }
+    }
+
+    /**
+     * A channel policy change delivered as entries is judged for every live subscriber of an instance
+     * at once: a change that can only narrow D costs one query per instance (what left each reader's
+     * D), one that can only widen it one (what entered), whatever the number of subscribers; and each
+     * subscriber ends holding exactly its D, a member keeping the channel it can still read.
+     */
+    @Test
+    void aPolicyChangeCostsOneAccessQueryPerInstanceAndDirectionForAllSubscribers() {
+        UUID listed = world.channel(alice, true, false, false);
+        world.add(alice, listed, carol.publicKeyHex());
+        List<UUID> artifacts = List.of(world.create(alice, listed), world.create(alice, listed));
+        List<Follower> followers = new ArrayList<>();
+        try {
+            followers.addAll(List.of(
+                    follow(B, alice, noScope()),
+                    follow(B, bob, noScope()),
+                    follow(B, carol, Set.of(listed)),
+                    follow(B, dave, Set.of(listed)),
+                    follow(A, eve, noScope()),
+                    follow(A, bob, Set.of(listed))));
+            awaitStores(followers);
+            for (Boolean open : List.of(false, true)) {
+                long beforeA = A.gauge(QUERIES);
+                long beforeB = B.gauge(QUERIES);
+                world.edit(alice, listed, open, null, null);
+                awaitStores(followers);
+                for (TestRelay relay : List.of(A, B)) {
+                    long before = relay == A ? beforeA : beforeB;
+                    await().atMost(Duration.ofSeconds(30)).until(() -> relay.gauge(QUERIES) - before >= 1);
+                    assertThat(relay.gauge(QUERIES) - before)
+                            .as("made %s: one query per instance for all its subscribers", open ? "open" : "private")
+                            .isEqualTo(1);
+                }
+            }
+            for (Follower outsider : followers.stream()
+                    .filter(f -> f.reader() == bob || f.reader() == dave || f.reader() == eve)
+                    .toList()) {
+                assertThat(removals(outsider, artifacts.get(0)))
+                        .as("%s held it, lost it when the channel went private", outsider.subscription())
+                        .hasSize(1);
+            }
+            for (Follower member : followers.stream()
+                    .filter(f -> f.reader() == alice || f.reader() == carol)
+                    .toList()) {
+                assertThat(removals(member, artifacts.get(0)))
+                        .as("a member reads the private channel: nothing left its D")
+                        .isEmpty();
+            }
+            // The relays outlive this test: leave no artifact that another test's subscribers would see.
+            artifacts.forEach(d -> world.delete(alice, d));
         } finally {
             followers.forEach(follower -> follower.client().close());
         }
