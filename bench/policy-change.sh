@@ -6,6 +6,7 @@
 # <subscribers> WebSocket sync subscribers synced; then one open 5-artifact channel made private, timed
 # until every client and subscriber holds D again (each against the relay's digest read), with the bytes
 # the relay sent them and the relay's and PostgreSQL's CPU. Ends with a table per size, off against on.
+# One warm-up change of another channel comes first, converged by everyone and not measured.
 # Usage: bench/policy-change.sh [sizes=10050,100000] [clients=50] [subscribers=300] [scopeChannels=20]
 #   scopeChannels: channels in each subscriber's scope, the changed one among them; 0 = unscoped (every
 #   subscriber then holds all of its D, thousands of frames each).

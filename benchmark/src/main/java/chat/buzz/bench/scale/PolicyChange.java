@@ -33,10 +33,11 @@ import picocli.CommandLine.Option;
 /**
  * The cost of one channel policy change (PROTOCOL 4.4) for one relay and one setting of its gate: the
  * reference shape seeded, incremental clients (members of the shape, each its own key) and WebSocket
- * sync subscribers synced; then the owner makes one open 5-artifact channel private, and the clock runs
+ * sync subscribers synced; a warm-up change of another channel, converged by everyone and not measured
+ * ({@code --warm-up-changes}); then the owner makes one open 5-artifact channel private, and the clock runs
  * until every client has finished one delta session and every subscriber holds D again. Reports that
  * time, the bytes the relay sent the clients and subscribers meanwhile, and the relay's and its
- * PostgreSQL's CPU; only then is each client's store judged against the relay's digest read (4.4a), so
+ * PostgreSQL's CPU (the relay's also by thread group); only then is each client's store judged against the relay's digest read (4.4a), so
  * the oracle's reads are not counted as the change's cost. A client that does not hold D after its first
  * session repeats sessions (counted, and timed to when it held D); writes {@code policy-<artifacts>-<mode>.json}. bench/policy-change.sh runs it
  * with the gate off and on for each size, then {@link PolicyReport} sets them side by side.
@@ -60,6 +61,12 @@ public final class PolicyChange implements Callable<Integer> {
             defaultValue = "20",
             description = "channels in each subscriber's scope, the changed one among them (0: unscoped)")
     int scopeChannels;
+
+    @Option(
+            names = "--warm-up-changes",
+            defaultValue = "1",
+            description = "policy changes of other channels made, and converged by everyone, before the measured one")
+    int warmUpChanges;
 
     @Option(names = "--limit", defaultValue = "100", description = "page size of the clients' reads")
     int limit;
@@ -106,21 +113,27 @@ public final class PolicyChange implements Callable<Integer> {
                 subscribers.size(),
                 scope.isEmpty() ? "unscoped" : scopeChannels + " channels each");
 
-        clients.forEach(c -> c.bytes = 0);
+        for (int w = 1; w <= warmUpChanges; w++) {
+            warmUp(calls, fixture, changed + 2 * w, clients, subscribers, scope, pool);
+        }
+
+        // From here on, only the measured change counts.
+        clients.forEach(c -> {
+            c.bytes = 0;
+            c.resets = 0;
+        });
+        subscribers.forEach(s -> s.resets.set(0));
         frameBytes.set(0);
         long postmaster = ProcessCpu.postmaster(shape.jdbcUrl);
         long relayBefore = ProcessCpu.ticks(relay.relayPid);
+        Map<String, Long> relayThreadsBefore = ProcessCpu.threadTicks(relay.relayPid);
         long postgresBefore = ProcessCpu.treeTicks(postmaster);
+        Map<String, Long> postgresProcessesBefore = ProcessCpu.treeTicksByName(postmaster);
         long begin = System.nanoTime();
         NostrKeys owner = fixture.ownerOf(changed);
         calls.post(owner, "/events", makePrivate(owner, fixture.channels.get(changed)))
                 .expectOk("making the channel private");
-        JsonNode expected = calls.post(
-                        subscribers.isEmpty() ? NostrKeys.generate() : subscriberKeys.get(0),
-                        "/query",
-                        SignedCalls.query("{\"artifact\":\"incremental\",\"digest\":true" + scope + "}"))
-                .expectOk("the subscribers' digest")
-                .json();
+        JsonNode expected = subscribersDigest(calls, scope);
         // Measured: each client's first delta session after the change (entries, or a reset and a whole
         // bootstrap), and the subscribers' frames. The digest reads that check them come after the CPU
         // and byte counts are taken: they are the benchmark's oracle, not part of what the change costs.
@@ -133,7 +146,11 @@ public final class PolicyChange implements Callable<Integer> {
         Timings subscriberTimes = awaitSubscribers(subscribers, expected, begin, deadline);
         double seconds = (System.nanoTime() - begin) / 1e9;
         long relayTicks = ProcessCpu.ticks(relay.relayPid) - relayBefore;
+        Map<String, Double> relayThreads =
+                ProcessCpu.busiest(relayThreadsBefore, ProcessCpu.threadTicks(relay.relayPid), 8);
         long postgresTicks = ProcessCpu.treeTicks(postmaster) - postgresBefore;
+        Map<String, Double> postgresProcesses =
+                ProcessCpu.busiest(postgresProcessesBefore, ProcessCpu.treeTicksByName(postmaster), 8);
         long clientBytes = clients.stream().mapToLong(c -> c.bytes).sum();
 
         Timings clientTimes = new Timings();
@@ -177,7 +194,9 @@ public final class PolicyChange implements Callable<Integer> {
                 subscribers.stream().mapToLong(s -> s.resets.get()).sum());
         out.put("relay_sent_mb", Timings.round((clientBytes + frameBytes.get()) / 1e6));
         out.put("relay_cpu_s", Timings.round(relayTicks / (double) ProcessCpu.TICKS_PER_SECOND));
+        out.put("relay_cpu_s_by_thread", relayThreads);
         out.put("postgres_cpu_s", Timings.round(postgresTicks / (double) ProcessCpu.TICKS_PER_SECOND));
+        out.put("postgres_cpu_s_by_process", postgresProcesses);
         out.put("load_average_end", Load.averages());
         out.put("load_too_high", Load.tooHigh());
         Load.figure("policy change (%s), %,d artifacts: %s", mode, shape.artifacts, out);
@@ -201,6 +220,46 @@ public final class PolicyChange implements Callable<Integer> {
                 .path("incremental")
                 .path("policy_changes");
         return mode.isMissingNode() ? "reset" : mode.asText();
+    }
+
+    /**
+     * One change before the measured one, of another open channel of the subscribers' scope, after which
+     * every client has run a delta session and every subscriber holds D again; nothing of it is measured. The measured change then meets
+     * a relay that has served a policy change before, its code compiled, as a relay in service has; with
+     * the gate off the warm-up is a reset like the measured change, with it on entries.
+     */
+    private void warmUp(
+            SignedCalls calls,
+            Fixture fixture,
+            int channel,
+            List<IncrementalClient> clients,
+            List<SyncSubscriber> subscribers,
+            String scope,
+            ExecutorService pool)
+            throws Exception {
+        NostrKeys owner = fixture.ownerOf(channel);
+        calls.post(owner, "/events", makePrivate(owner, fixture.channels.get(channel)))
+                .expectOk("making a channel private to warm up");
+        JsonNode expected = subscribersDigest(calls, scope);
+        long begin = System.nanoTime();
+        long deadline = begin + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        // One session each, as in the measured change; no digest read per client (a whole D each, at
+        // 100,000 artifacts more than the warm-up itself costs).
+        each(pool, clients, IncrementalClient::session);
+        Timings held = awaitSubscribers(subscribers, expected, begin, deadline);
+        Load.figure(
+                "warm-up: channel %d made private, %d clients had a session and %d of %d subscribers hold D in %.1f s",
+                channel, clients.size(), held.count(), subscribers.size(), (System.nanoTime() - begin) / 1e9);
+    }
+
+    /** D of the subscribers (they all share one), as the relay's digest read gives it (PROTOCOL 4.4a). */
+    private JsonNode subscribersDigest(SignedCalls calls, String scope) throws Exception {
+        return calls.post(
+                        subscriberKeys.isEmpty() ? NostrKeys.generate() : subscriberKeys.get(0),
+                        "/query",
+                        SignedCalls.query("{\"artifact\":\"incremental\",\"digest\":true" + scope + "}"))
+                .expectOk("the subscribers' digest")
+                .json();
     }
 
     /** The subscribers' scope: the changed channel and the next open ones, as {@code ,"#h":[...]}. */

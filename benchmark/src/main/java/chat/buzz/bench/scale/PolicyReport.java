@@ -63,8 +63,16 @@ public final class PolicyReport implements Callable<Integer> {
                 double a = off.path(figure).asDouble(Double.NaN);
                 double b = on.path(figure).asDouble(Double.NaN);
                 System.out.printf(
-                        Locale.ROOT, "| %s | %s | %s | %.2f |%n", figure, off.path(figure), on.path(figure), b / a);
+                        Locale.ROOT, "| %s | %s | %s | %.3g |%n", figure, off.path(figure), on.path(figure), b / a);
             }
+            System.out.printf(
+                    Locale.ROOT,
+                    "relay CPU by thread (s), gate off: %s%nrelay CPU by thread (s), gate on: %s%n"
+                            + "PostgreSQL CPU by process (s), gate off: %s%nPostgreSQL CPU by process (s), gate on: %s%n",
+                    off.path("relay_cpu_s_by_thread"),
+                    on.path("relay_cpu_s_by_thread"),
+                    off.path("postgres_cpu_s_by_process"),
+                    on.path("postgres_cpu_s_by_process"));
         }
         return 0;
     }
