@@ -13,6 +13,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.LongAdder;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.Query;
 import org.jdbi.v3.core.statement.StatementContext;
 
@@ -193,12 +194,8 @@ final class SyncReads {
      * as removal verdicts, in one query for all readers; only for a channel small enough to judge whole.
      */
     List<ReadersView> leftAtChangeForReaders(long community, long settings, UUID channel, List<Judging> readers) {
-        liveAccessQueries.increment();
-        return transaction.run(handle -> forReaders(handle, SyncQueries.LEFT_AT_CHANGE_FOR_READERS, community, readers)
-                .bind("settings", settings)
-                .bind("only", channel)
-                .map((rs, ctx) -> new ReadersView(rs.getInt("ord") - 1, readerView(rs, ctx)))
-                .list());
+        return settingsForReaders(
+                SyncQueries.LEFT_AT_CHANGE_FOR_READERS, community, settings, channel, readers, SyncReads::readerView);
     }
 
     /**
@@ -206,13 +203,27 @@ final class SyncReads {
      * upserts, in one query for all readers; each head's JSON is on its first reader's view only.
      */
     List<ReadersView> enteredForReaders(long community, long settings, UUID channel, List<Judging> readers) {
+        return settingsForReaders(
+                SyncQueries.ENTERED_FOR_READERS,
+                community,
+                settings,
+                channel,
+                readers,
+                (rs, ctx) -> new ReaderView(rs.getObject("d", UUID.class), rs.getString("json"), Judge.Verdict.UPSERT));
+    }
+
+    private List<ReadersView> settingsForReaders(
+            String statement,
+            long community,
+            long settings,
+            UUID channel,
+            List<Judging> readers,
+            RowMapper<ReaderView> view) {
         liveAccessQueries.increment();
-        return transaction.run(handle -> forReaders(handle, SyncQueries.ENTERED_FOR_READERS, community, readers)
+        return transaction.run(handle -> forReaders(handle, statement, community, readers)
                 .bind("settings", settings)
                 .bind("only", channel)
-                .map((rs, ctx) -> new ReadersView(
-                        rs.getInt("ord") - 1,
-                        new ReaderView(rs.getObject("d", UUID.class), rs.getString("json"), Judge.Verdict.UPSERT)))
+                .map((rs, ctx) -> new ReadersView(rs.getInt("ord") - 1, view.map(rs, ctx)))
                 .list());
     }
 

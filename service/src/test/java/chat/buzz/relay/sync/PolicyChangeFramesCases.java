@@ -18,6 +18,7 @@ import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -39,6 +40,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and with each subscription streaming it in keyset chunks of its own.
  */
 abstract class PolicyChangeFramesCases {
+    /** A relay with gates sync, incremental and scopedPolicy on, and {@code more} besides. */
+    static TestRelay relayWith(ConfigOverride... more) {
+        List<ConfigOverride> overrides = new java.util.ArrayList<>(List.of(
+                ConfigOverride.config("gates.sync", "true"),
+                ConfigOverride.config("gates.incremental", "true"),
+                ConfigOverride.config("gates.scopedPolicy", "true")));
+        overrides.addAll(List.of(more));
+        return TestRelay.create(overrides.toArray(ConfigOverride[]::new));
+    }
+
     /** The relay under test, gates sync, incremental and scopedPolicy on. */
     abstract TestRelay relayUnderTest();
 

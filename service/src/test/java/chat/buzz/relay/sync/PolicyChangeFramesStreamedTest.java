@@ -12,11 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @IntegrationTest
 class PolicyChangeFramesStreamedTest extends PolicyChangeFramesCases {
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(
-            ConfigOverride.config("gates.sync", "true"),
-            ConfigOverride.config("gates.incremental", "true"),
-            ConfigOverride.config("gates.scopedPolicy", "true"),
-            ConfigOverride.config("sync.policyChangeEntriesAtOnce", "1"));
+    static final TestRelay RELAY = relayWith(ConfigOverride.config("sync.policyChangeEntriesAtOnce", "1"));
 
     @Override
     TestRelay relayUnderTest() {
