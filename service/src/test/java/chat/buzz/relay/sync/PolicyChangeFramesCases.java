@@ -9,6 +9,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
+import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.Nostr;
 import chat.buzz.relay.testing.PolicyChangeKinds;
 import chat.buzz.relay.testing.PolicyChangeKinds.Change;
@@ -39,6 +40,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Run twice: with the change judged for every subscriber of the instance in one query per direction,
  * and with each subscription streaming it in keyset chunks of its own.
  */
+@IntegrationTest
 abstract class PolicyChangeFramesCases {
     /** A relay with gates sync, incremental and scopedPolicy on, and {@code more} besides. */
     static TestRelay relayWith(ConfigOverride... more) {
