@@ -91,6 +91,19 @@ public final class AccessHistorySql {
     }
 
     /**
+     * Whether the settings of {@code channel} changed after the bound reader's {@code :floor} (a row of
+     * channel_settings_history). Then membership may have decided discovery of the channel at some moment
+     * of the reader's window even where it does not now, so what a membership change sends cannot lean on
+     * the channel's settings now: a reader who left an unlisted channel, joined it again and saw it listed
+     * before the join was handled holds none of its artifacts, and the listing (judged against the
+     * membership it found) brought none.
+     */
+    public static String settingsChangedSinceFloor(String channel) {
+        return """
+                EXISTS (SELECT 1 FROM channel_settings_history fh WHERE fh.channel_id = %s.id AND fh.changed_at > %s)""".formatted(channel, floor(ReaderTerms.BOUND));
+    }
+
+    /**
      * Whether the artifact of {@code head} lay, live, in channel {@code channelId} at {@code moment}: its
      * latest revision accepted by then put it there and is no delete. A policy change at that moment
      * could move only such artifacts into or out of anyone's D; one that came later has its own change.

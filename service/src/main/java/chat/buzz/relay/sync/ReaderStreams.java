@@ -51,9 +51,9 @@ final class ReaderStreams {
         return context.reads().floor(community());
     }
 
-    /** D in keyset chunks, then EOSE. */
-    BulkStream snapshot() {
-        return new BulkStream(List.of(discoverable(null)), Frames.eose(id), chunk());
+    /** D in keyset chunks, then EOSE, for a subscription whose removal floor is {@code floor}. */
+    BulkStream snapshot(long floor) {
+        return new BulkStream(List.of(discoverable(null, floor)), Frames.eose(id), chunk());
     }
 
     /** Whether a head change can concern this subscriber: a scoped reader holds only artifacts of its scope. */
@@ -95,7 +95,9 @@ final class ReaderStreams {
             return null;
         }
         return new BulkStream(
-                List.of(discoverable(change.channel()), membershipRemovals(change.channel(), floor)), null, chunk());
+                List.of(discoverable(change.channel(), floor), membershipRemovals(change.channel(), floor)),
+                null,
+                chunk());
     }
 
     /**
@@ -155,11 +157,11 @@ final class ReaderStreams {
     }
 
     /** D (or its part in one channel) in keyset chunks. */
-    private BulkStream.Part discoverable(UUID onlyChannel) {
+    private BulkStream.Part discoverable(UUID onlyChannel, long floor) {
         return (after, chunk) ->
                 context
                         .reads()
-                        .discoverableChunk(community(), owner.reader(), filter, onlyChannel, after, chunk)
+                        .discoverableChunk(community(), owner.reader(), filter, floor, onlyChannel, after, chunk)
                         .stream()
                         .map(row -> new BulkStream.Framed(row.d(), Frames.event(id, row.json())))
                         .toList();

@@ -182,7 +182,7 @@ final class Subscription {
             return false;
         }
         floor = streams.floor();
-        bulk = streams.snapshot();
+        bulk = streams.snapshot(floor);
         return true;
     }
 

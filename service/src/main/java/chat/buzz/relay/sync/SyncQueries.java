@@ -19,7 +19,8 @@ final class SyncQueries {
     /**
      * One keyset chunk of D, ordered by d; {@code :only} (nullable) narrows it to one channel whose
      * membership just changed for the reader, and to nothing when membership does not decide whether
-     * the reader discovers that channel (an open listed one): the reader holds its artifacts already.
+     * the reader discovers that channel (an open listed one) and has not since the reader's floor (no
+     * settings change of it since): the reader holds its artifacts already.
      */
     static final String SNAPSHOT_CHUNK = """
             SELECT a.d, e.json
@@ -27,7 +28,8 @@ final class SyncQueries {
             JOIN events e ON e.id = a.head_event_id
             JOIN channels c ON c.id = a.channel_id
             WHERE a.community_id = :community AND a.d > :after
-              AND (CAST(:only AS uuid) IS NULL OR (a.channel_id = CAST(:only AS uuid) AND <membershipDecidesDiscovery>))
+              AND (CAST(:only AS uuid) IS NULL
+                   OR (a.channel_id = CAST(:only AS uuid) AND (<membershipDecidesDiscovery> OR <settingsChangedSinceFloor>)))
               AND <discoverable>
             ORDER BY a.d
             LIMIT :chunk
@@ -166,7 +168,8 @@ final class SyncQueries {
                 .define("firstToSee", "")
                 .define("readers", "")
                 .define("discoverable", AccessSql.discoverableHead("a", "e", "c", scoped))
-                .define("membershipDecidesDiscovery", AccessSql.membershipDecidesDiscovery("c", scoped));
+                .define("membershipDecidesDiscovery", AccessSql.membershipDecidesDiscovery("c", scoped))
+                .define("settingsChangedSinceFloor", AccessHistorySql.settingsChangedSinceFloor("c"));
     }
 
     /**

@@ -77,10 +77,15 @@ final class SyncReads {
                 .orElse(PolicyChangeDirection.BOTH));
     }
 
-    /** The next chunk of D after {@code after} (null: from the start), optionally only one channel's. */
-    List<Row> discoverableChunk(long community, String reader, SyncFilter filter, UUID only, UUID after, int chunk) {
+    /**
+     * The next chunk of D after {@code after} (null: from the start), optionally only one channel's, for
+     * a subscription whose removal floor is {@code floor}.
+     */
+    List<Row> discoverableChunk(
+            long community, String reader, SyncFilter filter, long floor, UUID only, UUID after, int chunk) {
         return transaction.run(handle -> keyset(
                         forReader(handle, SyncQueries.SNAPSHOT_CHUNK, community, reader, filter), only, after, chunk)
+                .bind("floor", floor)
                 .map(SyncReads::row)
                 .list());
     }
