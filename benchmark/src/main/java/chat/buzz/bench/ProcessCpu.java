@@ -134,26 +134,14 @@ public final class ProcessCpu {
 
     /**
      * A process and its children (a postmaster and its backends and workers), in clock ticks: the live
-     * ones, and those that exited and were reaped.
+     * ones, and those that exited and were reaped; the sum of {@link #treeTicksByName}.
      */
     public static long treeTicks(long parent) throws IOException {
-        long total = ticks(parent) + reapedTicks(parent);
-        try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
-            for (Path process : (Iterable<Path>) processes::iterator) {
-                String name = process.getFileName().toString();
-                if (!name.chars().allMatch(Character::isDigit)) {
-                    continue;
-                }
-                try {
-                    String[] fields = fields(process);
-                    if (Long.parseLong(fields[1]) == parent) {
-                        total += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                    }
-                } catch (IOException | RuntimeException ended) {
-                    // the process ended between the listing and the read
-                }
-            }
-        }
-        return total;
+        return total(treeTicksByName(parent));
+    }
+
+    /** The ticks of every group of {@link #threadTicks} or {@link #treeTicksByName} together. */
+    public static long total(Map<String, Long> groups) {
+        return groups.values().stream().mapToLong(Long::longValue).sum();
     }
 }

@@ -127,7 +127,6 @@ public final class PolicyChange implements Callable<Integer> {
         long postmaster = ProcessCpu.postmaster(shape.jdbcUrl);
         long relayBefore = ProcessCpu.ticks(relay.relayPid);
         Map<String, Long> relayThreadsBefore = ProcessCpu.threadTicks(relay.relayPid);
-        long postgresBefore = ProcessCpu.treeTicks(postmaster);
         Map<String, Long> postgresProcessesBefore = ProcessCpu.treeTicksByName(postmaster);
         long begin = System.nanoTime();
         NostrKeys owner = fixture.ownerOf(changed);
@@ -148,9 +147,9 @@ public final class PolicyChange implements Callable<Integer> {
         long relayTicks = ProcessCpu.ticks(relay.relayPid) - relayBefore;
         Map<String, Double> relayThreads =
                 ProcessCpu.busiest(relayThreadsBefore, ProcessCpu.threadTicks(relay.relayPid), 8);
-        long postgresTicks = ProcessCpu.treeTicks(postmaster) - postgresBefore;
-        Map<String, Double> postgresProcesses =
-                ProcessCpu.busiest(postgresProcessesBefore, ProcessCpu.treeTicksByName(postmaster), 8);
+        Map<String, Long> postgresProcessesAfter = ProcessCpu.treeTicksByName(postmaster);
+        long postgresTicks = ProcessCpu.total(postgresProcessesAfter) - ProcessCpu.total(postgresProcessesBefore);
+        Map<String, Double> postgresProcesses = ProcessCpu.busiest(postgresProcessesBefore, postgresProcessesAfter, 8);
         long clientBytes = clients.stream().mapToLong(c -> c.bytes).sum();
 
         Timings clientTimes = new Timings();

@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * them. A head change is judged for all live subscriptions of its community in one query (one row
  * per distinct reader, scope and floor), so the cost of a write grows with the number of subscribers
  * by a row, not by a query; a channel policy change delivered as entries is judged the same way, one
- * query per way it can go, unless the channel is too large to judge whole. Several changes may be judged at once, on the judging threads, but each
- * change's frames are handed to the subscriptions only after the previous change's. A subscription
+ * query per way it can go, unless the channel is too large to judge whole. Several changes may be
+ * judged at once, on the judging threads, but each change's frames are handed to the subscriptions only after the previous change's. A subscription
  * still streaming its snapshot has no floor yet: it gets the bare change and judges it itself after
  * EOSE, as before.
  */
@@ -75,8 +76,11 @@ final class Fanout {
             case POLICY -> () -> subscriptions.forEach(s -> s.close("sync_reset: policy changed"));
             // Each subscription whose scope holds the channel judges the channel's artifacts itself.
             case MEMBER -> () -> subscriptions.forEach(s -> s.offer(change));
-            case SETTINGS -> settingsChanged(change.withDirection(direction(change)), subscriptions);
-            case HEAD -> headChanged(change, subscriptions);
+            case SETTINGS -> {
+                Change told = change.withDirection(direction(change));
+                yield forAudience(told, subscriptions, audience -> settingsChanged(told, audience));
+            }
+            case HEAD -> forAudience(change, subscriptions, audience -> headChanged(change, audience));
             // A new or renamed channel changes no artifact's discoverability; channel metadata hears it.
             case CHANNEL -> NOTHING;
         };
@@ -95,15 +99,20 @@ final class Fanout {
         }
     }
 
-    private Runnable headChanged(Change change, List<Subscription> subscriptions) {
+    /**
+     * The change judged by {@code judge} for the live subscriptions it concerns; with the sync gate off
+     * (each subscription notices the gate when it applies the change, and ends) or with no live
+     * subscription concerned, each gets the bare change.
+     */
+    private Runnable forAudience(Change change, List<Subscription> subscriptions, Function<Audience, Runnable> judge) {
         if (!context.gates().isEnabled(Gate.SYNC)) {
-            // Each subscription notices the gate when it applies the change, and ends.
             return () -> subscriptions.forEach(s -> s.offer(change));
         }
         Audience audience = Audience.of(change, subscriptions);
-        if (audience.live().isEmpty()) {
-            return audience.eachJudgesAlone(change);
-        }
+        return audience.live().isEmpty() ? audience.eachJudgesAlone(change) : judge.apply(audience);
+    }
+
+    private Runnable headChanged(Change change, Audience audience) {
         List<List<Audience.Judged>> judged = new ArrayList<>();
         try {
             List<SyncReads.ReaderView> views =
@@ -127,14 +136,7 @@ final class Fanout {
      * what left it) and each subscription streams what it was handed; a larger channel is streamed by
      * each subscription in keyset chunks of its own, so no page of it is ever held whole.
      */
-    private Runnable settingsChanged(Change change, List<Subscription> subscriptions) {
-        if (!context.gates().isEnabled(Gate.SYNC)) {
-            return () -> subscriptions.forEach(s -> s.offer(change));
-        }
-        Audience audience = Audience.of(change, subscriptions);
-        if (audience.live().isEmpty()) {
-            return audience.eachJudgesAlone(change);
-        }
+    private Runnable settingsChanged(Change change, Audience audience) {
         List<SyncReads.Judging> readers = audience.judged();
         int whole = Math.max(1, context.config().getPolicyChangeEntriesAtOnce() / readers.size());
         List<List<Audience.Judged>> judged;
