@@ -147,10 +147,15 @@ public final class Judge {
         }
     }
 
-    /** {@link Facts} as SQL: the columns of alias {@code jf} that {@link #verdictColumns} reads. */
+    /**
+     * {@link Facts} as SQL: the columns of alias {@code jf} that {@link #verdictColumns} reads. The verdict
+     * reads {@code in_d} and {@code could_have_held} several times; {@code OFFSET 0} keeps PostgreSQL from
+     * pulling the two lateral subqueries up into the select list, where each reference would evaluate the
+     * costly expression again.
+     */
     private static final String FACTS = """
-            CROSS JOIN LATERAL (SELECT <inD> AS in_d) jd
-            CROSS JOIN LATERAL (SELECT CASE WHEN jd.in_d THEN false ELSE <couldHaveHeld> END AS could_have_held) jh
+            CROSS JOIN LATERAL (SELECT <inD> AS in_d OFFSET 0) jd
+            CROSS JOIN LATERAL (SELECT CASE WHEN jd.in_d THEN false ELSE <couldHaveHeld> END AS could_have_held OFFSET 0) jh
             CROSS JOIN LATERAL (
                 SELECT jd.in_d, jh.could_have_held,
                        jh.could_have_held AND <left>.id IS NOT NULL AND <leftReadable> AS left_readable,
