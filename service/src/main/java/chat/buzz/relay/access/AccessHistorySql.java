@@ -91,16 +91,21 @@ public final class AccessHistorySql {
     }
 
     /**
-     * Whether the settings of {@code channel} changed after the bound reader's {@code :floor} (a row of
-     * channel_settings_history). Then membership may have decided discovery of the channel at some moment
-     * of the reader's window even where it does not now, so what a membership change sends cannot lean on
-     * the channel's settings now: a reader who left an unlisted channel, joined it again and saw it listed
-     * before the join was handled holds none of its artifacts, and the listing (judged against the
-     * membership it found) brought none.
+     * Whether the settings of {@code channel} changed after the bound reader joined it within its window:
+     * after the start of the reader's first membership span of the channel that began after {@code :floor}
+     * (a row of channel_settings_history). Then membership may have decided discovery of the channel at
+     * some moment since that join even where it does not now, so what the join sends cannot lean on the
+     * channel's settings now: a reader who joined an unlisted channel and saw it listed before the join
+     * was handled holds none of its artifacts, and the listing, judged against the membership it found,
+     * brought none. A change before that first join was judged against the reader as a non-member, and
+     * told it what it needed then; with no join in the window nothing is repeated either.
      */
-    public static String settingsChangedSinceFloor(String channel) {
+    public static String settingsChangedSinceJoinedInWindow(String channel) {
+        ReaderTerms reader = ReaderTerms.BOUND;
         return """
-                EXISTS (SELECT 1 FROM channel_settings_history fh WHERE fh.channel_id = %s.id AND fh.changed_at > %s)""".formatted(channel, floor(ReaderTerms.BOUND));
+                EXISTS (SELECT 1 FROM channel_settings_history fh WHERE fh.channel_id = %1$s.id AND fh.changed_at > (
+                        SELECT min(js.started_at) FROM channel_membership_spans js
+                        WHERE js.channel_id = %1$s.id AND js.pubkey = %2$s AND js.started_at > %3$s))""".formatted(channel, reader.pubkey(), floor(reader));
     }
 
     /**

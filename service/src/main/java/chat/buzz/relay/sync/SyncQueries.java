@@ -29,7 +29,7 @@ final class SyncQueries {
             JOIN channels c ON c.id = a.channel_id
             WHERE a.community_id = :community AND a.d > :after
               AND (CAST(:only AS uuid) IS NULL
-                   OR (a.channel_id = CAST(:only AS uuid) AND (<membershipDecidesDiscovery> OR <settingsChangedSinceFloor>)))
+                   OR (a.channel_id = CAST(:only AS uuid) AND (<membershipDecidesDiscovery> OR <settingsChangedSinceJoined>)))
               AND <discoverable>
             ORDER BY a.d
             LIMIT :chunk
@@ -169,7 +169,7 @@ final class SyncQueries {
                 .define("readers", "")
                 .define("discoverable", AccessSql.discoverableHead("a", "e", "c", scoped))
                 .define("membershipDecidesDiscovery", AccessSql.membershipDecidesDiscovery("c", scoped))
-                .define("settingsChangedSinceFloor", AccessHistorySql.settingsChangedSinceFloor("c"));
+                .define("settingsChangedSinceJoined", AccessHistorySql.settingsChangedSinceJoinedInWindow("c"));
     }
 
     /**
