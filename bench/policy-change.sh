@@ -11,7 +11,10 @@
 #   scopeChannels: channels in each subscriber's scope, the changed one among them; 0 = unscoped (every
 #   subscriber then holds all of its D, thousands of frames each).
 # Environment: SCALE_RESULTS (default bench/results), BENCH_PACKAGE=no (reuse target/),
-# POLICY_RELAY_HEAP (the relay's -Xmx, default 512m).
+# POLICY_RELAY_HEAP (the relay's -Xmx, default 512m), POLICY_GATES (default "off on"; "on" alone to profile
+# the entries path), POLICY_PG_STATEMENTS=yes (the embedded PostgreSQL restarted with pg_stat_statements, its
+# busiest statements of the measured part in the JSON: a profiling run, whose CPU figures include the
+# extension's own cost).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 sizes=${1:-10050,100000}
@@ -24,11 +27,17 @@ bench_package relay
 mkdir -p "$results"
 rm -f "$results"/policy-*.json
 for size in ${sizes//,/ }; do
-  for gate in off on; do
+  for gate in ${POLICY_GATES:-off on}; do
     enabled=$([ "$gate" = on ] && echo true || echo false)
-    bench_start_relay BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true \
-      BUZZ_ARTIFACT_SCOPED_POLICY_ENABLED="$enabled" \
-      JAVA_TOOL_OPTIONS="-Xmx${POLICY_RELAY_HEAP:-512m} $(bench_admit_subscribers "$subscribers")"
+    relay_env=(BUZZ_ARTIFACT_INCREMENTAL_ENABLED=true BUZZ_ARTIFACT_SYNC_ENABLED=true
+      BUZZ_ARTIFACT_SCOPED_POLICY_ENABLED="$enabled"
+      JAVA_TOOL_OPTIONS="-Xmx${POLICY_RELAY_HEAP:-512m} $(bench_admit_subscribers "$subscribers")")
+    bench_start_relay "${relay_env[@]}"
+    if [ "${POLICY_PG_STATEMENTS:-no}" = yes ]; then
+      psql -q -h 127.0.0.1 -p "$RELAY_PG_PORT" -U postgres -d postgres \
+        -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'"
+      bench_restart_relay "${relay_env[@]}"
+    fi
     echo "size $size, gate $gate: relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT (PostgreSQL $RELAY_PG_PORT)"
     bench_java -Xmx2g chat.buzz.bench.scale.PolicyChange --url "http://127.0.0.1:$RELAY_PORT" \
       --relay-pid "$RELAY_PID" --jdbc "jdbc:postgresql://127.0.0.1:$RELAY_PG_PORT/postgres?user=postgres" \
@@ -37,4 +46,7 @@ for size in ${sizes//,/ }; do
     bench_stop_relays
   done
 done
-bench_java chat.buzz.bench.scale.PolicyReport --results "$results" --sizes "$sizes"
+# The table sets the two gates side by side; a run of one gate leaves its JSON only.
+if [ "${POLICY_GATES:-off on}" = "off on" ]; then
+  bench_java chat.buzz.bench.scale.PolicyReport --results "$results" --sizes "$sizes"
+fi

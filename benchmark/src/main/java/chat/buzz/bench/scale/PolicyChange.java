@@ -124,6 +124,7 @@ public final class PolicyChange implements Callable<Integer> {
         });
         subscribers.forEach(s -> s.resets.set(0));
         frameBytes.set(0);
+        boolean statements = PostgresStatements.reset(shape.jdbcUrl);
         long postmaster = ProcessCpu.postmaster(shape.jdbcUrl);
         long relayBefore = ProcessCpu.ticks(relay.relayPid);
         Map<String, Long> relayThreadsBefore = ProcessCpu.threadTicks(relay.relayPid);
@@ -151,6 +152,8 @@ public final class PolicyChange implements Callable<Integer> {
         long postgresTicks = ProcessCpu.total(postgresProcessesAfter) - ProcessCpu.total(postgresProcessesBefore);
         Map<String, Double> postgresProcesses = ProcessCpu.busiest(postgresProcessesBefore, postgresProcessesAfter, 8);
         long clientBytes = clients.stream().mapToLong(c -> c.bytes).sum();
+        List<Map<String, Object>> busiestStatements =
+                statements ? PostgresStatements.busiest(shape.jdbcUrl, 12) : List.of();
 
         Timings clientTimes = new Timings();
         AtomicLong extraSessions = new AtomicLong();
@@ -196,6 +199,9 @@ public final class PolicyChange implements Callable<Integer> {
         out.put("relay_cpu_s_by_thread", relayThreads);
         out.put("postgres_cpu_s", Timings.round(postgresTicks / (double) ProcessCpu.TICKS_PER_SECOND));
         out.put("postgres_cpu_s_by_process", postgresProcesses);
+        if (statements) {
+            out.put("postgres_busiest_statements", busiestStatements);
+        }
         out.put("load_average_end", Load.averages());
         out.put("load_too_high", Load.tooHigh());
         Load.figure("policy change (%s), %,d artifacts: %s", mode, shape.artifacts, out);
