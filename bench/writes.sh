@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The write ceiling: starts the packaged relay in local mode (embedded PostgreSQL) and measures accepted
 # revisions/s (signed POST /events, compare-and-set) with 1 and then 8 closed-loop writers, recording the
-# 8-writer phase with JFR; then, in the same run, BIP-340 verification alone with JMH. Prints the figures,
+# 8-writer phase with JFR; then, in the same run, BIP-340 verification alone with JMH. Every revision and its
+# NIP-98 header are signed before the writers start (WriteCeiling), so the load generator signs nothing while
+# the relay is measured on the same cores. Prints the figures,
 # the recording's hottest frames (top of stack, and the relay's own methods anywhere on the stack), and
 # leaves the recording in benchmark/target/writes.jfr.
 # Usage: bench/writes.sh [seconds=20] [warmupSeconds=10]

@@ -15,6 +15,12 @@ public final class Events {
     /** A 45010 revision: {@code create} without a previous head, else an {@code update} naming it. */
     public static Event revision(
             NostrKeys author, UUID d, UUID channel, String prevHead, String title, String content) {
+        return revision(author, d, channel, prevHead, title, content, now());
+    }
+
+    /** The same, signed with a given {@code created_at}: for events signed ahead of the time they are sent. */
+    public static Event revision(
+            NostrKeys author, UUID d, UUID channel, String prevHead, String title, String content, long createdAt) {
         List<List<String>> tags = new ArrayList<>(List.of(
                 List.of(Tags.ARTIFACT_FLAG, "1"),
                 List.of(Tags.ARTIFACT_ID, d.toString()),
@@ -25,7 +31,7 @@ public final class Events {
         if (prevHead != null) {
             tags.add(List.of(Tags.PREVIOUS_REVISION, prevHead));
         }
-        return author.sign(Kinds.ARTIFACT_REVISION, now(), tags, content);
+        return author.sign(Kinds.ARTIFACT_REVISION, createdAt, tags, content);
     }
 
     /** A 9007 channel creation; {@code visibility} is {@code open} or {@code private}. */

@@ -67,14 +67,19 @@ public final class SignedCalls {
 
     /** A signed {@code POST <path>}, built now (the auth event's time and nonce are fresh). */
     public HttpRequest request(NostrKeys keys, String path, String body) {
+        return request(keys, path, body, System.currentTimeMillis() / 1000);
+    }
+
+    /**
+     * A signed {@code POST <path>} whose auth event carries {@code createdAt}: a request signed ahead of
+     * the time it is sent, valid while that is within the relay's ±60 s (PROTOCOL 2.1).
+     */
+    public HttpRequest request(NostrKeys keys, String path, String body, long createdAt) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         return HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json")
-                .header(
-                        "Authorization",
-                        Nip98.authorizationHeader(
-                                keys, "POST", baseUrl + path, bytes, System.currentTimeMillis() / 1000))
+                .header("Authorization", Nip98.authorizationHeader(keys, "POST", baseUrl + path, bytes, createdAt))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
                 .build();
     }
@@ -89,7 +94,11 @@ public final class SignedCalls {
     }
 
     public Reply post(NostrKeys keys, String path, String body) {
-        HttpRequest request = request(keys, path, body);
+        return send(request(keys, path, body));
+    }
+
+    /** A request built by {@link #request}, sent and answered; timed from the send. */
+    public Reply send(HttpRequest request) {
         long begin = System.nanoTime();
         try {
             return reply(http.send(request, HttpResponse.BodyHandlers.ofByteArray()), begin);
