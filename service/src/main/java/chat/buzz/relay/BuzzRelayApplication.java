@@ -1,7 +1,5 @@
 package chat.buzz.relay;
 
-import chat.buzz.relay.access.AccessDao;
-import chat.buzz.relay.artifact.ArtifactDao;
 import chat.buzz.relay.artifact.ArtifactFeature;
 import chat.buzz.relay.auth.AuthFeature;
 import chat.buzz.relay.channel.ChannelDao;
@@ -16,7 +14,6 @@ import chat.buzz.relay.database.DatabaseFeature;
 import chat.buzz.relay.database.EmbeddedDatabase;
 import chat.buzz.relay.database.RelayDatabase;
 import chat.buzz.relay.database.SqlObjectMetadata;
-import chat.buzz.relay.events.EventStore;
 import chat.buzz.relay.events.EventsFeature;
 import chat.buzz.relay.events.EventsResource;
 import chat.buzz.relay.fleet.Fleet;
@@ -106,15 +103,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 clock);
         Jdbi jdbi = database.jdbi();
         // The SqlObjects the request paths attach to their handles (the write path above all).
-        SqlObjectMetadata.computeOnce(
-                jdbi,
-                EventStore.class,
-                ArtifactDao.class,
-                AccessDao.class,
-                ChannelDao.class,
-                CommunityDao.class,
-                FlagDao.class,
-                BurstDao.class);
+        SqlObjectMetadata.computeOnce(jdbi, ChannelDao.class, CommunityDao.class, FlagDao.class, BurstDao.class);
         RelayIdentity identity = RelayIdentity.load(config.getRelay());
         LOG.info("Relay public key {}", identity.publicKeyHex());
         new TrustedProxies(config.getRelay().getTrustedProxies()).installOn(environment.lifecycle());

@@ -1,27 +1,71 @@
 package chat.buzz.relay.access;
 
+import chat.buzz.relay.database.PlainStatements;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Optional;
 import java.util.UUID;
-import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
-import org.jdbi.v3.sqlobject.customizer.Bind;
-import org.jdbi.v3.sqlobject.customizer.Define;
-import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.core.Handle;
 
 /**
- * Loads what a write's access decision needs. Channel writes lock the channel row exclusively,
+ * Loads what a write's access decision needs, as plain statements on the write's transaction (every
+ * write runs them; see {@link PlainStatements}). Channel writes lock the channel row exclusively,
  * artifact writes share-lock it, so a channel edit or deletion and an artifact write on the same
  * channel are ordered, never interleaved.
  */
-@RegisterConstructorMapper(ChannelFacts.class)
-public interface AccessDao {
-    /** The channel row, locked {@code FOR SHARE} or {@code FOR UPDATE} as {@link AccessLookup.Lock} says. */
-    @SqlQuery("""
+final class AccessDao {
+    private static final String CHANNEL_LOCKED = """
+            /* AccessDao.channelLocked */
             SELECT id, visibility = 'open' AS open, unlisted, ttl_seconds, deleted_at IS NOT NULL AS deleted
-            FROM channels WHERE id = :id AND community_id = :community
-            FOR <lock>""")
-    Optional<ChannelFacts> channelLocked(
-            @Bind("id") UUID channel, @Bind("community") long communityId, @Define("lock") String lockStrength);
+            FROM channels WHERE id = ? AND community_id = ?
+            FOR %s""";
 
-    @SqlQuery("SELECT role FROM channel_members WHERE channel_id = :id AND pubkey = :pubkey AND removed_at IS NULL")
-    Optional<String> activeRole(@Bind("id") UUID channel, @Bind("pubkey") String pubkey);
+    private static final String CHANNEL_FOR_SHARE = CHANNEL_LOCKED.formatted("SHARE");
+    private static final String CHANNEL_FOR_UPDATE = CHANNEL_LOCKED.formatted("UPDATE");
+
+    private static final String ACTIVE_ROLE = """
+            /* AccessDao.activeRole */
+            SELECT role FROM channel_members WHERE channel_id = ? AND pubkey = ? AND removed_at IS NULL""";
+
+    private final PlainStatements sql;
+
+    private AccessDao(PlainStatements sql) {
+        this.sql = sql;
+    }
+
+    static AccessDao on(Handle handle) {
+        return new AccessDao(PlainStatements.on(handle));
+    }
+
+    /** The channel row, locked {@code FOR SHARE} or {@code FOR UPDATE} as {@code lock} says. */
+    Optional<ChannelFacts> channelLocked(UUID channel, long communityId, AccessLookup.Lock lock) {
+        return sql.first(
+                lock == AccessLookup.Lock.SHARED ? CHANNEL_FOR_SHARE : CHANNEL_FOR_UPDATE,
+                statement -> {
+                    statement.setObject(1, channel);
+                    statement.setLong(2, communityId);
+                },
+                AccessDao::channelFacts);
+    }
+
+    Optional<String> activeRole(UUID channel, String pubkey) {
+        return sql.first(
+                ACTIVE_ROLE,
+                statement -> {
+                    statement.setObject(1, channel);
+                    statement.setString(2, pubkey);
+                },
+                row -> row.getString("role"));
+    }
+
+    private static ChannelFacts channelFacts(ResultSet row) throws SQLException {
+        long ttlSeconds = row.getLong("ttl_seconds");
+        Long ttl = row.wasNull() ? null : ttlSeconds;
+        return new ChannelFacts(
+                row.getObject("id", UUID.class),
+                row.getBoolean("open"),
+                row.getBoolean("unlisted"),
+                ttl,
+                row.getBoolean("deleted"));
+    }
 }

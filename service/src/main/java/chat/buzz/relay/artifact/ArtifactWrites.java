@@ -28,7 +28,7 @@ public final class ArtifactWrites implements EventHandler {
     public void apply(Handle handle, Caller caller, Event event) {
         RevisionTags revision = RevisionTags.parse(event);
         long community = caller.community().id();
-        ArtifactDao dao = handle.attach(ArtifactDao.class);
+        ArtifactDao dao = ArtifactDao.on(handle);
         Optional<ArtifactHead> head = dao.lockHead(community, revision.d());
         if (revision.op() == Op.CREATE) {
             create(handle, dao, caller, event, revision, head);

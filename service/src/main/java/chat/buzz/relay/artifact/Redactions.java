@@ -27,12 +27,12 @@ public final class Redactions implements EventHandler {
         UUID channel = tags.requiredUuid(Tags.CHANNEL);
         String target = tags.eventId(Tags.REDACTED_EVENT).orElseThrow(() -> WriteRejection.invalid("missing e tag"));
         long community = caller.community().id();
-        UUID revisionChannel = handle.attach(ArtifactDao.class)
+        UUID revisionChannel = ArtifactDao.on(handle)
                 .revisionChannel(target, community, Kinds.ARTIFACT_REVISION)
                 .orElseThrow(() -> WriteRejection.blocked(NOT_FOUND));
         ChannelAccess access =
                 AccessLookup.lookup(handle, community, revisionChannel, caller.pubkey(), AccessLookup.Lock.SHARED);
-        EventStore events = handle.attach(EventStore.class);
+        EventStore events = EventStore.on(handle);
         String author = events.author(target, community).orElseThrow(() -> WriteRejection.blocked(NOT_FOUND));
         if (!access.canRead() && !caller.pubkey().equals(author)) {
             throw WriteRejection.blocked(NOT_FOUND);

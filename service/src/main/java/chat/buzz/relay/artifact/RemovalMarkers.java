@@ -35,8 +35,8 @@ public final class RemovalMarkers {
                                 List.of(Tags.REMOVAL_REASON, "moved"),
                                 List.of(Tags.PREVIOUS_REVISION, replacedRevision)),
                         "");
-        handle.attach(EventStore.class).store(communityId, marker);
-        handle.attach(ArtifactDao.class)
+        EventStore.on(handle).store(communityId, marker);
+        ArtifactDao.on(handle)
                 .recordRevision(
                         marker.id(),
                         communityId,

@@ -1,53 +1,88 @@
 package chat.buzz.relay.events;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.relay.database.PlainStatements;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Optional;
-import org.jdbi.v3.sqlobject.customizer.Bind;
-import org.jdbi.v3.sqlobject.statement.SqlQuery;
-import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+import org.jdbi.v3.core.Handle;
 
-/** SQL for the events table: every accepted event, kept as its canonical JSON text. */
-public interface EventStore {
-    ObjectMapper TAGS_JSON = new ObjectMapper();
+/**
+ * SQL for the events table: every accepted event, kept as its canonical JSON text. Plain statements on
+ * the write's transaction (every write stores its event; see {@link PlainStatements}).
+ */
+public final class EventStore {
+    private static final ObjectMapper TAGS_JSON = new ObjectMapper();
+
+    /** Inserts nothing when the id is already stored (an exact resubmission). */
+    private static final String INSERT = """
+            /* EventStore.insert */
+            INSERT INTO events (id, community_id, pubkey, kind, created_at, tags, json)
+            VALUES (?, ?, ?, ?, ?, CAST(? AS jsonb), ?)
+            ON CONFLICT (id) DO NOTHING""";
+
+    private static final String COMMUNITY_OF = """
+            /* EventStore.communityOf */
+            SELECT community_id FROM events WHERE id = ?""";
+
+    private static final String AUTHOR = """
+            /* EventStore.author */
+            SELECT pubkey FROM events WHERE id = ? AND community_id = ?""";
+
+    private static final String REDACT = """
+            /* EventStore.redact */
+            UPDATE events SET redacted_at = clock_timestamp(), redacted_by = ?
+            WHERE id = ? AND redacted_at IS NULL""";
+
+    private final PlainStatements sql;
+
+    private EventStore(PlainStatements sql) {
+        this.sql = sql;
+    }
+
+    public static EventStore on(Handle handle) {
+        return new EventStore(PlainStatements.on(handle));
+    }
 
     /** @return false when the event is already stored */
-    default boolean store(long communityId, Event event) {
+    public boolean store(long communityId, Event event) {
         String tags;
         try {
             tags = TAGS_JSON.writeValueAsString(event.tags());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("tags are plain strings and always serialize", e);
         }
-        return insert(event.id(), communityId, event.pubkey(), event.kind(), event.createdAt(), tags, event.toJson())
+        return sql.update(INSERT, statement -> {
+                    statement.setString(1, event.id());
+                    statement.setLong(2, communityId);
+                    statement.setString(3, event.pubkey());
+                    statement.setInt(4, event.kind());
+                    statement.setLong(5, event.createdAt());
+                    statement.setString(6, tags);
+                    statement.setString(7, event.toJson());
+                })
                 == 1;
     }
 
-    /** @return 0 when the id is already stored (an exact resubmission) */
-    @SqlUpdate("""
-            INSERT INTO events (id, community_id, pubkey, kind, created_at, tags, json)
-            VALUES (:id, :community, :pubkey, :kind, :createdAt, CAST(:tags AS jsonb), :json)
-            ON CONFLICT (id) DO NOTHING
-            """)
-    int insert(
-            @Bind("id") String id,
-            @Bind("community") long communityId,
-            @Bind("pubkey") String pubkey,
-            @Bind("kind") int kind,
-            @Bind("createdAt") long createdAt,
-            @Bind("tags") String tagsJson,
-            @Bind("json") String json);
+    public Optional<Long> communityOf(String id) {
+        return sql.first(COMMUNITY_OF, statement -> statement.setString(1, id), row -> row.getLong("community_id"));
+    }
 
-    @SqlQuery("SELECT community_id FROM events WHERE id = :id")
-    Optional<Long> communityOf(@Bind("id") String id);
+    public Optional<String> author(String id, long communityId) {
+        return sql.first(
+                AUTHOR,
+                statement -> {
+                    statement.setString(1, id);
+                    statement.setLong(2, communityId);
+                },
+                row -> row.getString("pubkey"));
+    }
 
-    @SqlQuery("SELECT pubkey FROM events WHERE id = :id AND community_id = :community")
-    Optional<String> author(@Bind("id") String id, @Bind("community") long communityId);
-
-    @SqlUpdate("""
-            UPDATE events SET redacted_at = clock_timestamp(), redacted_by = :by
-            WHERE id = :id AND redacted_at IS NULL
-            """)
-    int redact(@Bind("id") String id, @Bind("by") String redactedBy);
+    /** @return 1 when the event was redacted now, 0 when it was already */
+    public int redact(String id, String redactedBy) {
+        return sql.update(REDACT, statement -> {
+            statement.setString(1, redactedBy);
+            statement.setString(2, id);
+        });
+    }
 }

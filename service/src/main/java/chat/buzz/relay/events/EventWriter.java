@@ -5,6 +5,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.MalformedEventException;
 import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.database.PlainStatements.StatementFailure;
 import chat.buzz.relay.web.Utf8;
 import java.nio.charset.CharacterCodingException;
 import java.sql.SQLException;
@@ -76,7 +77,7 @@ public final class EventWriter {
         for (int attempt = 1; ; attempt++) {
             try {
                 return jdbi.inTransaction(handle -> {
-                    EventStore events = handle.attach(EventStore.class);
+                    EventStore events = EventStore.on(handle);
                     if (!events.store(caller.community().id(), event)) {
                         // Event ids are global; the same event sent to another community was not applied there.
                         if (events.communityOf(event.id())
@@ -90,7 +91,7 @@ public final class EventWriter {
                     handler.apply(handle, caller, event);
                     return WriteResult.accepted(event.id(), "");
                 });
-            } catch (JdbiException e) {
+            } catch (JdbiException | StatementFailure e) {
                 if (attempt >= ATTEMPTS || !isRetryable(e)) {
                     throw e;
                 }

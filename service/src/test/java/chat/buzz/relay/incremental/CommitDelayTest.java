@@ -238,8 +238,8 @@ class CommitDelayTest {
         long community = handle.createQuery("SELECT id FROM communities WHERE name = 'test'")
                 .mapTo(Long.class)
                 .one();
-        handle.attach(EventStore.class).store(community, edit);
-        ArtifactDao artifacts = handle.attach(ArtifactDao.class);
+        EventStore.on(handle).store(community, edit);
+        ArtifactDao artifacts = ArtifactDao.on(handle);
         String previous = artifacts.lockHead(community, d).orElseThrow().headEventId();
         artifacts.advanceHead(community, d, channel, edit.id(), false);
         artifacts.recordRevision(

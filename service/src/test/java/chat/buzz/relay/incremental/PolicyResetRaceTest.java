@@ -59,14 +59,13 @@ class PolicyResetRaceTest {
                     .mapTo(Long.class)
                     .one();
             // the relay's artifact create: share-lock the channel, then write the head and the ledger row
-            artifactWrite.attach(EventStore.class).store(community, create);
+            EventStore.on(artifactWrite).store(community, create);
             assertThat(AccessLookup.lookup(
                                     artifactWrite, community, channel, owner.publicKeyHex(), AccessLookup.Lock.SHARED)
                             .canWrite())
                     .isTrue();
-            artifactWrite.attach(ArtifactDao.class).createHead(community, d, channel, create.id(), "task.v1");
-            artifactWrite
-                    .attach(ArtifactDao.class)
+            ArtifactDao.on(artifactWrite).createHead(community, d, channel, create.id(), "task.v1");
+            ArtifactDao.on(artifactWrite)
                     .recordRevision(
                             create.id(),
                             community,
