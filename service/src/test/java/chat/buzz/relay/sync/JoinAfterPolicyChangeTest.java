@@ -40,26 +40,16 @@ class JoinAfterPolicyChangeTest {
     @Test
     void aJoinOfAChannelListedBeforeItRepeatsNothing() {
         UUID unlisted = world.channel(alice, true, true, false);
-        Set<String> artifacts = new HashSet<>();
-        for (int i = 0; i < 3; i++) {
-            artifacts.add(world.create(alice, unlisted).toString());
-        }
-        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
-            client.authenticateOk(bob);
-            client.subscribe("s", scopeFilter(noScope()));
-            client.awaitEose("s");
+        Set<String> artifacts = createThree(unlisted);
+        try (SyncSocket client = subscribedUnscoped()) {
             assertThat(artifactsIn(client.received())).doesNotContainAnyElementsOf(artifacts);
 
             world.edit(alice, unlisted, null, false, null);
-            for (String d : artifacts) {
-                client.awaitMessage(frame ->
-                        verb(frame).equals("EVENT") && d.equals(SyncSocket.tag(frame.get(2), Tags.ARTIFACT_ID)));
-            }
+            artifacts.forEach(d -> awaitArtifact(client, d));
             int afterListing = client.received().size();
             world.join(bob, unlisted);
             UUID next = world.create(alice, unlisted);
-            JsonNode nextFrame = client.awaitMessage(frame -> verb(frame).equals("EVENT")
-                    && next.toString().equals(SyncSocket.tag(frame.get(2), Tags.ARTIFACT_ID)));
+            JsonNode nextFrame = awaitArtifact(client, next.toString());
             assertThat(client.received().subList(afterListing, client.received().size()))
                     .as("frames after the listing's entries: the join sent none of them again")
                     .containsExactly(nextFrame);
@@ -69,22 +59,37 @@ class JoinAfterPolicyChangeTest {
     @Test
     void aJoinThenAListingLeavesTheSubscriberHoldingTheChannel() {
         UUID unlisted = world.channel(alice, true, true, false);
-        Set<String> artifacts = new HashSet<>();
-        for (int i = 0; i < 3; i++) {
-            artifacts.add(world.create(alice, unlisted).toString());
-        }
-        try (SyncSocket client = SyncSocket.connect(RELAY.baseUrl())) {
-            client.authenticateOk(bob);
-            client.subscribe("s", scopeFilter(noScope()));
-            client.awaitEose("s");
+        Set<String> artifacts = createThree(unlisted);
+        try (SyncSocket client = subscribedUnscoped()) {
             world.join(bob, unlisted);
             world.edit(alice, unlisted, null, false, null);
             UUID next = world.create(alice, unlisted);
             artifacts.add(next.toString());
-            client.awaitMessage(frame -> verb(frame).equals("EVENT")
-                    && next.toString().equals(SyncSocket.tag(frame.get(2), Tags.ARTIFACT_ID)));
+            awaitArtifact(client, next.toString());
             assertThat(artifactsIn(client.received())).containsAll(artifacts);
         }
+    }
+
+    private Set<String> createThree(UUID channel) {
+        Set<String> artifacts = new HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            artifacts.add(world.create(alice, channel).toString());
+        }
+        return artifacts;
+    }
+
+    /** Bob, subscribed without a scope, after the snapshot's EOSE. */
+    private SyncSocket subscribedUnscoped() {
+        SyncSocket client = SyncSocket.connect(RELAY.baseUrl());
+        client.authenticateOk(bob);
+        client.subscribe("s", scopeFilter(noScope()));
+        client.awaitEose("s");
+        return client;
+    }
+
+    private static JsonNode awaitArtifact(SyncSocket client, String d) {
+        return client.awaitMessage(
+                frame -> verb(frame).equals("EVENT") && d.equals(SyncSocket.tag(frame.get(2), Tags.ARTIFACT_ID)));
     }
 
     private static Set<String> artifactsIn(List<JsonNode> frames) {
