@@ -102,7 +102,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 config.getChangelog(),
                 clock);
         Jdbi jdbi = database.jdbi();
-        // The SqlObjects the request paths attach to their handles (the write path above all).
+        // The SqlObjects the request paths attach to their handles (the write path runs plain statements).
         SqlObjectMetadata.computeOnce(jdbi, ChannelDao.class, CommunityDao.class, FlagDao.class, BurstDao.class);
         RelayIdentity identity = RelayIdentity.load(config.getRelay());
         LOG.info("Relay public key {}", identity.publicKeyHex());
