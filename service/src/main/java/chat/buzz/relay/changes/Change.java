@@ -46,7 +46,7 @@ public record Change(
         POLICY,
         /** A channel policy change delivered as entries (PROTOCOL 4.4): each subscriber is told what it changed. */
         SETTINGS,
-        /** A channel was created, or settings that decide nobody's access (its name) changed. */
+        /** A channel was created, or what decides nobody's read access (its name, a member's role) changed. */
         CHANNEL
     }
 

@@ -54,7 +54,7 @@ public final class ChangeNotifications {
         send(handle, Change.member(communityId, channel, pubkey));
     }
 
-    /** A channel was created or renamed: its metadata changed, nobody's access did. */
+    /** A channel was created or renamed, or a member's role changed: its metadata changed, nobody's read access did. */
     public static void channelChanged(Handle handle, long communityId, UUID channel) {
         send(handle, Change.channel(communityId, channel));
     }

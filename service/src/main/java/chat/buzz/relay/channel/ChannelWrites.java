@@ -176,7 +176,14 @@ public final class ChannelWrites {
                             : "only owners and admins may add members");
         }
         handle.attach(ChannelDao.class).upsertMember(channel, member, role.wireName());
-        ChangeNotifications.memberChanged(handle, caller.community().id(), channel, member);
+        if (current.isEmpty()) {
+            ChangeNotifications.memberChanged(handle, caller.community().id(), channel, member);
+        } else {
+            // A new role for an active member changes what it may write, not what anyone reads: its
+            // subscriptions are sent nothing (as its incremental reads are not, the membership's sync stamp
+            // staying put), and the channel's admins list (39001) changes for metadata subscribers.
+            ChangeNotifications.channelChanged(handle, caller.community().id(), channel);
+        }
     }
 
     private void removeMember(Handle handle, Caller caller, Event event) {
