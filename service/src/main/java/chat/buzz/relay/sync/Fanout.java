@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * per distinct reader, scope and floor), so the cost of a write grows with the number of subscribers
  * by a row, not by a query; a channel policy change delivered as entries is judged the same way, one
  * query per way it can go, unless the channel is too large to judge whole. Several changes may be
- * judged at once, on the judging threads, but each change's frames are handed to the subscriptions only after the previous change's. A subscription
- * still streaming its snapshot has no floor yet: it gets the bare change and judges it itself after
- * EOSE, as before.
+ * judged at once, on the judging threads, but each change's frames are handed to the subscriptions
+ * only after the previous change's. A subscription still streaming its snapshot has no floor yet: it
+ * gets the bare change and judges it itself after EOSE, as before.
  */
 final class Fanout {
     private static final Logger LOG = LoggerFactory.getLogger(Fanout.class);

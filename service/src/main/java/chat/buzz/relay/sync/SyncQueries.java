@@ -19,8 +19,8 @@ final class SyncQueries {
     /**
      * One keyset chunk of D, ordered by d; {@code :only} (nullable) narrows it to one channel whose
      * membership just changed for the reader, and to nothing when membership does not decide whether
-     * the reader discovers that channel (an open listed one) and has not since the reader's floor (no
-     * settings change of it since): the reader holds its artifacts already.
+     * the reader discovers that channel (an open listed one) and its settings have not changed since the
+     * reader first joined it in its window: the reader holds its artifacts already.
      */
     static final String SNAPSHOT_CHUNK = """
             SELECT a.d, e.json
