@@ -13,6 +13,7 @@ import org.awaitility.Awaitility;
 /**
  * Debian's caddy running deploy/caddy/Caddyfile on a free 127.0.0.1 port over plain HTTP, with the
  * test's relays as upstreams, its own state directory and no admin endpoint (tests run side by side).
+ * It logs at debug level (each upstream chosen, each health check), for the failure messages of tests.
  */
 public final class CaddyProxy implements AutoCloseable {
     public static final Path CADDYFILE = Path.of("..", "deploy", "caddy", "Caddyfile");
@@ -70,7 +71,7 @@ public final class CaddyProxy implements AutoCloseable {
                 .matcher(local)
                 .replaceAll(match -> "reverse_proxy"
                         + Matcher.quoteReplacement(match.group(1) == null ? "" : match.group(1)) + addresses);
-        return "{\n\tadmin off\n\tauto_https off\n}\n\n" + local;
+        return "{\n\tdebug\n\tadmin off\n\tauto_https off\n}\n\n" + local;
     }
 
     public String baseUrl() {
