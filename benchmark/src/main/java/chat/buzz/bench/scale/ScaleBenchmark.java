@@ -96,10 +96,20 @@ public final class ScaleBenchmark implements Callable<Integer> {
         new Crowds(calls, fixture).warmUp(warmupSeconds, random);
         log("warmed up for %d s", warmupSeconds);
 
+        Timings information = Timings.repeat(
+                REPEATS,
+                () -> calls.send(calls.information()).expectOk("NIP-11").nanos());
+        results.put("nip11", information.summary());
         Timings trivial =
                 Timings.repeat(REPEATS, () -> reads.trivial(fixture.reader).nanos());
-        results.put("trivial", trivial.summary());
-        log("trivial signed request: median %.2f ms", trivial.medianMillis());
+        Map<String, Object> trivialOut = trivial.summary();
+        trivialOut.put("ratio_to_nip11", Timings.round(trivial.medianMillis() / information.medianMillis()));
+        results.put("trivial", trivialOut);
+        log(
+                "trivial signed request: median %.2f ms, %.2f x the unsigned NIP-11 GET (%.2f ms)",
+                trivial.medianMillis(),
+                trivial.medianMillis() / information.medianMillis(),
+                information.medianMillis());
 
         Writers writers = new Writers(calls);
         for (int count : List.of(1, 8)) {
@@ -125,26 +135,12 @@ public final class ScaleBenchmark implements Callable<Integer> {
 
         burst(100);
         Reads.Session bootstrap = reads.session(fixture.reader, null);
-        Map<String, Object> boot = new LinkedHashMap<>();
-        boot.put("ms", Timings.round(bootstrap.millis()));
-        boot.put("pages", bootstrap.pages());
-        boot.put("entries", bootstrap.entries());
-        boot.put("distinct", bootstrap.distinct());
-        boot.put("entries_per_s", Math.round(bootstrap.entries() / (bootstrap.nanos() / 1e9)));
-        boot.put("mb", Timings.round(bootstrap.bytes() / 1e6));
-        boot.put("mb_per_s", Timings.round(bootstrap.bytes() / 1e6 / (bootstrap.nanos() / 1e9)));
-        boot.put("refusals", bootstrap.refusals());
-        boot.put("floor_ratio", Timings.round(bootstrap.nanos() / (double) floor[2]));
-        results.put("bootstrap", boot);
-        log(
-                "bootstrap: %.0f ms, %d pages, %d entries (%d distinct), %.1f MB; SQL floor %.0f ms (ratio %.2f)",
-                bootstrap.millis(),
-                bootstrap.pages(),
-                bootstrap.entries(),
-                bootstrap.distinct(),
-                bootstrap.bytes() / 1e6,
-                floor[2] / 1e6,
-                bootstrap.nanos() / (double) floor[2]);
+        results.put("bootstrap", bootstrapSummary(bootstrap, floor[2]));
+        logBootstrap(100, bootstrap, floor[2]);
+        // What a client bootstrapping with PROTOCOL 4.1's largest pages waits; it reads the same set.
+        Reads.Session largePages = reads.session(fixture.reader, null, 1000, page -> {});
+        results.put("bootstrap_1000", bootstrapSummary(largePages, floor[2]));
+        logBootstrap(1000, largePages, floor[2]);
 
         String[] cursor = {bootstrap.cursor()};
         Timings afterBootstrap = deltas(cursor);
@@ -164,8 +160,15 @@ public final class ScaleBenchmark implements Callable<Integer> {
 
         Timings knownIds = Timings.repeat(
                 REPEATS, () -> reads.knownIds(fixture.reader, randomIds(100)).nanos());
-        results.put("known_id_100", knownIds.summary());
-        log("known-ID 100: median %.2f ms", knownIds.medianMillis());
+        // Against the mean page of the bootstrap of pages of 100: the same number of full heads sent.
+        double pageMillis = bootstrap.millis() / bootstrap.pages();
+        Map<String, Object> knownOut = knownIds.summary();
+        knownOut.put("bootstrap_page_ms", Timings.round(pageMillis));
+        knownOut.put("ratio_to_bootstrap_page", Timings.round(knownIds.medianMillis() / pageMillis));
+        results.put("known_id_100", knownOut);
+        log(
+                "known-ID 100: median %.2f ms, %.2f x a bootstrap page of 100",
+                knownIds.medianMillis(), knownIds.medianMillis() / pageMillis);
 
         Reads.Session reload = reads.currentReload(fixture.reader);
         results.put(
@@ -178,7 +181,9 @@ public final class ScaleBenchmark implements Callable<Integer> {
                         "entries",
                         reload.entries(),
                         "mb",
-                        Timings.round(reload.bytes() / 1e6)));
+                        Timings.round(reload.bytes() / 1e6),
+                        "ratio_to_bootstrap",
+                        Timings.round(reload.nanos() / (double) bootstrap.nanos())));
         log("current reload (limit 1000 + offset): %.0f ms, %d entries", reload.millis(), reload.entries());
 
         Aging.ageEverything(size.jdbcUrl);
@@ -276,6 +281,33 @@ public final class ScaleBenchmark implements Callable<Integer> {
 
     private List<String> randomIds(int count) {
         return fixture.randomArtifactIds(random, count);
+    }
+
+    private static Map<String, Object> bootstrapSummary(Reads.Session bootstrap, long floorNanos) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("ms", Timings.round(bootstrap.millis()));
+        out.put("pages", bootstrap.pages());
+        out.put("entries", bootstrap.entries());
+        out.put("distinct", bootstrap.distinct());
+        out.put("entries_per_s", Math.round(bootstrap.entries() / (bootstrap.nanos() / 1e9)));
+        out.put("mb", Timings.round(bootstrap.bytes() / 1e6));
+        out.put("mb_per_s", Timings.round(bootstrap.bytes() / 1e6 / (bootstrap.nanos() / 1e9)));
+        out.put("refusals", bootstrap.refusals());
+        out.put("floor_ratio", Timings.round(bootstrap.nanos() / (double) floorNanos));
+        return out;
+    }
+
+    private static void logBootstrap(int limit, Reads.Session bootstrap, long floorNanos) {
+        log(
+                "bootstrap, pages of %d: %.0f ms, %d pages, %d entries (%d distinct), %.1f MB; SQL floor %.0f ms (ratio %.2f)",
+                limit,
+                bootstrap.millis(),
+                bootstrap.pages(),
+                bootstrap.entries(),
+                bootstrap.distinct(),
+                bootstrap.bytes() / 1e6,
+                floorNanos / 1e6,
+                bootstrap.nanos() / (double) floorNanos);
     }
 
     private static Map<String, Object> withRatio(Map<String, Object> summary, Timings figure, Timings trivial) {

@@ -35,11 +35,20 @@ public final class ScaleReport {
             row("SQL floor ms (rows, MB)", "sql_floor/ms", "sql_floor/rows", "sql_floor/mb"),
             row("bootstrap / SQL floor", "bootstrap/floor_ratio"),
             row(
+                    "bootstrap, pages of 1000: ms, pages, MB",
+                    "bootstrap_1000/ms",
+                    "bootstrap_1000/pages",
+                    "bootstrap_1000/mb"),
+            row("bootstrap, pages of 1000 / SQL floor", "bootstrap_1000/floor_ratio"),
+            row(
                     "current reload ms (pages, entries)",
                     "current_reload/ms",
                     "current_reload/pages",
                     "current_reload/entries"),
+            row("  x bootstrap (pages of 100)", "current_reload/ratio_to_bootstrap"),
+            row("unsigned NIP-11 GET ms (median / p99)", "nip11/median_ms", "nip11/p99_ms"),
             row("trivial signed request ms (median / p99)", "trivial/median_ms", "trivial/p99_ms"),
+            row("  x NIP-11 GET", "trivial/ratio_to_nip11"),
             row(
                     "no-change delta after bootstrap ms (median / p99)",
                     "delta_after_bootstrap/median_ms",
@@ -63,6 +72,10 @@ public final class ScaleReport {
                     "delta_one_change/entries_median",
                     "delta_one_change/entries_max"),
             row("known-ID 100 ms (median / p99)", "known_id_100/median_ms", "known_id_100/p99_ms"),
+            row(
+                    "  bootstrap page of 100 ms (mean), known-ID x page",
+                    "known_id_100/bootstrap_page_ms",
+                    "known_id_100/ratio_to_bootstrap_page"),
             row("grant 100 channels: ms, pages, entries", "grant/ms", "grant/pages", "grant/entries"),
             row("writes/s, 1 writer (409s)", "writes_1/per_second", "writes_1/refused"),
             row("writes/s, 8 writers (409s)", "writes_8/per_second", "writes_8/refused"),
