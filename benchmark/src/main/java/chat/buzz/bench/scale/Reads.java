@@ -2,7 +2,6 @@ package chat.buzz.bench.scale;
 
 import chat.buzz.bench.SignedCalls;
 import chat.buzz.protocol.NostrKeys;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -47,15 +46,13 @@ final class Reads {
                             refusals)
                     .expectOk("incremental read");
             pages.accept(reply);
-            JsonNode page = reply.json();
+            PageSummary page = PageSummary.of(reply.body());
             count++;
             bytes += reply.body().length;
-            for (JsonNode entry : page.path("entries")) {
-                entries++;
-                seen.add(entry.path("d").asText());
-            }
-            cursor = page.path("cursor").asText();
-            more = page.path("more").asBoolean();
+            entries += page.ids().size();
+            seen.addAll(page.ids());
+            cursor = page.cursor();
+            more = page.more();
         }
         return new Session(System.nanoTime() - begin, count, entries, seen.size(), bytes, refusals.get(), cursor);
     }
@@ -79,12 +76,8 @@ final class Reads {
                         "/query",
                         SignedCalls.query("{\"artifact\":\"incremental\",\"limit\":100,\"since\":\"" + since + "\"}"))
                 .expectOk("delta read");
-        JsonNode page = reply.json();
-        return new Delta(
-                reply.nanos(),
-                page.path("entries").size(),
-                page.path("cursor").asText(),
-                page.path("more").asBoolean());
+        PageSummary page = PageSummary.of(reply.body());
+        return new Delta(reply.nanos(), page.ids().size(), page.cursor(), page.more());
     }
 
     SignedCalls.Reply knownIds(NostrKeys reader, List<String> ids) {
