@@ -13,6 +13,7 @@ import java.util.List;
  * taken by one streaming pass that skips every event's content. Building a tree of a page of 1,000
  * heads (~4 MB) would put tens of milliseconds of the load generator's own parsing, on the cores the
  * relay and PostgreSQL share, inside every page measured against the SQL floor, which parses nothing.
+ * The {@code current} reload the bootstrap is put against is read the same way ({@link #countEvents}).
  */
 record PageSummary(List<String> ids, String cursor, boolean more) {
     static PageSummary of(byte[] body) {
@@ -34,6 +35,21 @@ record PageSummary(List<String> ids, String cursor, boolean more) {
             return new PageSummary(ids, cursor, more);
         } catch (IOException unreadable) {
             throw new UncheckedIOException("an incremental page that is not the JSON of PROTOCOL 4.1", unreadable);
+        }
+    }
+
+    /** How many events a {@code current} answer (a JSON array of events) holds, skipping their content. */
+    static int countEvents(byte[] body) {
+        try (JsonParser parser = SignedCalls.JSON.getFactory().createParser(body)) {
+            expect(parser.nextToken(), JsonToken.START_ARRAY);
+            int count = 0;
+            while (parser.nextToken() == JsonToken.START_OBJECT) {
+                parser.skipChildren();
+                count++;
+            }
+            return count;
+        } catch (IOException unreadable) {
+            throw new UncheckedIOException("a current answer that is not a JSON array of events", unreadable);
         }
     }
 

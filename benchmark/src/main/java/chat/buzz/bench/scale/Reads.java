@@ -110,7 +110,7 @@ final class Reads {
                             "/query",
                             SignedCalls.query("{\"artifact\":\"current\",\"limit\":1000,\"offset\":" + offset + "}"))
                     .expectOk("current read");
-            int size = reply.json().size();
+            int size = PageSummary.countEvents(reply.body());
             pages++;
             entries += size;
             bytes += reply.body().length;

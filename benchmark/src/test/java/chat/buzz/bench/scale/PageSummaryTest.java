@@ -42,6 +42,16 @@ class PageSummaryTest {
     }
 
     @Test
+    void aCurrentAnswerIsCountedByItsEventsNotTheirTags() {
+        String answer = """
+                [{"id":"e1","tags":[["d","a"],{"x":[1,2]}]},{"id":"e2","tags":[]},{"id":"e3"}]
+                """;
+
+        assertEquals(3, PageSummary.countEvents(answer.getBytes(StandardCharsets.UTF_8)));
+        assertEquals(0, PageSummary.countEvents("[]".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
     void anErrorBodyIsRefusedNotReadAsAnEmptyPage() {
         assertThrows(
                 UncheckedIOException.class,
