@@ -48,7 +48,8 @@ public final class ReadCost implements Callable<Integer> {
             names = "--kinds",
             defaultValue = "trivial,known,delta,bootstrap",
             split = ",",
-            description = "trivial, known (known-ID 100), delta (no-change, after the overlap), bootstrap")
+            description = "nip11 (the unsigned information GET), trivial, known (known-ID 100), delta (no-change,"
+                    + " after the overlap), bootstrap (pages of 100), bootstrap1000 (pages of 1,000)")
     List<String> kinds;
 
     private Reads reads;
@@ -96,10 +97,12 @@ public final class ReadCost implements Callable<Integer> {
 
     private Runnable read(String kind) {
         return switch (kind) {
+            case "nip11" -> () -> reads.information();
             case "trivial" -> () -> reads.trivial(reader);
             case "known" -> () -> reads.knownIds(reader, randomSeeded(100));
             case "delta" -> () -> reads.delta(reader, cursor);
             case "bootstrap" -> () -> reads.session(reader, null);
+            case "bootstrap1000" -> () -> reads.session(reader, null, 1_000, page -> {});
             default -> throw new IllegalArgumentException("unknown read kind " + kind);
         };
     }

@@ -88,6 +88,11 @@ final class Reads {
                 .expectOk("known-ID read");
     }
 
+    /** The unsigned NIP-11 GET, the baseline a trivial signed read is put against. */
+    SignedCalls.Reply information() {
+        return calls.send(calls.information()).expectOk("NIP-11");
+    }
+
     /** The baseline: a signed read that finds nothing (one unknown id in mode current). */
     SignedCalls.Reply trivial(NostrKeys reader) {
         return calls.post(
