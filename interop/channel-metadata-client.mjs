@@ -52,10 +52,16 @@ check('NIP-42 AUTH accepted', true);
 
 // The filter of nip29's subscribeRelayGroupsMetadataEvents; that helper itself never sends its REQ in
 // nostr-tools 2.25.2 (it only prepares the subscription), so the pool sends it and nip29 parses.
+// The checks wait for EOSE: the listing comes one event at a time, and two channels created in the same
+// second may arrive in either order, so the first one seen says nothing of the other.
 const listed = [];
-const listing = pool.subscribe([relayUrl], { kinds: [39000], limit: 50, authors: [info.pubkey] }, { onevent: (e) => listed.push(e) });
+let listingStored = false;
+const listing = pool.subscribe([relayUrl], { kinds: [39000], limit: 50, authors: [info.pubkey] }, {
+  onevent: (e) => listed.push(e),
+  oneose: () => { listingStored = true; },
+});
 const metadataOf = (id) => listed.filter((e) => e.tags.some((t) => t[0] === 'd' && t[1] === id)).map(parseGroupMetadataEvent);
-await waitFor('the open channel in the listing', () => metadataOf(open).length > 0);
+await waitFor('the end of the stored listing (EOSE)', () => listingStored);
 check('the listing names the open channel', metadataOf(open).some((m) => m.name === 'interop open' && !m.isPrivate), listed.length);
 check('every listed event verifies', listed.length > 0 && listed.every((e) => verifyEvent(e) && e.pubkey === info.pubkey), listed.length);
 check('the owner sees its private channel as private and closed',
