@@ -15,9 +15,10 @@ import org.jdbi.v3.core.Handle;
  * layers (a configuration copy per statement, SqlObject dispatch, return-type and mapper lookups, the
  * SQL logger's description) cost the relay more CPU than the driver and PostgreSQL together
  * (docs/benchmarks.md, "Write ceiling" and the trivial read's profile), as they did for the replay guard.
- * A statement with named parameters gets its positional form from {@link PositionalSql}. The driver still prepares a statement on the server once it has run a
- * few times on a connection. A failure comes back as {@link StatementFailure} with the driver's
- * {@link SQLException} as its cause, where {@link DatabaseFaults} and the writer's retry look.
+ * A statement with named parameters gets its positional form from {@link PositionalSql}. The driver
+ * still prepares a statement on the server once it has run a few times on a connection. A failure
+ * comes back as {@link StatementFailure} with the driver's {@link SQLException} as its cause, where
+ * {@link DatabaseFaults} and the writer's retry look.
  */
 public final class PlainStatements {
     /** Binds a statement's positional parameters. */
