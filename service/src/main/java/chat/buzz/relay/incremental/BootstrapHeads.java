@@ -6,7 +6,6 @@ import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
 import org.jdbi.v3.core.result.ResultIterable;
 
 /**
@@ -76,7 +75,6 @@ final class BootstrapHeads {
                 .bind("fetch", fetch)
                 .bind("examine", examine)
                 .setFetchSize(IncrementalQueries.PAGE_ROWS_PER_FETCH)
-                .registerRowMapper(ConstructorMapper.factory(ChangeRow.class))
-                .mapTo(ChangeRow.class);
+                .map(ChangeRow.COLUMNS);
     }
 }

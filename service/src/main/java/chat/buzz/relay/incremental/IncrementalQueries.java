@@ -14,7 +14,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
 import org.jdbi.v3.core.result.ResultIterable;
 import org.jdbi.v3.core.statement.Query;
 
@@ -179,9 +178,7 @@ public final class IncrementalQueries {
         if (scoped) {
             query.bindArray("scope", String.class, scope);
         }
-        return query.setFetchSize(PAGE_ROWS_PER_FETCH)
-                .registerRowMapper(ConstructorMapper.factory(ChangeRow.class))
-                .mapTo(ChangeRow.class);
+        return query.setFetchSize(PAGE_ROWS_PER_FETCH).map(ChangeRow.COLUMNS);
     }
 
     /**
@@ -232,8 +229,7 @@ public final class IncrementalQueries {
                 .bind("community", community)
                 .bind("reader", reader)
                 .bindArray("ids", String.class, ids)
-                .registerRowMapper(ConstructorMapper.factory(KnownIdRow.class))
-                .mapTo(KnownIdRow.class)
+                .map(KnownIdRow.COLUMNS)
                 .list();
     }
 
