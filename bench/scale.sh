@@ -7,7 +7,8 @@
 # Environment: SCALE_RESULTS (default bench/results), SCALE_FANOUT (subscribers, default 300, 0 = skip),
 # SCALE_CLIENTS (default 50), SCALE_WRITE_SECONDS (default 10), SCALE_JMH (full | short | off),
 # BENCH_PACKAGE (or SCALE_PACKAGE) = no: reuse the jars and classes a previous build left in target/,
-# SCALE_RELAY_HEAP (the relay's -Xmx, e.g. 512m; default: the JVM's own choice).
+# SCALE_RELAY_HEAP (the relay's -Xmx, e.g. 512m; default: the JVM's own choice), SCALE_ROUNDS (rounds of
+# the SQL floor, both bootstraps and both current reloads, each reported as its median; default 5).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 sizes=${1:-1000,10050,100000}
@@ -44,7 +45,7 @@ for size in ${sizes//,/ }; do
     --admin-url "http://127.0.0.1:$RELAY_ADMIN_PORT" --admin-token "$token" --relay-pid "$RELAY_PID" \
     --jdbc "jdbc:postgresql://127.0.0.1:$RELAY_PG_PORT/postgres?user=postgres" --artifacts "$size" \
     --warmup "$warmup" --results "$results" --fanout "${SCALE_FANOUT:-300}" --clients "${SCALE_CLIENTS:-50}" \
-    --write-seconds "${SCALE_WRITE_SECONDS:-10}"
+    --write-seconds "${SCALE_WRITE_SECONDS:-10}" --bootstrap-rounds "${SCALE_ROUNDS:-5}"
   bench_stop_relays
 done
 bench_java chat.buzz.bench.scale.ScaleReport --results "$results"

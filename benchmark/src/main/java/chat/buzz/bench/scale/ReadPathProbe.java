@@ -108,7 +108,7 @@ public final class ReadPathProbe implements Callable<Integer> {
     private void timings(Fixture fixture) throws SQLException {
         for (int i = 0; i < 3; i++) {
             reads.session(reader, null);
-            reads.currentReload(reader);
+            reads.currentReload(reader, 1000);
         }
         double trivial = median(() -> reads.trivial(reader).nanos(), REPEATS);
         Load.figure("trivial signed request: median %.2f ms", trivial);
@@ -127,7 +127,7 @@ public final class ReadPathProbe implements Callable<Integer> {
         Load.figure("bootstrap median %.1f ms = %.2f x floor", boots.medianMillis(), boots.medianMillis() / floor);
         Load.figure(
                 "current reload (limit 1000 + offset): median %.1f ms",
-                median(() -> reads.currentReload(reader).nanos(), 5));
+                median(() -> reads.currentReload(reader, 1000).nanos(), 5));
         String quietCursor = cursor;
         double quiet = median(() -> reads.delta(reader, quietCursor).nanos(), REPEATS);
         Load.figure(
@@ -145,7 +145,7 @@ public final class ReadPathProbe implements Callable<Integer> {
     /** A full bootstrap, a current reload, a no-change delta, a delta after a burst and after it, known IDs, a digest. */
     private void explainEachRead() throws SQLException {
         String cursor = reads.session(reader, null).cursor();
-        reads.currentReload(reader);
+        reads.currentReload(reader, 1000);
         reads.delta(reader, cursor);
         touchHeads(1000);
         String afterBurst = reads.session(reader, cursor).cursor();

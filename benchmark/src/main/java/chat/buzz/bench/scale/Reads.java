@@ -103,23 +103,27 @@ final class Reads {
                 .expectOk("trivial read");
     }
 
-    /** The naive reload: mode current, pages of 1,000 by offset (the protocol caps offset at 10,000). */
-    Session currentReload(NostrKeys reader) {
+    /**
+     * The naive reload: mode current, pages of {@code limit} by offset, until a page comes back short
+     * (the protocol caps offset at 10,000, so a larger set is read only that far).
+     */
+    Session currentReload(NostrKeys reader, int limit) {
         long begin = System.nanoTime();
         int pages = 0;
         long entries = 0;
         long bytes = 0;
-        for (int offset = 0; offset <= 10_000; offset += 1_000) {
+        for (int offset = 0; offset <= 10_000; offset += limit) {
             SignedCalls.Reply reply = calls.post(
                             reader,
                             "/query",
-                            SignedCalls.query("{\"artifact\":\"current\",\"limit\":1000,\"offset\":" + offset + "}"))
+                            SignedCalls.query(
+                                    "{\"artifact\":\"current\",\"limit\":" + limit + ",\"offset\":" + offset + "}"))
                     .expectOk("current read");
             int size = PageSummary.countEvents(reply.body());
             pages++;
             entries += size;
             bytes += reply.body().length;
-            if (size < 1_000) {
+            if (size < limit) {
                 break;
             }
         }

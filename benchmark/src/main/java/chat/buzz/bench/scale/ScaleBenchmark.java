@@ -51,6 +51,12 @@ public final class ScaleBenchmark implements Callable<Integer> {
     @Option(names = "--clients", defaultValue = "50", description = "clients bootstrapping at once")
     int clients;
 
+    @Option(
+            names = "--bootstrap-rounds",
+            defaultValue = "5",
+            description = "rounds of the SQL floor, both bootstraps and both reloads, each figure the median")
+    int bootstrapRounds;
+
     @Option(names = "--write-seconds", defaultValue = "10", description = "seconds per writes/s figure")
     double writeSeconds;
 
@@ -124,22 +130,24 @@ public final class ScaleBenchmark implements Callable<Integer> {
             log("writes with %d writer(s): %.0f accepted revisions/s", count, result.perSecond());
         }
 
-        long[] floor = bestFloor();
-        Map<String, Object> floorOut = new LinkedHashMap<>();
-        floorOut.put("rows", floor[0]);
-        floorOut.put("mb", Timings.round(floor[1] / 1e6));
-        floorOut.put("ms", Timings.round(floor[2] / 1e6));
-        results.put("sql_floor", floorOut);
+        BootstrapRounds rounds = new BootstrapRounds(reads, size.jdbcUrl, fixture).run(bootstrapRounds);
+        results.put("sql_floor", rounds.floorSummary());
+        results.put("bootstrap", rounds.bootstrap100Summary());
+        results.put("bootstrap_1000", rounds.bootstrap1000Summary());
+        results.put("current_reload", rounds.reloadSummary(1000));
+        results.put("current_reload_100", rounds.reloadSummary(100));
+        long floorNanos = rounds.floor()[2];
+        logBootstrap(100, rounds.bootstrap100(), floorNanos);
+        logBootstrap(1000, rounds.bootstrap1000(), floorNanos);
+        log(
+                "current reload, medians of %d rounds: limit 100 %s ms, limit 1000 %s ms",
+                bootstrapRounds,
+                rounds.reloadSummary(100).get("ms"),
+                rounds.reloadSummary(1000).get("ms"));
 
+        // The no-change deltas below start from a session that ended right after a burst of writes.
         burst(100);
         Reads.Session bootstrap = reads.session(fixture.reader, null);
-        results.put("bootstrap", bootstrapSummary(bootstrap, floor[2]));
-        logBootstrap(100, bootstrap, floor[2]);
-        // What a client bootstrapping with PROTOCOL 4.1's largest pages waits; it reads the same set.
-        Reads.Session largePages = reads.session(fixture.reader, null, 1000, page -> {});
-        results.put("bootstrap_1000", bootstrapSummary(largePages, floor[2]));
-        logBootstrap(1000, largePages, floor[2]);
-
         String[] cursor = {bootstrap.cursor()};
         Timings afterBootstrap = deltas(cursor);
         results.put("delta_after_bootstrap", withRatio(afterBootstrap.summary(), afterBootstrap, trivial));
@@ -159,7 +167,8 @@ public final class ScaleBenchmark implements Callable<Integer> {
         Timings knownIds = Timings.repeat(
                 REPEATS, () -> reads.knownIds(fixture.reader, randomIds(100)).nanos());
         // Against the mean page of the bootstrap of pages of 100: the same number of full heads sent.
-        double pageMillis = bootstrap.millis() / bootstrap.pages();
+        double pageMillis =
+                rounds.bootstrap100().millis() / rounds.bootstrap100().pages();
         Map<String, Object> knownOut = knownIds.summary();
         knownOut.put("bootstrap_page_ms", Timings.round(pageMillis));
         knownOut.put("ratio_to_bootstrap_page", Timings.round(knownIds.medianMillis() / pageMillis));
@@ -167,22 +176,6 @@ public final class ScaleBenchmark implements Callable<Integer> {
         log(
                 "known-ID 100: median %.2f ms, %.2f x a bootstrap page of 100",
                 knownIds.medianMillis(), knownIds.medianMillis() / pageMillis);
-
-        Reads.Session reload = reads.currentReload(fixture.reader);
-        results.put(
-                "current_reload",
-                Map.of(
-                        "ms",
-                        Timings.round(reload.millis()),
-                        "pages",
-                        reload.pages(),
-                        "entries",
-                        reload.entries(),
-                        "mb",
-                        Timings.round(reload.bytes() / 1e6),
-                        "ratio_to_bootstrap",
-                        Timings.round(reload.nanos() / (double) bootstrap.nanos())));
-        log("current reload (limit 1000 + offset): %.0f ms, %d entries", reload.millis(), reload.entries());
 
         Aging.ageEverything(size.jdbcUrl);
         Timings afterOverlap = deltas(cursor);
@@ -202,17 +195,6 @@ public final class ScaleBenchmark implements Callable<Integer> {
             results.put("fan_out", fan.json());
             log("fan-out: %s", fan.json());
         }
-    }
-
-    private long[] bestFloor() throws Exception {
-        long[] best = null;
-        for (int i = 0; i < 3; i++) {
-            long[] floor = SqlFloor.measure(size.jdbcUrl, fixture.reader.publicKeyHex(), fixture.communityId());
-            if (best == null || floor[2] < best[2]) {
-                best = floor;
-            }
-        }
-        return best;
     }
 
     /** The reader edits {@code count} seeded artifacts (compare-and-set), as a burst of writes would. */
@@ -279,20 +261,6 @@ public final class ScaleBenchmark implements Callable<Integer> {
 
     private List<String> randomIds(int count) {
         return fixture.randomArtifactIds(random, count);
-    }
-
-    private static Map<String, Object> bootstrapSummary(Reads.Session bootstrap, long floorNanos) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("ms", Timings.round(bootstrap.millis()));
-        out.put("pages", bootstrap.pages());
-        out.put("entries", bootstrap.entries());
-        out.put("distinct", bootstrap.distinct());
-        out.put("entries_per_s", Math.round(bootstrap.entries() / (bootstrap.nanos() / 1e9)));
-        out.put("mb", Timings.round(bootstrap.bytes() / 1e6));
-        out.put("mb_per_s", Timings.round(bootstrap.bytes() / 1e6 / (bootstrap.nanos() / 1e9)));
-        out.put("refusals", bootstrap.refusals());
-        out.put("floor_ratio", Timings.round(bootstrap.nanos() / (double) floorNanos));
-        return out;
     }
 
     private static void logBootstrap(int limit, Reads.Session bootstrap, long floorNanos) {

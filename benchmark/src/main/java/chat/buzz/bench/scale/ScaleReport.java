@@ -29,10 +29,10 @@ public final class ScaleReport {
     private static final List<String[]> ROWS = List.of(
             row("seeding (s)", "seed_s"),
             row("seed read back / digest matches", "seed_read_back", "seed_digest_matches"),
-            row("bootstrap ms", "bootstrap/ms"),
+            row("bootstrap, pages of 100: ms (median of the rounds)", "bootstrap/ms"),
             row("bootstrap pages / entries / distinct", "bootstrap/pages", "bootstrap/entries", "bootstrap/distinct"),
             row("bootstrap entries/s / MB / MB/s", "bootstrap/entries_per_s", "bootstrap/mb", "bootstrap/mb_per_s"),
-            row("SQL floor ms (rows, MB)", "sql_floor/ms", "sql_floor/rows", "sql_floor/mb"),
+            row("SQL floor ms, median (rows, MB)", "sql_floor/ms", "sql_floor/rows", "sql_floor/mb"),
             row("bootstrap / SQL floor", "bootstrap/floor_ratio"),
             row(
                     "bootstrap, pages of 1000: ms, pages, MB",
@@ -41,11 +41,20 @@ public final class ScaleReport {
                     "bootstrap_1000/mb"),
             row("bootstrap, pages of 1000 / SQL floor", "bootstrap_1000/floor_ratio"),
             row(
-                    "current reload ms (pages, entries)",
+                    "current reload, limit 100: ms (pages, entries)",
+                    "current_reload_100/ms",
+                    "current_reload_100/pages",
+                    "current_reload_100/entries"),
+            row("  x bootstrap (pages of 100)", "current_reload_100/ratio_to_bootstrap"),
+            row(
+                    "current reload, limit 1000: ms (pages, entries)",
                     "current_reload/ms",
                     "current_reload/pages",
                     "current_reload/entries"),
-            row("  x bootstrap (pages of 100)", "current_reload/ratio_to_bootstrap"),
+            row(
+                    "  x bootstrap (pages of 100 / of 1000)",
+                    "current_reload/ratio_to_bootstrap",
+                    "current_reload/ratio_to_bootstrap_same_pages"),
             row("unsigned NIP-11 GET ms (median / p99)", "nip11/median_ms", "nip11/p99_ms"),
             row("trivial signed request ms (median / p99)", "trivial/median_ms", "trivial/p99_ms"),
             row("  x NIP-11 GET", "trivial/ratio_to_nip11"),
