@@ -7,9 +7,18 @@ import static chat.buzz.relay.access.AccessSql.liveHead;
 import static chat.buzz.relay.access.AccessSql.membershipDecidesDiscovery;
 
 import chat.buzz.relay.access.AccessHistorySql.ChangeSide;
+import chat.buzz.relay.database.PlainStatements;
+import chat.buzz.relay.database.PositionalSql;
 import chat.buzz.relay.incremental.Cursor.Position;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -25,13 +34,11 @@ final class DeltaCandidates {
     static final int SETTINGS_SOURCE = 3;
 
     private final Handle handle;
-    private final IncrementalQueries queries;
     private final long community;
     private final String reader;
 
-    DeltaCandidates(Handle handle, IncrementalQueries queries, long community, String reader) {
+    DeltaCandidates(Handle handle, long community, String reader) {
         this.handle = handle;
-        this.queries = queries;
         this.community = community;
         this.reader = reader;
     }
@@ -144,77 +151,164 @@ final class DeltaCandidates {
                       AND pg_visible_in_snapshot(CAST(CAST(<xid> AS text) AS xid8), CAST(j.snapshot AS pg_snapshot)))
             """;
 
+    /** Which statement a delta page's candidates need: the previous session a bootstrap or not, a scope or not. */
+    private record Shape(boolean afterBootstrap, boolean scoped) {
+
+        /** The fragments {@link #DELTA_CANDIDATES} is filled with for this shape, by placeholder. */
+        Map<String, String> fragments() {
+            String headXid = IncrementalQueries.WRITER_XID.formatted("a");
+            String membershipXid = IncrementalQueries.WRITER_XID.formatted("m");
+            String settingsXid = IncrementalQueries.WRITER_XID.formatted("sh");
+            String headFirst = judgedByFirstPage(headXid);
+            String headLater = judgedByLaterStep(headXid, "(a.modified_at, :headSource, a.d)");
+            // A bootstrap judged heads only, each with the reader's memberships and the channels' settings
+            // as its snapshot saw them: an access change a later step saw is judged for the heads after it.
+            String bootstrapPosition = "(a.modified_at, :headSource, a.d)";
+            String inScope = scoped ? "AND %s.channel_id = ANY (CAST(:scope AS uuid[]))" : "";
+            Map<String, String> fragments = new HashMap<>();
+            fragments.put("headXid", headXid);
+            fragments.put("membershipXid", membershipXid);
+            fragments.put("settingsXid", settingsXid);
+            fragments.put("headJudged", afterBootstrap ? headFirst : "(" + headFirst + " OR " + headLater + ")");
+            fragments.put("headUpsertSent", afterBootstrap ? headLater : "false");
+            fragments.put("membershipJudgedFirst", judgedByFirstPage(membershipXid));
+            fragments.put(
+                    "membershipJudgedLater",
+                    judgedByLaterStep(
+                            membershipXid,
+                            afterBootstrap ? bootstrapPosition : "(m.sync_modified_at, :membershipSource, a.d)"));
+            fragments.put("membershipInScope", inScope.formatted("m"));
+            fragments.put("membershipDecidesDiscovery", membershipDecidesDiscovery("c", scoped));
+            fragments.put("settingsJudgedFirst", judgedByFirstPage(settingsXid));
+            fragments.put(
+                    "settingsJudgedLater",
+                    judgedByLaterStep(
+                            settingsXid, afterBootstrap ? bootstrapPosition : "(sh.changed_at, :settingsSource, a.d)"));
+            fragments.put("settingsInScope", inScope.formatted("sh"));
+            fragments.put("settingsInDBefore", channelInDAtChange("sh", "c", ChangeSide.BEFORE, scoped));
+            fragments.put("settingsInDAfter", channelInDAtChange("sh", "c", ChangeSide.AFTER, scoped));
+            fragments.put(
+                    "settingsChangedSince",
+                    SETTINGS_CHANGED_IN_WINDOW
+                            .replace("<membershipDecidedAtChange>", membershipDecidedAtChange("x", scoped))
+                            .replace("<settingsRowJudged>", settingsRowSeen(afterBootstrap)));
+            fragments.put("liveHead", liveHead("a", "e"));
+            fragments.put("heldAtChange", heldInChannelAt("a", "sh.channel_id", "sh.changed_at"));
+            return fragments;
+        }
+
+        /** {@link #DELTA_CANDIDATES} with every placeholder filled once (a fragment is not searched again). */
+        String sql() {
+            Map<String, String> fragments = fragments();
+            return PLACEHOLDER.matcher(DELTA_CANDIDATES).replaceAll(found -> {
+                String fragment = fragments.get(found.group(1));
+                if (fragment == null) {
+                    throw new IllegalStateException("no fragment for <" + found.group(1) + ">");
+                }
+                return Matcher.quoteReplacement(fragment);
+            });
+        }
+    }
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("<(\\w+)>");
+
+    /**
+     * Each shape's statement in positional form, made once: a delta page's candidates go to the driver as
+     * plain JDBC. Filling these fragments and Jdbi's statement layer took more of the relay's CPU on a
+     * no-change delta than the driver's work for this statement (docs/benchmarks.md).
+     */
+    private static final Map<Shape, PositionalSql> STATEMENTS = statements();
+
+    private static Map<Shape, PositionalSql> statements() {
+        Map<Shape, PositionalSql> statements = new HashMap<>();
+        for (boolean afterBootstrap : new boolean[] {false, true}) {
+            for (boolean scoped : new boolean[] {false, true}) {
+                Shape shape = new Shape(afterBootstrap, scoped);
+                statements.put(shape, PositionalSql.of(shape.sql()));
+            }
+        }
+        return Map.copyOf(statements);
+    }
+
     /**
      * The next {@code examine} delta candidates after the window's start, in change order. Only keys
      * come back; after no change this is the whole of a delta page's work.
      */
     List<Candidate> next(List<String> scope, DeltaWindow window, int examine) {
         JudgedRows prior = window.prior();
-        String headXid = IncrementalQueries.WRITER_XID.formatted("a");
-        String membershipXid = IncrementalQueries.WRITER_XID.formatted("m");
-        String settingsXid = IncrementalQueries.WRITER_XID.formatted("sh");
-        String headFirst = judgedByFirstPage(headXid);
-        String headLater = judgedByLaterStep(headXid, "(a.modified_at, :headSource, a.d)");
-        // A bootstrap judged heads only, each with the reader's memberships and the channels' settings as
-        // its snapshot saw them: an access change a later step saw is judged for the heads after it.
-        String bootstrapPosition = "(a.modified_at, :headSource, a.d)";
-        String membershipLater = judgedByLaterStep(
-                membershipXid, prior.bootstrap() ? bootstrapPosition : "(m.sync_modified_at, :membershipSource, a.d)");
-        String settingsLater = judgedByLaterStep(
-                settingsXid, prior.bootstrap() ? bootstrapPosition : "(sh.changed_at, :settingsSource, a.d)");
-        String inScope = scope.isEmpty() ? "" : "AND %s.channel_id = ANY (CAST(:scope AS uuid[]))";
         List<JudgedRows.Step> later = prior.later();
-        return queries.positioned(DELTA_CANDIDATES, scope, window.after())
-                .define("headXid", headXid)
-                .define("membershipXid", membershipXid)
-                .define("settingsXid", settingsXid)
-                .define("headJudged", prior.bootstrap() ? headFirst : "(" + headFirst + " OR " + headLater + ")")
-                .define("headUpsertSent", prior.bootstrap() ? headLater : "false")
-                .define("membershipJudgedFirst", judgedByFirstPage(membershipXid))
-                .define("membershipJudgedLater", membershipLater)
-                .define("membershipInScope", inScope.formatted("m"))
-                .define("membershipDecidesDiscovery", membershipDecidesDiscovery("c", !scope.isEmpty()))
-                .define("settingsJudgedFirst", judgedByFirstPage(settingsXid))
-                .define("settingsJudgedLater", settingsLater)
-                .define("settingsInScope", inScope.formatted("sh"))
-                .define("settingsInDBefore", channelInDAtChange("sh", "c", ChangeSide.BEFORE, !scope.isEmpty()))
-                .define("settingsInDAfter", channelInDAtChange("sh", "c", ChangeSide.AFTER, !scope.isEmpty()))
-                .define(
-                        "settingsChangedSince",
-                        SETTINGS_CHANGED_IN_WINDOW
-                                .replace(
-                                        "<membershipDecidedAtChange>", membershipDecidedAtChange("x", !scope.isEmpty()))
-                                .replace("<settingsRowJudged>", settingsRowSeen(prior)))
-                .define("liveHead", liveHead("a", "e"))
-                .define("heldAtChange", heldInChannelAt("a", "sh.channel_id", "sh.changed_at"))
-                .bind("membershipSource", MEMBERSHIP_SOURCE)
-                .bind("settingsSource", SETTINGS_SOURCE)
-                .bind("xmax", window.snapshotXmax())
-                .bind("floorMicros", window.floorMicros())
-                .bind("priorFirst", prior.first().text())
-                .bindArray(
-                        "laterMicros",
-                        Long.class,
-                        later.stream().map(s -> s.after().micros()).toList())
-                .bindArray(
-                        "laterSources",
-                        Integer.class,
-                        later.stream().map(s -> s.after().source()).toList())
-                .bindArray(
-                        "laterDs",
-                        String.class,
-                        later.stream().map(s -> s.after().d().toString()).toList())
-                .bindArray(
-                        "laterSnapshots",
-                        String.class,
-                        later.stream().map(s -> s.snapshot().text()).toList())
-                .bind("examine", examine)
-                .bind("lowestD", Position.LOWEST_ID)
-                .map((rs, ctx) -> new Candidate(
-                        new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)),
-                        rs.getLong("xid"),
-                        rs.getBoolean("upsert_sent")))
-                .list();
+        Position after = window.after();
+        PositionalSql statement = STATEMENTS.get(new Shape(prior.bootstrap(), !scope.isEmpty()));
+        return PlainStatements.on(handle)
+                .list(
+                        statement.sql(),
+                        statement.binding((bound, position, name) -> {
+                            switch (name) {
+                                case "community" -> bound.setLong(position, community);
+                                case "reader" -> bound.setString(position, reader);
+                                case "scope" -> PlainStatements.bindTextArray(bound, position, scope);
+                                case "headSource" -> bound.setInt(position, IncrementalQueries.HEAD_SOURCE);
+                                case "membershipSource" -> bound.setInt(position, MEMBERSHIP_SOURCE);
+                                case "settingsSource" -> bound.setInt(position, SETTINGS_SOURCE);
+                                case "afterTime" ->
+                                    bound.setObject(position, IncrementalQueries.moment(after.micros()));
+                                case "afterSource" -> bound.setInt(position, after.source());
+                                case "afterD" -> bound.setObject(position, after.d());
+                                case "lowestD" -> bound.setObject(position, Position.LOWEST_ID);
+                                case "xmax" -> bound.setLong(position, window.snapshotXmax());
+                                case "floorMicros" -> bound.setLong(position, window.floorMicros());
+                                case "priorFirst" ->
+                                    bound.setString(position, prior.first().text());
+                                case "laterMicros" ->
+                                    bindArray(
+                                            bound,
+                                            position,
+                                            "bigint",
+                                            later,
+                                            s -> s.after().micros());
+                                case "laterSources" ->
+                                    bindArray(
+                                            bound,
+                                            position,
+                                            "integer",
+                                            later,
+                                            s -> s.after().source());
+                                case "laterDs" ->
+                                    bindArray(
+                                            bound,
+                                            position,
+                                            "text",
+                                            later,
+                                            s -> s.after().d().toString());
+                                case "laterSnapshots" ->
+                                    bindArray(
+                                            bound,
+                                            position,
+                                            "text",
+                                            later,
+                                            s -> s.snapshot().text());
+                                case "examine" -> bound.setInt(position, examine);
+                                default -> throw new IllegalStateException("no value for :" + name);
+                            }
+                        }),
+                        row -> new Candidate(
+                                new Position(row.getLong(1), row.getInt(2), row.getObject(3, UUID.class)),
+                                row.getLong(4),
+                                row.getBoolean(5)));
+    }
+
+    private static void bindArray(
+            PreparedStatement statement,
+            int position,
+            String elementType,
+            List<JudgedRows.Step> steps,
+            Function<JudgedRows.Step, Object> element)
+            throws SQLException {
+        statement.setArray(
+                position,
+                statement
+                        .getConnection()
+                        .createArrayOf(elementType, steps.stream().map(element).toArray()));
     }
 
     /**
@@ -222,10 +316,10 @@ final class DeltaCandidates {
      * A bootstrap's later steps stand at head positions, which say nothing of when a settings row was
      * read, so for a bootstrap only its first page counts (counting less only sends more).
      */
-    private static String settingsRowSeen(JudgedRows prior) {
+    private static String settingsRowSeen(boolean afterBootstrap) {
         String xid = IncrementalQueries.WRITER_XID.formatted("x");
         String first = judgedByFirstPage(xid);
-        return prior.bootstrap()
+        return afterBootstrap
                 ? first
                 : "(" + first + " OR "
                         + judgedByLaterStep(xid, "(x.changed_at, :settingsSource, CAST(:lowestD AS uuid))") + ")";

@@ -76,7 +76,7 @@ public final class IncrementalQueries {
 
     /** The delta candidates of this reader, in the same snapshot. */
     DeltaCandidates candidates() {
-        return new DeltaCandidates(handle, this, community, reader);
+        return new DeltaCandidates(handle, community, reader);
     }
 
     /** database_epoch() is migration 0110's: the epoch row digested with the database's identity. */
@@ -233,13 +233,16 @@ public final class IncrementalQueries {
                 .list();
     }
 
+    /** A stamp in microseconds since the epoch, as the timestamptz a statement compares it with. */
+    static OffsetDateTime moment(long micros) {
+        return OffsetDateTime.ofInstant(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), ZoneOffset.UTC);
+    }
+
     Query positioned(String sql, List<String> scope, Position after) {
         return scoped(handle.createQuery(sql), scope)
                 .bind("reader", reader)
                 .bind("headSource", HEAD_SOURCE)
-                .bind(
-                        "afterTime",
-                        OffsetDateTime.ofInstant(Instant.EPOCH.plus(after.micros(), ChronoUnit.MICROS), ZoneOffset.UTC))
+                .bind("afterTime", moment(after.micros()))
                 .bind("afterSource", after.source())
                 .bind("afterD", after.d());
     }
