@@ -235,66 +235,65 @@ final class DeltaCandidates {
      * come back; after no change this is the whole of a delta page's work.
      */
     List<Candidate> next(List<String> scope, DeltaWindow window, int examine) {
-        JudgedRows prior = window.prior();
-        List<JudgedRows.Step> later = prior.later();
-        Position after = window.after();
-        PositionalSql statement = STATEMENTS.get(new Shape(prior.bootstrap(), !scope.isEmpty()));
+        PositionalSql statement = STATEMENTS.get(new Shape(window.prior().bootstrap(), !scope.isEmpty()));
         return PlainStatements.on(handle)
                 .list(
                         statement.sql(),
-                        statement.binding((bound, position, name) -> {
-                            switch (name) {
-                                case "community" -> bound.setLong(position, community);
-                                case "reader" -> bound.setString(position, reader);
-                                case "scope" -> PlainStatements.bindTextArray(bound, position, scope);
-                                case "headSource" -> bound.setInt(position, IncrementalQueries.HEAD_SOURCE);
-                                case "membershipSource" -> bound.setInt(position, MEMBERSHIP_SOURCE);
-                                case "settingsSource" -> bound.setInt(position, SETTINGS_SOURCE);
-                                case "afterTime" ->
-                                    bound.setObject(position, IncrementalQueries.moment(after.micros()));
-                                case "afterSource" -> bound.setInt(position, after.source());
-                                case "afterD" -> bound.setObject(position, after.d());
-                                case "lowestD" -> bound.setObject(position, Position.LOWEST_ID);
-                                case "xmax" -> bound.setLong(position, window.snapshotXmax());
-                                case "floorMicros" -> bound.setLong(position, window.floorMicros());
-                                case "priorFirst" ->
-                                    bound.setString(position, prior.first().text());
-                                case "laterMicros" ->
-                                    bindArray(
-                                            bound,
-                                            position,
-                                            "bigint",
-                                            later,
-                                            s -> s.after().micros());
-                                case "laterSources" ->
-                                    bindArray(
-                                            bound,
-                                            position,
-                                            "integer",
-                                            later,
-                                            s -> s.after().source());
-                                case "laterDs" ->
-                                    bindArray(
-                                            bound,
-                                            position,
-                                            "text",
-                                            later,
-                                            s -> s.after().d().toString());
-                                case "laterSnapshots" ->
-                                    bindArray(
-                                            bound,
-                                            position,
-                                            "text",
-                                            later,
-                                            s -> s.snapshot().text());
-                                case "examine" -> bound.setInt(position, examine);
-                                default -> throw new IllegalStateException("no value for :" + name);
-                            }
-                        }),
+                        statement.binding(
+                                (bound, position, name) -> bind(bound, position, name, scope, window, examine)),
                         row -> new Candidate(
                                 new Position(row.getLong(1), row.getInt(2), row.getObject(3, UUID.class)),
                                 row.getLong(4),
                                 row.getBoolean(5)));
+    }
+
+    /** The value of the statement's parameter {@code name}, at {@code position}. */
+    private void bind(
+            PreparedStatement bound, int position, String name, List<String> scope, DeltaWindow window, int examine)
+            throws SQLException {
+        JudgedRows prior = window.prior();
+        Position after = window.after();
+        switch (name) {
+            case "community" -> bound.setLong(position, community);
+            case "reader" -> bound.setString(position, reader);
+            case "scope" -> PlainStatements.bindTextArray(bound, position, scope);
+            case "headSource" -> bound.setInt(position, IncrementalQueries.HEAD_SOURCE);
+            case "membershipSource" -> bound.setInt(position, MEMBERSHIP_SOURCE);
+            case "settingsSource" -> bound.setInt(position, SETTINGS_SOURCE);
+            case "afterTime" -> bound.setObject(position, IncrementalQueries.moment(after.micros()));
+            case "afterSource" -> bound.setInt(position, after.source());
+            case "afterD" -> bound.setObject(position, after.d());
+            case "lowestD" -> bound.setObject(position, Position.LOWEST_ID);
+            case "xmax" -> bound.setLong(position, window.snapshotXmax());
+            case "floorMicros" -> bound.setLong(position, window.floorMicros());
+            case "priorFirst" -> bound.setString(position, prior.first().text());
+            case "laterMicros" ->
+                bindArray(
+                        bound, position, "bigint", prior.later(), s -> s.after().micros());
+            case "laterSources" ->
+                bindArray(
+                        bound,
+                        position,
+                        "integer",
+                        prior.later(),
+                        s -> s.after().source());
+            case "laterDs" ->
+                bindArray(
+                        bound,
+                        position,
+                        "text",
+                        prior.later(),
+                        s -> s.after().d().toString());
+            case "laterSnapshots" ->
+                bindArray(
+                        bound,
+                        position,
+                        "text",
+                        prior.later(),
+                        s -> s.snapshot().text());
+            case "examine" -> bound.setInt(position, examine);
+            default -> throw new IllegalStateException("no value for :" + name);
+        }
     }
 
     private static void bindArray(

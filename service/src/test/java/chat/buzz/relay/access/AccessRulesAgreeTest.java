@@ -6,7 +6,6 @@ import chat.buzz.protocol.Kinds;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestDatabases;
-import io.dropwizard.db.DataSourceFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -100,12 +99,7 @@ class AccessRulesAgreeTest {
     @BeforeAll
     void schemaWithEveryCombination() throws Exception {
         url = TestDatabases.fresh();
-        DataSourceFactory factory = new DataSourceFactory();
-        factory.setDriverClass("org.postgresql.Driver");
-        factory.setUrl(url);
-        factory.setUser(TestDatabases.USER);
-        factory.setPassword("");
-        Database.migrate(factory, Database.CHANGELOG);
+        Database.migrate(TestDatabases.settings(url), Database.CHANGELOG);
         handle = Jdbi.create(url, TestDatabases.USER, "")
                 .installPlugin(new SqlObjectPlugin())
                 .open();

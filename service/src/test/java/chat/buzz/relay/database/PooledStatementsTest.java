@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.TestDatabases;
 import io.dropwizard.core.setup.Environment;
-import io.dropwizard.db.DataSourceFactory;
 import java.lang.reflect.Proxy;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,16 +30,11 @@ class PooledStatementsTest {
     @BeforeAll
     static void connect() throws Exception {
         url = TestDatabases.fresh();
-        DataSourceFactory settings = new DataSourceFactory();
-        settings.setDriverClass("org.postgresql.Driver");
-        settings.setUrl(url);
-        settings.setUser(TestDatabases.USER);
-        settings.setPassword("");
         environment = new Environment("pooled-statements");
         jdbi = DatabaseFeature.register(
                         environment,
                         new EmbeddedDatabaseConfig(),
-                        settings,
+                        TestDatabases.settings(url),
                         false,
                         Database.CHANGELOG,
                         Clock.systemUTC())

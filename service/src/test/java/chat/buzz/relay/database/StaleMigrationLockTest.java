@@ -102,11 +102,6 @@ class StaleMigrationLockTest {
     }
 
     private DataSourceFactory dataSource() {
-        DataSourceFactory factory = new DataSourceFactory();
-        factory.setDriverClass("org.postgresql.Driver");
-        factory.setUrl(url);
-        factory.setUser(TestDatabases.USER);
-        factory.setPassword("");
-        return factory;
+        return TestDatabases.settings(url);
     }
 }

@@ -1,5 +1,6 @@
 package chat.buzz.relay.testing;
 
+import io.dropwizard.db.DataSourceFactory;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,6 +32,16 @@ public final class TestDatabases {
     public static void drop(String url) {
         String name = databaseName(url);
         execute(serverUrl(), "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    }
+
+    /** The settings the relay's pool and migrations take, pointed at a test database. */
+    public static DataSourceFactory settings(String url) {
+        DataSourceFactory settings = new DataSourceFactory();
+        settings.setDriverClass("org.postgresql.Driver");
+        settings.setUrl(url);
+        settings.setUser(USER);
+        settings.setPassword("");
+        return settings;
     }
 
     /** Lets new connections into the test database, or refuses them all (the open ones stay open). */
