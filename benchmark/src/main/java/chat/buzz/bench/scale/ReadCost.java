@@ -8,6 +8,7 @@ import chat.buzz.bench.Timings;
 import chat.buzz.protocol.NostrKeys;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -49,7 +50,8 @@ public final class ReadCost implements Callable<Integer> {
             defaultValue = "trivial,known,delta,bootstrap",
             split = ",",
             description = "nip11 (the unsigned information GET), trivial, known (known-ID 100), delta (no-change,"
-                    + " after the overlap), bootstrap (pages of 100), bootstrap1000 (pages of 1,000)")
+                    + " after the overlap), burstdelta (no-change, right after 100 heads changed), bootstrap (pages"
+                    + " of 100), bootstrap1000 (pages of 1,000)")
     List<String> kinds;
 
     private Reads reads;
@@ -101,11 +103,40 @@ public final class ReadCost implements Callable<Integer> {
             case "trivial" -> () -> reads.trivial(reader);
             case "known" -> () -> reads.knownIds(reader, randomSeeded(100));
             case "delta" -> () -> reads.delta(reader, cursor);
+            case "burstdelta" -> {
+                String afterBurst = burstThenCatchUp(BURST);
+                yield () -> reads.delta(reader, afterBurst);
+            }
             case "bootstrap" -> () -> reads.session(reader, null);
             case "bootstrap1000" -> () -> reads.session(reader, null, 1_000, page -> {});
             default -> throw new IllegalArgumentException("unknown read kind " + kind);
         };
     }
+
+    /** As many heads as the scale benchmark's burst of edits before its no-change deltas. */
+    private static final int BURST = 100;
+
+    /**
+     * {@code count} heads change now (the stamping trigger moves them into every later session's overlap),
+     * and a session from the cursor takes them in: each delta from its cursor then re-reads a window
+     * holding those rows, already judged, for as long as they are younger than the overlap (120 s, more
+     * than a kind's warm-up and measurement at their defaults).
+     */
+    private String burstThenCatchUp(int count) {
+        try (Connection db = DriverManager.getConnection(shape.jdbcUrl);
+                PreparedStatement touch = db.prepareStatement(TOUCH_HEADS)) {
+            touch.setInt(1, count);
+            touch.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("the burst of head changes failed", e);
+        }
+        return reads.session(reader, cursor).cursor();
+    }
+
+    private static final String TOUCH_HEADS = """
+            UPDATE artifact_heads SET type = type
+            WHERE d IN (SELECT d FROM artifact_heads WHERE NOT deleted ORDER BY md5(CAST(d AS text)) LIMIT ?)
+            """;
 
     private List<String> randomSeeded(int count) {
         List<String> ids = new ArrayList<>(count);
