@@ -5,7 +5,7 @@
 # is far steadier between runs than latency. Results: docs/benchmarks.md.
 # Usage: bench/read-cost.sh [artifacts=10050] [warmupSeconds=60] [seconds=20] [kinds=trivial,known,delta,bootstrap]
 # Kinds: nip11, trivial, known, delta (no change, after the overlap), burstdelta (no change, right after
-# 100 heads changed), bootstrap (pages of 100), bootstrap1000 (pages of 1,000).
+# 100 heads changed; the last kind, if any), bootstrap (pages of 100), bootstrap1000 (pages of 1,000).
 # Environment: BUZZ_RELAY_JAR (another build to compare), BENCH_PACKAGE=no (reuse target/).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -66,6 +66,10 @@ public final class ReadCost implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         relay.requireLoopback();
+        if (kinds.contains("burstdelta") && !kinds.get(kinds.size() - 1).equals("burstdelta")) {
+            // Its burst lies in every later session's overlap: a later kind would measure it too.
+            throw new CommandLine.ParameterException(new CommandLine(this), "burstdelta must be the last of --kinds");
+        }
         Fixture fixture = shape.seed(NostrKeys.generate());
         seeded = seededIds(shape.jdbcUrl);
         Aging.ageEverything(shape.jdbcUrl);
