@@ -37,8 +37,8 @@ public final class DatabaseFeature {
         }
         ManagedDataSource pool = settings.build(environment.metrics(), "postgresql");
         // The pool's statement facade puts every statement and result set behind a reflective proxy, so
-        // each column read became a Method.invoke: 7 % of the relay's CPU on a bootstrap page of 1,000
-        // (docs/benchmarks.md). Jdbi closes what it opens, which is all the facade guards against.
+        // each column read became a Method.invoke: 7 % of the relay's CPU samples on bootstrap pages of
+        // 1,000 (docs/benchmarks.md). Jdbi closes what it opens, which is all the facade guards against.
         ((DataSourceProxy) pool).setUseStatementFacade(false);
         Jdbi jdbi = new JdbiFactory().build(environment, settings, pool, "postgresql");
         jdbi.setTemplateEngine(new NamedStatementTemplates());
