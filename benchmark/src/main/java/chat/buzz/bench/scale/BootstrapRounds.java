@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The whole-set reads of one reader, each taken several times in interleaved rounds: the SQL floor, the
@@ -47,10 +48,7 @@ final class BootstrapRounds {
 
     /** The round whose floor took the median time: {rows, bytes, nanos}. */
     long[] floor() {
-        return floors.stream()
-                .sorted(Comparator.comparingLong(floor -> floor[2]))
-                .toList()
-                .get(floors.size() / 2);
+        return median(floors, floor -> floor[2]);
     }
 
     Reads.Session bootstrap100() {
@@ -74,7 +72,7 @@ final class BootstrapRounds {
         return out;
     }
 
-    Map<String, Object> bootstrapSummary(List<Reads.Session> sessions) {
+    private Map<String, Object> bootstrapSummary(List<Reads.Session> sessions) {
         Reads.Session median = median(sessions);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("ms", Timings.round(median.millis()));
@@ -117,10 +115,12 @@ final class BootstrapRounds {
     }
 
     private static Reads.Session median(List<Reads.Session> sessions) {
-        return sessions.stream()
-                .sorted(Comparator.comparingLong(Reads.Session::nanos))
-                .toList()
-                .get(sessions.size() / 2);
+        return median(sessions, Reads.Session::nanos);
+    }
+
+    /** The item whose time is the median of the rounds' (the later of the two middle ones for an even count). */
+    private static <T> T median(List<T> items, ToLongFunction<T> nanos) {
+        return items.stream().sorted(Comparator.comparingLong(nanos)).toList().get(items.size() / 2);
     }
 
     private static List<Double> millis(List<Reads.Session> sessions) {

@@ -134,16 +134,16 @@ public final class ScaleBenchmark implements Callable<Integer> {
         results.put("sql_floor", rounds.floorSummary());
         results.put("bootstrap", rounds.bootstrap100Summary());
         results.put("bootstrap_1000", rounds.bootstrap1000Summary());
-        results.put("current_reload", rounds.reloadSummary(1000));
-        results.put("current_reload_100", rounds.reloadSummary(100));
+        Map<String, Object> reload1000 = rounds.reloadSummary(1000);
+        Map<String, Object> reload100 = rounds.reloadSummary(100);
+        results.put("current_reload", reload1000);
+        results.put("current_reload_100", reload100);
         long floorNanos = rounds.floor()[2];
         logBootstrap(100, rounds.bootstrap100(), floorNanos);
         logBootstrap(1000, rounds.bootstrap1000(), floorNanos);
         log(
                 "current reload, medians of %d rounds: limit 100 %s ms, limit 1000 %s ms",
-                bootstrapRounds,
-                rounds.reloadSummary(100).get("ms"),
-                rounds.reloadSummary(1000).get("ms"));
+                bootstrapRounds, reload100.get("ms"), reload1000.get("ms"));
 
         // The no-change deltas below start from a session that ended right after a burst of writes.
         burst(100);
