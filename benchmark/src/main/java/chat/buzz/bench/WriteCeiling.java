@@ -35,10 +35,17 @@ public final class WriteCeiling implements Callable<Integer> {
     @Option(names = "--writers", defaultValue = "8", description = "closed-loop writer threads")
     int writers;
 
+    @Option(
+            names = "--settle",
+            defaultValue = "0",
+            description = "seconds of writes signed as they are sent, before any is signed ahead, so the relay's"
+                    + " JIT has compiled the write path before the measured writers start; not counted")
+    int settleSeconds;
+
     @Option(names = "--warmup", defaultValue = "10", description = "warm-up seconds, not counted")
     int warmupSeconds;
 
-    @Option(names = "--seconds", defaultValue = "20", description = "measured seconds")
+    @Option(names = "--seconds", defaultValue = "20", description = "measured seconds; 0 only settles")
     int seconds;
 
     @Option(
@@ -58,6 +65,12 @@ public final class WriteCeiling implements Callable<Integer> {
         SignedCalls calls = new SignedCalls(
                 baseUrl,
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build());
+        if (settleSeconds > 0) {
+            settle(calls, seed.channel());
+        }
+        if (seconds == 0) {
+            return 0;
+        }
         long signingBegan = System.currentTimeMillis();
         long headersAt = signingBegan / 1000 + 55;
         int perWriter = Math.min(supplyRate / writers, 1000) * (warmupSeconds + seconds);
@@ -102,6 +115,39 @@ public final class WriteCeiling implements Callable<Integer> {
                         ? ""
                         : "; " + exhausted.get() + " writers used up what was signed ahead: a lower bound");
         return 0;
+    }
+
+    /**
+     * Runs the writers for {@code settleSeconds}, each signing its next revision as it goes: signed ahead,
+     * the headers of a run long enough to settle the relay's JIT would expire before they are sent.
+     */
+    private void settle(SignedCalls calls, UUID channel) throws InterruptedException {
+        long ends = System.nanoTime() + TimeUnit.SECONDS.toNanos(settleSeconds);
+        AtomicLong settled = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < writers; i++) {
+            Thread thread = new Thread(() -> editSigningAsSent(calls, channel, ends, settled), "settle-" + i);
+            thread.start();
+            threads.add(thread);
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        Load.figure(
+                "writers %d: settled the relay with %,d writes signed as sent over %d s (not counted)",
+                writers, settled.get(), settleSeconds);
+    }
+
+    private static void editSigningAsSent(SignedCalls calls, UUID channel, long ends, AtomicLong settled) {
+        NostrKeys keys = NostrKeys.generate();
+        UUID d = UUID.randomUUID();
+        String head = null;
+        while (System.nanoTime() < ends) {
+            Event event = Events.revision(keys, d, channel, head, "settling task", "settling body", Events.now());
+            calls.send(calls.request(keys, "/events", event.toJson())).expectOk("a settling write");
+            head = event.id();
+            settled.incrementAndGet();
+        }
     }
 
     /** A writer's chain of signed requests: a create, then updates each naming the revision before. */
