@@ -3,7 +3,8 @@
 # revisions/s (signed POST /events, compare-and-set) with 1 and then 8 closed-loop writers, recording the
 # 8-writer phase with JFR; then, in the same run, BIP-340 verification alone with JMH. Every revision and its
 # NIP-98 header are signed before the writers start (WriteCeiling), so the load generator signs nothing while
-# the relay is measured on the same cores. Prints the figures,
+# the relay is measured on the same cores. Prints the figures, the CPU per accepted write of the relay, its
+# PostgreSQL and the load generator (so the cores 1,000 writes/s would take),
 # the recording's hottest frames (top of stack, and the relay's own methods anywhere on the stack), and
 # leaves the recording in benchmark/target/writes.jfr.
 # First 8 writers signing as they send settle the relay for settleSeconds, so the JIT has compiled the
@@ -23,14 +24,15 @@ recording="$BENCH_ROOT/benchmark/target/writes.jfr"
 RELAY_JAR=${BUZZ_RELAY_JAR:-} bench_start_relay JAVA_TOOL_OPTIONS="-Xmx512m -XX:+FlightRecorder"
 echo "relay pid $RELAY_PID on 127.0.0.1:$RELAY_PORT"
 url="http://127.0.0.1:$RELAY_PORT"
+cpu=(--relay-pid "$RELAY_PID" --jdbc "jdbc:postgresql://127.0.0.1:$RELAY_PG_PORT/postgres?user=postgres")
 
 # The recording starts before the settling writes: starting it instruments classes the write path uses,
 # and the JIT's recompiling them then halved a figure taken right after. Only the 8-writer phase is kept.
 jcmd "$RELAY_PID" JFR.start name=writes settings=profile >/dev/null
 bench_java chat.buzz.bench.WriteCeiling --url "$url" --writers 8 --settle "$settle" --seconds 0
-bench_java chat.buzz.bench.WriteCeiling --url "$url" --writers 1 --warmup "$warmup" --seconds "$seconds"
+bench_java chat.buzz.bench.WriteCeiling --url "$url" --writers 1 --warmup "$warmup" --seconds "$seconds" "${cpu[@]}"
 eight_began=$(date +%s)
-bench_java chat.buzz.bench.WriteCeiling --url "$url" --writers 8 --warmup "$warmup" --seconds "$seconds"
+bench_java chat.buzz.bench.WriteCeiling --url "$url" --writers 8 --warmup "$warmup" --seconds "$seconds" "${cpu[@]}"
 jcmd "$RELAY_PID" JFR.dump name=writes begin="-$(($(date +%s) - eight_began + 1))s" filename="$recording" >/dev/null
 jcmd "$RELAY_PID" JFR.stop name=writes >/dev/null
 echo "load average after the writes: $(bench_load)"

@@ -2,10 +2,12 @@ package chat.buzz.bench;
 
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
+import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,15 @@ public final class WriteCeiling implements Callable<Integer> {
 
     @Option(names = "--seconds", defaultValue = "20", description = "measured seconds; 0 only settles")
     int seconds;
+
+    @Option(
+            names = "--relay-pid",
+            description = "the relay's process id: with --jdbc, the figure gives the CPU per accepted write of"
+                    + " the relay, its PostgreSQL and this load generator")
+    Long relayPid;
+
+    @Option(names = "--jdbc", description = "a JDBC URL of the relay's PostgreSQL, to find its server's processes")
+    String jdbcUrl;
 
     @Option(
             names = "--supply-rate",
@@ -98,8 +109,14 @@ public final class WriteCeiling implements Callable<Integer> {
             thread.start();
             threads.add(thread);
         }
+        CpuWindow cpu = relayPid == null || jdbcUrl == null
+                ? null
+                : CpuWindow.from(warmupEnds, relayPid, ProcessCpu.postmaster(jdbcUrl));
         for (Thread thread : threads) {
             thread.join();
+        }
+        if (cpu != null) {
+            cpu.report(writers, accepted.get());
         }
         Latencies.Summary summary = latencies.summary("write");
         Load.figure(
@@ -199,6 +216,44 @@ public final class WriteCeiling implements Callable<Integer> {
                 latencies.failed("write", e.getClass().getSimpleName());
                 return;
             }
+        }
+    }
+
+    /**
+     * The CPU the relay, its PostgreSQL server (postmaster, backends and workers) and this load generator
+     * use over the measured window, read from /proc when the warm-up ends and again when every writer has
+     * stopped: per accepted write, and as the cores the three together would need at 1,000 writes/s.
+     */
+    private record CpuWindow(long relayPid, long postmaster, long relay, Map<String, Long> postgres, long generator) {
+        static CpuWindow from(long warmupEnds, long relayPid, long postmaster)
+                throws IOException, InterruptedException {
+            long wait = warmupEnds - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            return new CpuWindow(
+                    relayPid,
+                    postmaster,
+                    ProcessCpu.ticks(relayPid),
+                    ProcessCpu.treeTicksByName(postmaster),
+                    ProcessCpu.ticks(ProcessHandle.current().pid()));
+        }
+
+        void report(int writers, long accepted) throws IOException {
+            double perWrite = 1000.0 / ProcessCpu.TICKS_PER_SECOND / Math.max(accepted, 1);
+            Map<String, Long> postgresNow = ProcessCpu.treeTicksByName(postmaster);
+            double relayMs = (ProcessCpu.ticks(relayPid) - relay) * perWrite;
+            double postgresMs = (ProcessCpu.total(postgresNow) - ProcessCpu.total(postgres)) * perWrite;
+            double generatorMs = (ProcessCpu.ticks(ProcessHandle.current().pid()) - generator) * perWrite;
+            Load.figure(
+                    "writers %d: CPU per accepted write: relay %.2f ms, PostgreSQL %.2f ms, load generator %.2f ms;"
+                            + " 1,000 writes/s would take %.2f cores of them; PostgreSQL's busiest, s: %s",
+                    writers,
+                    relayMs,
+                    postgresMs,
+                    generatorMs,
+                    (relayMs + postgresMs + generatorMs),
+                    ProcessCpu.busiest(postgres, postgresNow, 4));
         }
     }
 }
