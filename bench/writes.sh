@@ -4,13 +4,12 @@
 # 8-writer phase with JFR; then, in the same run, BIP-340 verification alone with JMH. Every revision and its
 # NIP-98 header are signed before the writers start (WriteCeiling), so the load generator signs nothing while
 # the relay is measured on the same cores. Prints the figures, the CPU per accepted write of the relay, its
-# PostgreSQL and the load generator (so the cores 1,000 writes/s would take),
-# the recording's hottest frames (top of stack, and the relay's own methods anywhere on the stack), and
-# leaves the recording in benchmark/target/writes.jfr.
+# PostgreSQL and the load generator (so the cores 1,000 writes/s would take), the recording's hottest
+# frames (top of stack, and the relay's own methods anywhere on the stack), and leaves the recording in
+# benchmark/target/writes.jfr.
 # First 8 writers signing as they send settle the relay for settleSeconds, so the JIT has compiled the
-# write path under 8 writers before anything is measured. The
-# report gives the compiler threads' share of the relay's CPU during the recorded phase, so an
-# unsettled run shows.
+# write path under 8 writers before anything is measured. The report gives the compiler threads' share
+# of the relay's CPU during the recorded phase, so an unsettled run shows.
 # Usage: bench/writes.sh [seconds=20] [warmupSeconds=10] [settleSeconds=120]
 # Environment: BUZZ_RELAY_JAR (another build to compare), BENCH_PACKAGE=no (reuse target/).
 set -euo pipefail
