@@ -164,7 +164,12 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 new SyncFeature.Needs(database, communities, gates, identity, clock, channelMetadata, statistics));
 
         HealthFeature.register(
-                environment, jdbi, config.getChangelog(), changeFeedConnected, () -> gates.isEnabled(Gate.INCREMENTAL));
+                environment,
+                jdbi,
+                database.outage(),
+                config.getChangelog(),
+                changeFeedConnected,
+                () -> gates.isEnabled(Gate.INCREMENTAL));
         Fleet fleet = FleetFeature.register(
                 environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
         OperationsFeature.register(

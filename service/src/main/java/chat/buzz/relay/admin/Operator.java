@@ -31,6 +31,14 @@ public final class Operator {
         return current.name();
     }
 
+    /** A task's 503 while the database is unavailable: with the Retry-After every route sends then. */
+    public static void respondUnavailable(int retryAfterSeconds) {
+        Optional.ofNullable(CURRENT.get()).ifPresent(current -> {
+            current.response().setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            current.response().setHeader("Retry-After", Integer.toString(retryAfterSeconds));
+        });
+    }
+
     /** Lets a task answer with a 4xx instead of the task servlet's blanket 500 for exceptions. */
     public static void respondWithStatus(int status) {
         Optional.ofNullable(CURRENT.get())

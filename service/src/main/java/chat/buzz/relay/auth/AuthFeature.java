@@ -2,6 +2,7 @@ package chat.buzz.relay.auth;
 
 import chat.buzz.protocol.Nip98Verifier;
 import chat.buzz.protocol.SchnorrVerifiers;
+import chat.buzz.relay.database.BackgroundFailures;
 import chat.buzz.relay.identity.RelayConfig;
 import io.dropwizard.auth.AuthDynamicFeature;
 import io.dropwizard.auth.AuthValueFactoryProvider;
@@ -41,12 +42,14 @@ public final class AuthFeature {
                 .scheduledExecutorService("replay-guard-purge")
                 .threads(1)
                 .build();
+        BackgroundFailures failures = new BackgroundFailures(LOG, "Replay guard purge failed; will retry");
         purger.scheduleWithFixedDelay(
                 () -> {
                     try {
                         replayGuard.purgeExpired();
+                        failures.succeeded();
                     } catch (RuntimeException e) {
-                        LOG.warn("Replay guard purge failed; will retry", e);
+                        failures.failed(e);
                     }
                 },
                 1,

@@ -39,13 +39,15 @@ public final class DatabaseFeature {
         // The pool's statement facade puts every statement and result set behind a reflective proxy, so
         // each column read became a Method.invoke: 7 % of the relay's CPU samples on bootstrap pages of
         // 1,000 (docs/benchmarks.md). Jdbi closes what it opens, which is all the facade guards against.
-        ((DataSourceProxy) pool).setUseStatementFacade(false);
+        DataSourceProxy proxy = (DataSourceProxy) pool;
+        proxy.setUseStatementFacade(false);
         Jdbi jdbi = new JdbiFactory().build(environment, settings, pool, "postgresql");
         jdbi.setTemplateEngine(new NamedStatementTemplates());
         // Stored JSON is read as the bytes the database sent and written out as they are.
         jdbi.registerColumnMapper(
                 RawJson.class, (result, column, context) -> RawJson.ofNullable(result.getBytes(column)));
-        DatabaseOutage outage = new DatabaseOutage(clock);
+        // After a failover or a restart the pooled connections may lead to the old server: replace them.
+        DatabaseOutage outage = new DatabaseOutage(clock, proxy::purge);
         jdbi.getConfig(Handles.class).addListener(outage);
         return new RelayDatabase(settings, jdbi, outage);
     }

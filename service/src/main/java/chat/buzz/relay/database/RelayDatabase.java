@@ -8,6 +8,6 @@ import org.jdbi.v3.core.Jdbi;
  *
  * @param settings where the database is (the LISTEN connection and the migration ledger open their own)
  * @param jdbi     the pooled access every feature queries through
- * @param outage   whether the database is unreachable now, told by every handle the pool hands out
+ * @param outage   whether the database is unavailable now, told by every handle the pool hands out
  */
 public record RelayDatabase(DataSourceFactory settings, Jdbi jdbi, DatabaseOutage outage) {}

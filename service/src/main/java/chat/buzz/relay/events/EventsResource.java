@@ -36,7 +36,7 @@ public final class EventsResource {
         return response.build();
     }
 
-    /** While the database is unreachable: the write reply of PROTOCOL 3, not accepted, "unavailable: ...". */
+    /** While the database is unavailable: the write reply of PROTOCOL 3, not accepted, "unavailable: ...". */
     public static OutageReply outageReply() {
         return (body, retryAfterSeconds) -> Response.status(503)
                 .type(MediaType.APPLICATION_JSON_TYPE)

@@ -1,5 +1,7 @@
 package chat.buzz.relay.fleet;
 
+import chat.buzz.relay.database.BackgroundFailures;
+import chat.buzz.relay.database.DatabaseFaults;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import com.codahale.metrics.Gauge;
@@ -47,6 +49,8 @@ public final class Fleet {
     private final Duration heartbeat;
     private final Duration forgetAfter;
     private volatile boolean warned;
+    private final BackgroundFailures beatFailures =
+            new BackgroundFailures(LOG, "Could not write this instance's heartbeat; will retry");
     private volatile boolean left;
 
     public Fleet(
@@ -77,9 +81,12 @@ public final class Fleet {
         try {
             beat();
             warned = false;
+            beatFailures.succeeded();
         } catch (RuntimeException e) {
             // A database blip, or relay_instances rolled back: the fleet view misses a beat, nothing else.
-            if (!warned) {
+            if (DatabaseFaults.isFault(e)) {
+                beatFailures.failed(e);
+            } else if (!warned) {
                 LOG.warn("Could not write this instance's heartbeat; will retry", e);
                 warned = true;
             }

@@ -1,5 +1,6 @@
 package chat.buzz.relay.gate;
 
+import chat.buzz.relay.database.BackgroundFailures;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import java.time.Instant;
@@ -54,13 +55,16 @@ public final class FlagService implements Gates {
     }
 
     public void refreshEvery(ScheduledExecutorService scheduler, long millis) {
+        BackgroundFailures failures =
+                new BackgroundFailures(LOG, "Could not reread feature flags; keeping the last known values");
         scheduler.scheduleWithFixedDelay(
                 () -> {
                     try {
                         refresh();
+                        failures.succeeded();
                     } catch (RuntimeException e) {
                         // Keep serving the last known flags: a database blip must not flip features.
-                        LOG.warn("Could not reread feature flags; keeping the last known values", e);
+                        failures.failed(e);
                     }
                 },
                 millis,

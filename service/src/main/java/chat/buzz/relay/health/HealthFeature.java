@@ -1,6 +1,9 @@
 package chat.buzz.relay.health;
 
+import chat.buzz.relay.database.DatabaseOutage;
 import io.dropwizard.core.setup.Environment;
+import jakarta.servlet.DispatcherType;
+import java.util.EnumSet;
 import java.util.function.BooleanSupplier;
 import org.jdbi.v3.core.Jdbi;
 
@@ -11,9 +14,17 @@ public final class HealthFeature {
     public static Readiness register(
             Environment environment,
             Jdbi jdbi,
+            DatabaseOutage outage,
             String changelog,
             BooleanSupplier changeFeedConnected,
             BooleanSupplier incrementalEnabled) {
+        DatabaseHealthCheck database = new DatabaseHealthCheck(jdbi, outage);
+        environment.healthChecks().unregister(DatabaseHealthCheck.NAME);
+        environment.healthChecks().register(DatabaseHealthCheck.NAME, database);
+        environment
+                .admin()
+                .addFilter("health-status", new HealthStatusFilter(database))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, HealthStatusFilter.PATH);
         environment.healthChecks().register(ChangeFeedHealthCheck.NAME, new ChangeFeedHealthCheck(changeFeedConnected));
         Readiness readiness = new Readiness(
                 jdbi,

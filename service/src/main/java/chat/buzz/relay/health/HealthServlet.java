@@ -1,5 +1,6 @@
 package chat.buzz.relay.health;
 
+import chat.buzz.relay.database.DatabaseOutage;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -47,6 +48,10 @@ public final class HealthServlet extends HttpServlet {
         }
         boolean ok = verdict.getAsBoolean();
         response.setStatus(ok ? 200 : 503);
+        if (!ok) {
+            // As every 503 of the relay: when to look again, jittered.
+            response.setHeader("Retry-After", Integer.toString(DatabaseOutage.retryAfterSeconds()));
+        }
         write(response, method, "{\"status\":\"" + (ok ? yes : no) + "\"}");
     }
 

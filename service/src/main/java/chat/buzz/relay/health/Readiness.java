@@ -1,5 +1,7 @@
 package chat.buzz.relay.health;
 
+import chat.buzz.relay.database.DatabaseFault;
+import chat.buzz.relay.database.DatabaseFaults;
 import chat.buzz.relay.incremental.IncrementalSchema;
 import com.codahale.metrics.Counter;
 import java.time.Duration;
@@ -136,10 +138,11 @@ public final class Readiness {
                             .mapTo(String.class)
                             .list());
         } catch (RuntimeException e) {
+            // A database fault is told by its kind (the outage's log line has the driver's words); a bug as it is.
+            String why =
+                    DatabaseFaults.classify(e).map(DatabaseFault::description).orElseGet(e::getMessage);
             return new SchemaState(
-                    "the database did not answer: " + e.getMessage(),
-                    IncrementalSchema.CHANGESETS,
-                    nanoTime.getAsLong());
+                    "the database did not answer: " + why, IncrementalSchema.CHANGESETS, nanoTime.getAsLong());
         }
         Set<String> missing = new HashSet<>(requiredChangeSets);
         missing.removeAll(recorded);

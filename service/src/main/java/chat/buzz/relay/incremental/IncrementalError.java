@@ -82,7 +82,7 @@ public final class IncrementalError extends Refusal {
         return new IncrementalError(
                 503,
                 ErrorCodes.INCREMENTAL_DATABASE_UNAVAILABLE,
-                "the database is unreachable; retry the same request after " + retryAfterSeconds + " s",
+                "the database is unavailable; retry the same request after " + retryAfterSeconds + " s",
                 retryAfterSeconds);
     }
 

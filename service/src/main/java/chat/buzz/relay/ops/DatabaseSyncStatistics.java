@@ -2,6 +2,7 @@ package chat.buzz.relay.ops;
 
 import chat.buzz.relay.changes.PolicyChangeEntriesSent;
 import chat.buzz.relay.channel.PolicyChangeRefusals;
+import chat.buzz.relay.database.BackgroundFailures;
 import chat.buzz.relay.incremental.SyncStatistics;
 import com.codahale.metrics.MetricRegistry;
 import java.sql.SQLException;
@@ -106,13 +107,15 @@ public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChang
     }
 
     public void flushEvery(ScheduledExecutorService scheduler, long millis) {
+        BackgroundFailures failures = new BackgroundFailures(
+                LOG, "Could not write sync statistics; they stay counted in memory until the next flush");
         scheduler.scheduleWithFixedDelay(
                 () -> {
                     try {
                         flush();
+                        failures.succeeded();
                     } catch (RuntimeException e) {
-                        LOG.warn(
-                                "Could not write sync statistics; they stay counted in memory until the next flush", e);
+                        failures.failed(e);
                     }
                 },
                 millis,

@@ -95,7 +95,7 @@ public final class OperationsFeature {
         OpsApiErrors.all(database.outage()).forEach(api::register);
         // Jersey on the admin context: behind the same security filter as every admin route.
         environment.admin().addServlet("ops-api", new ServletContainer(api)).addMapping("/api/*");
-        OpsTasks.all(actions, json).forEach(environment.admin()::addTask);
+        OpsTasks.all(actions, json, database.outage()).forEach(environment.admin()::addTask);
         environment
                 .admin()
                 .addFilter("builtin-actions-audit", new BuiltInActionsAudit(ledger))

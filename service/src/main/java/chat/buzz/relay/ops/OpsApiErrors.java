@@ -32,7 +32,19 @@ final class OpsApiErrors {
     private static final Logger LOG = LoggerFactory.getLogger(OpsApiErrors.class);
     private static final String JSON = MediaType.APPLICATION_JSON + ";charset=utf-8";
 
+    /** A bug: the log has the exception, the answer nothing of it (it may quote SQL or the driver). */
+    static final OpsRefusal.Body INTERNAL_ERROR =
+            new OpsRefusal.Body("internal_error", "the request failed; see the relay's log", List.of());
+
     private OpsApiErrors() {}
+
+    /** What the admin API and the tasks answer while the database is unavailable, with a Retry-After. */
+    static OpsRefusal.Body databaseUnavailable(int retryAfterSeconds) {
+        return new OpsRefusal.Body(
+                "database_unavailable",
+                "the database is unavailable; retry after " + retryAfterSeconds + " s",
+                List.of());
+    }
 
     static List<Object> all(DatabaseOutage outage) {
         return List.of(
@@ -85,20 +97,16 @@ final class OpsApiErrors {
 
         @Override
         public Response toResponse(RuntimeException e) {
-            if (DatabaseFaults.isUnreachable(e)) {
+            if (DatabaseFaults.isFault(e)) {
                 int retryAfter = outage.turnedAway(e);
                 return Response.status(503)
                         .type(JSON)
                         .header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfter))
-                        .entity(new OpsRefusal.Body(
-                                "database_unavailable",
-                                "the database is unreachable; retry after " + retryAfter + " s",
-                                List.of()))
+                        .entity(databaseUnavailable(retryAfter))
                         .build();
             }
             LOG.error("Admin API request failed", e);
-            return answer(
-                    500, new OpsRefusal.Body("internal_error", "the request failed; see the relay's log", List.of()));
+            return answer(500, INTERNAL_ERROR);
         }
     }
 

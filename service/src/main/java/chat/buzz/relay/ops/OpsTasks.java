@@ -1,6 +1,8 @@
 package chat.buzz.relay.ops;
 
 import chat.buzz.relay.admin.Operator;
+import chat.buzz.relay.database.DatabaseFaults;
+import chat.buzz.relay.database.DatabaseOutage;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.servlets.tasks.Task;
 import java.io.PrintWriter;
@@ -17,11 +19,12 @@ public final class OpsTasks {
 
     private OpsTasks() {}
 
-    public static List<Task> all(OperatorActions actions, ObjectMapper json) {
+    public static List<Task> all(OperatorActions actions, ObjectMapper json, DatabaseOutage outage) {
         return List.of(
                 new JsonTask(
                         "flag",
                         json,
+                        outage,
                         p -> actions.setFlag(
                                 Operator.name(),
                                 OperatorInput.gate(p.apply("gate")),
@@ -31,11 +34,13 @@ public final class OpsTasks {
                 new JsonTask(
                         "record-migration",
                         json,
+                        outage,
                         p -> actions.recordMigration(Operator.name(), p.apply("id"), p.apply("reason"))),
-                new JsonTask("rollback-incremental", json, p -> rollback(actions, p)),
+                new JsonTask("rollback-incremental", json, outage, p -> rollback(actions, p)),
                 new JsonTask(
                         "forget-instance",
                         json,
+                        outage,
                         p -> actions.forgetInstance(Operator.name(), p.apply("instance"), p.apply("reason"))));
     }
 
@@ -49,11 +54,17 @@ public final class OpsTasks {
 
     private static final class JsonTask extends Task {
         private final ObjectMapper json;
+        private final DatabaseOutage outage;
         private final Function<Function<String, String>, Object> action;
 
-        JsonTask(String name, ObjectMapper json, Function<Function<String, String>, Object> action) {
+        JsonTask(
+                String name,
+                ObjectMapper json,
+                DatabaseOutage outage,
+                Function<Function<String, String>, Object> action) {
             super(name);
             this.json = json;
+            this.outage = outage;
             this.action = action;
         }
 
@@ -74,10 +85,16 @@ public final class OpsTasks {
                 Operator.respondWithStatus(refusal.status());
                 output.print(json.writeValueAsString(refusal.body()));
             } catch (RuntimeException e) {
-                LOG.error("Task {} failed", getName(), e);
-                Operator.respondWithStatus(500);
-                output.print(json.writeValueAsString(
-                        new OpsRefusal.Body("internal_error", String.valueOf(e.getMessage()), List.of())));
+                if (DatabaseFaults.isFault(e)) {
+                    int retryAfter = outage.turnedAway(e);
+                    Operator.respondUnavailable(retryAfter);
+                    output.print(json.writeValueAsString(OpsApiErrors.databaseUnavailable(retryAfter)));
+                } else {
+                    // The log has the exception; the answer has nothing of it (it may quote SQL or the driver).
+                    LOG.error("Task {} failed", getName(), e);
+                    Operator.respondWithStatus(500);
+                    output.print(json.writeValueAsString(OpsApiErrors.INTERNAL_ERROR));
+                }
             }
             output.println();
         }

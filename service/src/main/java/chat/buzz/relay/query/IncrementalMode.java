@@ -8,6 +8,6 @@ import jakarta.ws.rs.core.Response;
 public interface IncrementalMode {
     Response read(Caller caller, ObjectNode filter);
 
-    /** The mode's own 503 while the database is unreachable, with the given Retry-After. */
+    /** The mode's own 503 while the database is unavailable, with the given Retry-After. */
     Response databaseUnavailable(int retryAfterSeconds);
 }

@@ -71,7 +71,7 @@ public final class QueryResource {
         return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();
     }
 
-    /** While the database is unreachable: the incremental mode's own code, or "unavailable: ..." for the rest. */
+    /** While the database is unavailable: the incremental mode's own code, or "unavailable: ..." for the rest. */
     public OutageReply outageReply() {
         return (body, retryAfterSeconds) -> isIncremental(body)
                 ? incremental.databaseUnavailable(retryAfterSeconds)

@@ -2,6 +2,8 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.changes.ChangeQueries;
+import chat.buzz.relay.database.BackgroundFailures;
+import chat.buzz.relay.database.DatabaseFaults;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.lifecycle.Managed;
 import java.sql.Connection;
@@ -23,6 +25,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ChangeListener implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(ChangeListener.class);
+    private final BackgroundFailures lostFeed =
+            new BackgroundFailures(LOG, "Sync change listener lost its database connection; reconnecting");
     private static final int POLL_MILLIS = 500;
     private static final long FIRST_BACKOFF_MILLIS = 100;
     private static final long MAX_BACKOFF_MILLIS = 5_000;
@@ -85,6 +89,7 @@ final class ChangeListener implements Managed {
                 }
                 listenedBefore = true;
                 listening = true;
+                lostFeed.succeeded();
                 firstListen.countDown();
                 backoff = FIRST_BACKOFF_MILLIS;
                 PGConnection pg = conn.unwrap(PGConnection.class);
@@ -101,7 +106,10 @@ final class ChangeListener implements Managed {
                 if (!running) {
                     return;
                 }
-                if (backoff == FIRST_BACKOFF_MILLIS) {
+                if (DatabaseFaults.isFault(e)) {
+                    // One line per outage with its kind; the retries say nothing until LISTEN is back.
+                    lostFeed.failed(e);
+                } else if (backoff == FIRST_BACKOFF_MILLIS) {
                     LOG.warn("Sync change listener lost its database connection; reconnecting", e);
                 } else {
                     // The stack trace was logged when the connection was lost; an outage is not a trace per retry.

@@ -32,11 +32,12 @@ final class StepFailures {
     /** A step succeeded: the next outage starts its patience afresh. */
     void succeeded() {
         unreachableSinceNanos = 0;
+        context.outage().served();
     }
 
     /** @return true when the step should run again a second from now; otherwise call {@link #closing} */
     boolean retry(RuntimeException e, boolean live) {
-        if (!live || !DatabaseFaults.isUnreachable(e)) {
+        if (!live || e instanceof ReadTransaction.OverBudget || !DatabaseFaults.isFault(e)) {
             return false;
         }
         long now = System.nanoTime();
@@ -55,9 +56,9 @@ final class StepFailures {
             context.metrics().statementTimedOut();
             return "error: a sync query ran over the relay's time budget; subscribe again later, or with a narrower #h";
         }
-        if (DatabaseFaults.isUnreachable(e)) {
+        if (DatabaseFaults.isFault(e)) {
             context.outage().turnedAway(e);
-            return "error: the database is unreachable; subscribe again in a few seconds";
+            return "error: the database is unavailable; subscribe again in a few seconds";
         }
         LOG.warn("Sync subscription failed", e);
         return "error: the relay could not serve this subscription; subscribe again";

@@ -4,6 +4,8 @@ import chat.buzz.relay.database.DatabaseOutage;
 import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.server.ServerFactory;
 import io.dropwizard.core.setup.Environment;
+import jakarta.servlet.DispatcherType;
+import java.util.EnumSet;
 import java.util.Map;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
@@ -25,6 +27,16 @@ public final class ErrorAnswers {
         environment.jersey().register(new RefusalMapper());
         environment.jersey().register(new WebApplicationExceptionMapper());
         environment.jersey().register(new UnexpectedExceptionMapper(outage, outageReplies));
+        // An outage ends when a request that used the database is answered again, on either port.
+        DatabaseRecoveryFilter recovery = new DatabaseRecoveryFilter(outage);
+        environment
+                .servlets()
+                .addFilter("database-recovery", recovery)
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+        environment
+                .admin()
+                .addFilter("database-recovery", recovery)
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         // What Jetty answers itself (a header too large, an unknown admin route) is JSON too, on both ports.
         environment.getApplicationContext().setErrorHandler(new JsonServletErrorHandler());
         environment.getAdminContext().setErrorHandler(new JsonServletErrorHandler());

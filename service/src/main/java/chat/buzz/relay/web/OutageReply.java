@@ -3,7 +3,7 @@ package chat.buzz.relay.web;
 import chat.buzz.protocol.ErrorCodes;
 import jakarta.ws.rs.core.Response;
 
-/** How one route answers while the database is unreachable: a 503 in the shape its clients read. */
+/** How one route answers while the database is unavailable: a 503 in the shape its clients read. */
 @FunctionalInterface
 public interface OutageReply {
     /** The request attribute holding the body as read for authentication, when there was one. */
@@ -18,6 +18,6 @@ public interface OutageReply {
     }
 
     static String reason(int retryAfterSeconds) {
-        return "the database is unreachable; retry after " + retryAfterSeconds + " s";
+        return "the database is unavailable; retry after " + retryAfterSeconds + " s";
     }
 }

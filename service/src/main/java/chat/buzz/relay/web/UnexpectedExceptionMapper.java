@@ -34,7 +34,7 @@ public final class UnexpectedExceptionMapper implements ExceptionMapper<Throwabl
 
     @Override
     public Response toResponse(Throwable exception) {
-        if (DatabaseFaults.isUnreachable(exception)) {
+        if (DatabaseFaults.isFault(exception)) {
             int retryAfter = outage.turnedAway(exception);
             OutageReply reply = outageReplies.get(request.getRequestURI());
             if (reply == null) {
