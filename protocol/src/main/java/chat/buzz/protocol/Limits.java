@@ -48,6 +48,8 @@ public final class Limits {
     public static final int CHANNEL_METADATA_MAX_IDS = 100;
     /** Channel metadata reads (4.6): the largest (and default) number of events in one answer. */
     public static final int CHANNEL_METADATA_MAX_LIMIT = 1000;
+    /** Channel metadata reads (4.6): filters in one REQ or one {@code POST /query} body. */
+    public static final int CHANNEL_METADATA_MAX_FILTERS = 10;
 
     private Limits() {}
 }

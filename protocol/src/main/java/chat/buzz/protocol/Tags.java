@@ -42,8 +42,14 @@ public final class Tags {
     public static final String PRIVATE_CHANNEL = "private";
     /** {@code closed}: no value; a channel joined by invitation only, as every private one is (4.6, kind 39000). */
     public static final String CLOSED_CHANNEL = "closed";
-    /** {@code hidden}: no value; an unlisted channel, left out of broad listings (4.6, kind 39000). */
+    /** {@code hidden}: no value; a channel left out of broad listings: unlisted or private (4.6, kind 39000). */
     public static final String HIDDEN_CHANNEL = "hidden";
+    /** {@code restricted}: no value; a channel only its members may write, as every private one is (4.6, kind 39000). */
+    public static final String RESTRICTED_CHANNEL = "restricted";
+    /** {@code about}: a channel's description, when set (3.1 kinds 9007 and 9002; 4.6 kind 39000). */
+    public static final String ABOUT = "about";
+    /** {@code picture}: the URL of a channel's picture, when set (3.1 kinds 9007 and 9002; 4.6 kind 39000). */
+    public static final String PICTURE = "picture";
     /** {@code a}: the address {@code <kind>:<pubkey>:<d>} of an addressable event a deletion withdraws (4.6, NIP-09). */
     public static final String ADDRESS = "a";
 
@@ -70,6 +76,8 @@ public final class Tags {
 
     /** {@code #d} on a channel-metadata read: the channel ids (4.6). */
     public static final String FILTER_CHANNEL_ID = FILTER_PREFIX + ARTIFACT_ID;
+    /** {@code #a}: the addresses a deletion filter asks about (4.6). */
+    public static final String FILTER_ADDRESS = FILTER_PREFIX + ADDRESS;
 
     private Tags() {}
 }

@@ -34,6 +34,9 @@ class TagsTest {
                 arguments("PRIVATE_CHANNEL", Tags.PRIVATE_CHANNEL, "private"),
                 arguments("CLOSED_CHANNEL", Tags.CLOSED_CHANNEL, "closed"),
                 arguments("HIDDEN_CHANNEL", Tags.HIDDEN_CHANNEL, "hidden"),
+                arguments("RESTRICTED_CHANNEL", Tags.RESTRICTED_CHANNEL, "restricted"),
+                arguments("ABOUT", Tags.ABOUT, "about"),
+                arguments("PICTURE", Tags.PICTURE, "picture"),
                 arguments("ADDRESS", Tags.ADDRESS, "a"),
                 arguments("URL", Tags.URL, "u"),
                 arguments("METHOD", Tags.METHOD, "method"),
@@ -44,7 +47,8 @@ class TagsTest {
                 arguments("FILTER_PREFIX", Tags.FILTER_PREFIX, "#"),
                 arguments("FILTER_CHANNEL", Tags.FILTER_CHANNEL, "#h"),
                 arguments("FILTER_ARTIFACT_ID", Tags.FILTER_ARTIFACT_ID, "#d"),
-                arguments("FILTER_CHANNEL_ID", Tags.FILTER_CHANNEL_ID, "#d"));
+                arguments("FILTER_CHANNEL_ID", Tags.FILTER_CHANNEL_ID, "#d"),
+                arguments("FILTER_ADDRESS", Tags.FILTER_ADDRESS, "#a"));
     }
 
     @ParameterizedTest(name = "{0} is \"{2}\" on the wire")

@@ -10,8 +10,8 @@ public interface ChannelDao {
 
     /** @return 0 when the id is taken, in any community or deleted */
     @SqlUpdate("""
-            INSERT INTO channels (id, community_id, name, visibility, unlisted, ttl_seconds, created_by)
-            VALUES (:id, :community, :name, :visibility, :unlisted, :ttl, :createdBy)
+            INSERT INTO channels (id, community_id, name, visibility, unlisted, ttl_seconds, about, picture, created_by)
+            VALUES (:id, :community, :name, :visibility, :unlisted, :ttl, :about, :picture, :createdBy)
             ON CONFLICT (id) DO NOTHING
             """)
     int create(
@@ -21,6 +21,8 @@ public interface ChannelDao {
             @Bind("visibility") String visibility,
             @Bind("unlisted") boolean unlisted,
             @Bind("ttl") Long ttlSeconds,
+            @Bind("about") String about,
+            @Bind("picture") String picture,
             @Bind("createdBy") String createdBy);
 
     @SqlUpdate("""
@@ -48,6 +50,20 @@ public interface ChannelDao {
     /** The history row of the channel's latest policy change, 0 for none; the caller holds the channel row locked. */
     @SqlQuery("SELECT COALESCE(max(id), 0) FROM channel_settings_history WHERE channel_id = :id")
     long latestSettingsChange(@Bind("id") UUID id);
+
+    /** Sets the description and the picture that {@code set} says were given; null clears one. */
+    @SqlUpdate("""
+            UPDATE channels
+            SET about = CASE WHEN :setAbout THEN :about ELSE about END,
+                picture = CASE WHEN :setPicture THEN :picture ELSE picture END
+            WHERE id = :id
+            """)
+    void describe(
+            @Bind("id") UUID id,
+            @Bind("setAbout") boolean setAbout,
+            @Bind("about") String about,
+            @Bind("setPicture") boolean setPicture,
+            @Bind("picture") String picture);
 
     @SqlQuery("SELECT name FROM channels WHERE id = :id")
     String name(@Bind("id") UUID id);

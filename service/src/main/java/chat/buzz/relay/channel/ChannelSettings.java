@@ -8,11 +8,18 @@ import java.util.Optional;
 
 /**
  * The settable fields of a channel as carried by the tags of {@link chat.buzz.protocol.Kinds#CREATE_CHANNEL} and {@link chat.buzz.protocol.Kinds#EDIT_CHANNEL}.
- * Empty means "not given"; a ttl of 0 in an edit clears it.
+ * Empty means "not given"; a ttl of 0 in an edit clears it, as an empty about or picture does.
  */
 record ChannelSettings(
-        Optional<String> name, Optional<String> visibility, Optional<Boolean> unlisted, Optional<Long> ttlSeconds) {
+        Optional<String> name,
+        Optional<String> visibility,
+        Optional<Boolean> unlisted,
+        Optional<Long> ttlSeconds,
+        Optional<String> about,
+        Optional<String> picture) {
     static final int MAX_NAME_BYTES = 256;
+    static final int MAX_ABOUT_BYTES = 2048;
+    static final int MAX_PICTURE_BYTES = 1024;
     static final long MAX_TTL_SECONDS = 10L * 366 * 24 * 3600;
 
     static ChannelSettings from(TagReader tags) {
@@ -30,11 +37,31 @@ record ChannelSettings(
                 name,
                 visibility,
                 tags.flag(Tags.UNLISTED),
-                tags.single(Tags.TTL).map(ChannelSettings::ttl));
+                tags.single(Tags.TTL).map(ChannelSettings::ttl),
+                text(tags, Tags.ABOUT, MAX_ABOUT_BYTES),
+                text(tags, Tags.PICTURE, MAX_PICTURE_BYTES));
     }
 
     boolean isEmpty() {
-        return name.isEmpty() && visibility.isEmpty() && unlisted.isEmpty() && ttlSeconds.isEmpty();
+        return name.isEmpty()
+                && visibility.isEmpty()
+                && unlisted.isEmpty()
+                && ttlSeconds.isEmpty()
+                && about.isEmpty()
+                && picture.isEmpty();
+    }
+
+    /** An about or picture as stored: null for an empty value, which clears it. */
+    static String stored(String value) {
+        return value.isEmpty() ? null : value;
+    }
+
+    private static Optional<String> text(TagReader tags, String tag, int maxBytes) {
+        Optional<String> value = tags.single(tag);
+        if (value.isPresent() && EventLimits.utf8Length(value.get()) > maxBytes) {
+            throw WriteRejection.invalid(tag + " must be at most " + maxBytes + " bytes");
+        }
+        return value;
     }
 
     private static long ttl(String value) {

@@ -64,7 +64,19 @@ public final class ChannelWrites {
             throw WriteRejection.invalid("ttl must be positive when creating a channel");
         }
         ChannelDao dao = handle.attach(ChannelDao.class);
-        if (dao.create(channel, caller.community().id(), name, visibility, unlisted, ttl, caller.pubkey()) == 0) {
+        String about = settings.about().map(ChannelSettings::stored).orElse(null);
+        String picture = settings.picture().map(ChannelSettings::stored).orElse(null);
+        if (dao.create(
+                        channel,
+                        caller.community().id(),
+                        name,
+                        visibility,
+                        unlisted,
+                        ttl,
+                        about,
+                        picture,
+                        caller.pubkey())
+                == 0) {
             // PROTOCOL 3: a taken h is a conflict only for a caller who can read that channel; a private
             // channel it is not a member of, or a channel of another community, answers as unknown.
             boolean readable = AccessLookup.lookup(
@@ -81,7 +93,7 @@ public final class ChannelWrites {
         UUID channel = tags.requiredUuid(Tags.CHANNEL);
         ChannelSettings settings = ChannelSettings.from(tags);
         if (settings.isEmpty()) {
-            throw WriteRejection.invalid("nothing to edit: give name, visibility, unlisted or ttl");
+            throw WriteRejection.invalid("nothing to edit: give name, visibility, unlisted, ttl, about or picture");
         }
         ChannelAccess access = lockForChange(handle, caller, channel);
         if (!access.canEdit()) {
@@ -123,6 +135,14 @@ public final class ChannelWrites {
         // later change stamp: it cannot slip past the reset, nor past the entries.
         PolicyChangeRecorder.Delivery delivery = changes.isEmpty() ? null : chooseDelivery(handle);
         dao.update(channel, name, open ? "open" : "private", unlisted, ttl);
+        if (settings.about().isPresent() || settings.picture().isPresent()) {
+            dao.describe(
+                    channel,
+                    settings.about().isPresent(),
+                    settings.about().map(ChannelSettings::stored).orElse(null),
+                    settings.picture().isPresent(),
+                    settings.picture().map(ChannelSettings::stored).orElse(null));
+        }
         if (!changes.isEmpty()) {
             policyChanges.channelPolicyChanged(
                     handle,

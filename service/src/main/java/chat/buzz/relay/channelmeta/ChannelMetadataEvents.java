@@ -52,9 +52,18 @@ public final class ChannelMetadataEvents {
             case Kinds.CHANNEL_METADATA -> {
                 createdAt = channel.settingsAt();
                 tags.add(List.of(Tags.CHANNEL_NAME, channel.name()));
+                if (channel.about() != null) {
+                    tags.add(List.of(Tags.ABOUT, channel.about()));
+                }
+                if (channel.picture() != null) {
+                    tags.add(List.of(Tags.PICTURE, channel.picture()));
+                }
                 if (channel.isPrivate()) {
+                    // Members only: no join, never shown to a non-member, written by members alone.
                     tags.add(List.of(Tags.PRIVATE_CHANNEL));
                     tags.add(List.of(Tags.CLOSED_CHANNEL));
+                    tags.add(List.of(Tags.HIDDEN_CHANNEL));
+                    tags.add(List.of(Tags.RESTRICTED_CHANNEL));
                 } else if (channel.unlisted()) {
                     // The unlisted flag outlives a switch to private, where it means nothing (3.1).
                     tags.add(List.of(Tags.HIDDEN_CHANNEL));

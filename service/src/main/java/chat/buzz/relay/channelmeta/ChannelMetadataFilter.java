@@ -29,6 +29,9 @@ public record ChannelMetadataFilter(
     public static final Set<Integer> KINDS =
             Set.of(Kinds.CHANNEL_METADATA, Kinds.CHANNEL_ADMINS, Kinds.CHANNEL_MEMBERS);
 
+    private static final String KINDS_EXPECTED = "kinds must be among " + kindList() + " (channel metadata) or be ["
+            + Kinds.DELETION + "] (their deletions) in a filter without \"artifact\"";
+
     /** A filter this read does not accept; the message says why, without the {@code invalid: } prefix. */
     public static final class Invalid extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -89,12 +92,36 @@ public record ChannelMetadataFilter(
         }
         Set<Integer> kinds = new TreeSet<>();
         for (JsonNode kind : value) {
-            if (!kind.isIntegralNumber() || !kind.canConvertToInt() || !KINDS.contains(kind.intValue())) {
-                throw new Invalid("kinds must be among " + kindList() + " in a filter without \"artifact\"");
+            if (!kind.isIntegralNumber() || !kind.canConvertToInt()) {
+                throw new Invalid(KINDS_EXPECTED);
             }
             kinds.add(kind.intValue());
         }
+        if (kinds.contains(Kinds.DELETION) && !kinds.equals(Set.of(Kinds.DELETION))) {
+            throw new Invalid("a filter asks for channel metadata (kinds " + kindList() + ") or for their deletions"
+                    + " (kinds [" + Kinds.DELETION + "]), not both: send them as two filters of one REQ");
+        }
+        if (!KINDS.containsAll(kinds)) {
+            throw new Invalid(KINDS_EXPECTED);
+        }
         return kinds;
+    }
+
+    /**
+     * Whether a filter without {@code artifact} asks for deletions (kinds exactly [5]) rather than for
+     * channel metadata; a filter mixing both is refused by {@link #parse}.
+     */
+    static boolean asksForDeletions(JsonNode filter) {
+        JsonNode kinds = filter.get("kinds");
+        if (kinds == null || !kinds.isArray() || kinds.isEmpty()) {
+            return false;
+        }
+        for (JsonNode kind : kinds) {
+            if (!kind.isIntegralNumber() || kind.longValue() != Kinds.DELETION) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static List<UUID> channels(JsonNode value) {
@@ -111,7 +138,7 @@ public record ChannelMetadataFilter(
         return channels;
     }
 
-    private static Set<String> authors(JsonNode value) {
+    static Set<String> authors(JsonNode value) {
         if (!value.isArray() || value.isEmpty() || value.size() > Limits.CHANNEL_METADATA_MAX_IDS) {
             throw new Invalid("authors must be an array of 1.." + Limits.CHANNEL_METADATA_MAX_IDS + " pubkeys");
         }
@@ -125,14 +152,14 @@ public record ChannelMetadataFilter(
         return authors;
     }
 
-    private static long timestamp(String key, JsonNode value) {
+    static long timestamp(String key, JsonNode value) {
         if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0) {
             throw new Invalid(key + " must be a non-negative integer (seconds since the epoch)");
         }
         return value.longValue();
     }
 
-    private static int limit(JsonNode value) {
+    static int limit(JsonNode value) {
         if (!value.isIntegralNumber()
                 || !value.canConvertToInt()
                 || value.intValue() < 1
@@ -142,7 +169,7 @@ public record ChannelMetadataFilter(
         return value.intValue();
     }
 
-    private static String kindList() {
+    static String kindList() {
         return Kinds.CHANNEL_METADATA + ", " + Kinds.CHANNEL_ADMINS + ", " + Kinds.CHANNEL_MEMBERS;
     }
 }

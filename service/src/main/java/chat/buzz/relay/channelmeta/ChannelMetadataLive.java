@@ -1,10 +1,15 @@
 package chat.buzz.relay.channelmeta;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Tags;
 import chat.buzz.relay.changes.Change;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -50,8 +55,12 @@ public final class ChannelMetadataLive {
         return reads.relayPubkey();
     }
 
-    public Handle subscribe(long community, String reader, ChannelMetadataFilter filter, Sink sink) {
-        MetadataSubscription subscription = new MetadataSubscription(community, reader, filter, sink);
+    public Handle subscribe(long community, String reader, MetadataRequest request, Sink sink) {
+        List<ChannelMetadataFilter> watches = new ArrayList<>();
+        for (DeletionFilter deletion : request.deletions()) {
+            deletion.watched(reads.relayPubkey()).ifPresent(watches::add);
+        }
+        MetadataSubscription subscription = new MetadataSubscription(community, reader, request, watches, sink);
         run(() -> {
             if (subscription.cancelled()) {
                 return;
@@ -60,7 +69,14 @@ public final class ChannelMetadataLive {
                     .computeIfAbsent(community, c -> ConcurrentHashMap.newKeySet())
                     .add(subscription);
             try {
-                subscription.snapshot(reads.read(community, reader, filter));
+                Map<UUID, Set<Integer>> watched = new HashMap<>();
+                for (ChannelMetadataFilter watch : watches) {
+                    for (Event event : reads.read(community, reader, watch)) {
+                        watched.computeIfAbsent(channelOf(event), c -> new TreeSet<>())
+                                .addAll(watch.kinds());
+                    }
+                }
+                subscription.snapshot(reads.read(community, reader, request), watched);
             } catch (RuntimeException e) {
                 fail(subscription, e);
             }
@@ -95,19 +111,52 @@ public final class ChannelMetadataLive {
             return;
         }
         for (MetadataSubscription subscription : List.copyOf(subscriptions)) {
-            if (subscription.cancelled() || !subscription.filter().concerns(channel)) {
+            if (subscription.cancelled()) {
                 continue;
             }
             try {
-                List<Event> now = reads.channel(community, subscription.reader(), channel, subscription.filter());
-                subscription.update(
-                        channel,
-                        now,
-                        () -> reads.withdrawal(channel, subscription.filter().kinds()));
+                changed(community, channel, subscription);
             } catch (RuntimeException e) {
                 fail(subscription, e);
             }
         }
+    }
+
+    private void changed(long community, UUID channel, MetadataSubscription subscription) {
+        Map<String, Event> now = new LinkedHashMap<>();
+        Set<Integer> concernedKinds = new TreeSet<>();
+        boolean concerned = false;
+        for (ChannelMetadataFilter filter : subscription.metadataFilters()) {
+            if (filter.concerns(channel)) {
+                concerned = true;
+                concernedKinds.addAll(filter.kinds());
+                for (Event event : reads.channel(community, subscription.reader(), channel, filter)) {
+                    now.putIfAbsent(event.id(), event);
+                }
+            }
+        }
+        Set<Integer> watchedKinds = new TreeSet<>();
+        for (ChannelMetadataFilter watch : subscription.watches()) {
+            if (watch.concerns(channel)) {
+                concerned = true;
+                if (!reads.channel(community, subscription.reader(), channel, watch)
+                        .isEmpty()) {
+                    watchedKinds.addAll(watch.kinds());
+                }
+            }
+        }
+        if (concerned) {
+            subscription.update(
+                    channel,
+                    List.copyOf(now.values()),
+                    watchedKinds,
+                    concernedKinds,
+                    kinds -> reads.withdrawal(channel, kinds));
+        }
+    }
+
+    private static UUID channelOf(Event event) {
+        return UUID.fromString(event.tag(Tags.ARTIFACT_ID).orElseThrow());
     }
 
     private void fail(MetadataSubscription subscription, RuntimeException e) {

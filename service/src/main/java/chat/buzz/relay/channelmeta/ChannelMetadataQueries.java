@@ -16,7 +16,7 @@ final class ChannelMetadataQueries {
      */
     static final String CHANNELS = """
             WITH listed AS (
-                SELECT c.id, c.name, c.visibility, c.unlisted, c.ttl_seconds,
+                SELECT c.id, c.name, c.visibility, c.unlisted, c.ttl_seconds, c.about, c.picture,
                        CAST(floor(extract(epoch FROM c.settings_modified_at)) AS bigint) AS settings_at,
                        CAST(floor(extract(epoch FROM c.members_modified_at)) AS bigint) AS members_at
                 FROM channels c
@@ -26,7 +26,7 @@ final class ChannelMetadataQueries {
                            CASE WHEN :settings AND l.settings_at BETWEEN :since AND :until THEN l.settings_at END,
                            CASE WHEN :members AND l.members_at BETWEEN :since AND :until THEN l.members_at END) AS newest
                 FROM listed l)
-            SELECT w.id, w.name, w.visibility, w.unlisted, w.ttl_seconds, w.settings_at, w.members_at,
+            SELECT w.id, w.name, w.visibility, w.unlisted, w.ttl_seconds, w.about, w.picture, w.settings_at, w.members_at,
                    COALESCE(m.pubkeys, '{}') AS pubkeys, COALESCE(m.roles, '{}') AS roles
             FROM in_window w
             LEFT JOIN LATERAL (

@@ -9,7 +9,9 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
@@ -43,6 +45,25 @@ public final class ChannelMetadataReads {
 
     public List<Event> read(long community, String reader, ChannelMetadataFilter filter) {
         return read(community, reader, filter, !filter.channels().isEmpty());
+    }
+
+    /**
+     * The union of what each metadata filter reads, each event once, newest first; deletion filters add
+     * nothing, as no deletion is kept (see {@link DeletionFilter}).
+     */
+    public List<Event> read(long community, String reader, MetadataRequest request) {
+        if (request.metadata().size() == 1) {
+            return read(community, reader, request.metadata().get(0));
+        }
+        Map<String, Event> union = new LinkedHashMap<>();
+        for (ChannelMetadataFilter filter : request.metadata()) {
+            for (Event event : read(community, reader, filter)) {
+                union.putIfAbsent(event.id(), event);
+            }
+        }
+        List<Event> found = new ArrayList<>(union.values());
+        found.sort(NEWEST_FIRST);
+        return found;
     }
 
     /**
@@ -113,6 +134,8 @@ public final class ChannelMetadataReads {
                 "private".equals(rs.getString("visibility")),
                 rs.getBoolean("unlisted"),
                 ttlSeconds,
+                rs.getString("about"),
+                rs.getString("picture"),
                 rs.getLong("settings_at"),
                 rs.getLong("members_at"),
                 strings(rs.getArray("pubkeys")),

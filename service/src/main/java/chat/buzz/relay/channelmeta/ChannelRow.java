@@ -6,7 +6,9 @@ import java.util.UUID;
 /**
  * One listed channel as the metadata read finds it.
  *
- * @param settingsAt when name, visibility, unlisted flag or TTL last changed (epoch seconds)
+ * @param about      the description, null when not set
+ * @param picture    the picture's URL, null when not set
+ * @param settingsAt when name, visibility, unlisted flag, TTL, description or picture last changed (epoch seconds)
  * @param membersAt  when a membership last started, ended or changed its role (epoch seconds)
  * @param pubkeys    the active members, ordered
  * @param roles      their roles, in the same order
@@ -17,6 +19,8 @@ record ChannelRow(
         boolean isPrivate,
         boolean unlisted,
         Long ttlSeconds,
+        String about,
+        String picture,
         long settingsAt,
         long membersAt,
         List<String> pubkeys,

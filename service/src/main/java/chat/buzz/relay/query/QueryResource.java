@@ -1,16 +1,19 @@
 package chat.buzz.relay.query;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.channelmeta.ChannelMetadataFilter;
 import chat.buzz.relay.channelmeta.ChannelMetadataReads;
+import chat.buzz.relay.channelmeta.MetadataRequest;
 import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.Utf8;
 import com.codahale.metrics.annotation.ExceptionMetered;
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.auth.Auth;
 import jakarta.ws.rs.Consumes;
@@ -20,10 +23,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.CharacterCodingException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** POST /query: one filter object in an array; its "artifact" key chooses the mode, and without one it reads channel metadata. */
+/**
+ * POST /query: an array of filter objects. One with an "artifact" key chooses the artifact mode and is alone;
+ * without one they read channel metadata, several at once if asked.
+ */
 @Path("/query")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.WILDCARD)
@@ -42,11 +49,15 @@ public final class QueryResource {
     @Timed
     @ExceptionMetered
     public Response query(@Auth Caller caller, byte[] body) {
-        ObjectNode filter = singleFilter(body);
-        JsonNode mode = filter.get("artifact");
-        if (mode == null) {
-            return channelMetadata(caller, filter);
+        ArrayNode filters = filters(body);
+        if (isChannelMetadata(filters)) {
+            return channelMetadata(caller, filters);
         }
+        if (filters.size() != 1) {
+            throw new QueryRejection("an artifact read (a filter with \"artifact\") has exactly one filter");
+        }
+        ObjectNode filter = (ObjectNode) filters.get(0);
+        JsonNode mode = filter.get("artifact");
         if (!mode.isTextual()) {
             throw new QueryRejection("the filter needs \"artifact\": \"current\" or \"incremental\"");
         }
@@ -59,14 +70,26 @@ public final class QueryResource {
         };
     }
 
-    private Response channelMetadata(Caller caller, ObjectNode filter) {
-        ChannelMetadataFilter parsed;
+    /** No filter has an {@code artifact} key: a channel-metadata read (PROTOCOL 4.6), which may have several. */
+    private static boolean isChannelMetadata(ArrayNode filters) {
+        for (JsonNode filter : filters) {
+            if (filter.has("artifact")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Response channelMetadata(Caller caller, ArrayNode filters) {
+        MetadataRequest request;
         try {
-            parsed = ChannelMetadataFilter.parse(filter, channelMetadata.relayPubkey());
+            List<JsonNode> list = new ArrayList<>();
+            filters.forEach(list::add);
+            request = MetadataRequest.parse(list, channelMetadata.relayPubkey());
         } catch (ChannelMetadataFilter.Invalid e) {
             throw new QueryRejection(e.getMessage());
         }
-        List<Event> events = channelMetadata.read(caller.community().id(), caller.pubkey(), parsed);
+        List<Event> events = channelMetadata.read(caller.community().id(), caller.pubkey(), request);
         String body = events.stream().map(Event::toJson).collect(Collectors.joining(",", "[", "]"));
         return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();
     }
@@ -80,13 +103,16 @@ public final class QueryResource {
 
     private boolean isIncremental(byte[] body) {
         try {
-            return "incremental".equals(singleFilter(body).path("artifact").textValue());
+            ArrayNode filters = filters(body);
+            return filters.size() == 1
+                    && "incremental".equals(filters.get(0).path("artifact").textValue());
         } catch (QueryRejection notAFilter) {
             return false;
         }
     }
 
-    private ObjectNode singleFilter(byte[] body) {
+    /** The body: a JSON array of filter objects, at least one. */
+    private static ArrayNode filters(byte[] body) {
         JsonNode request;
         try {
             request = StrictJson.read(Utf8.decodeStrict(body == null ? new byte[0] : body));
@@ -95,12 +121,16 @@ public final class QueryResource {
         } catch (JacksonException e) {
             throw new QueryRejection("body is not valid JSON");
         }
-        if (request == null
-                || !request.isArray()
-                || request.size() != 1
-                || !request.get(0).isObject()) {
-            throw new QueryRejection("body must be a JSON array with exactly one filter object");
+        if (request == null || !request.isArray() || request.isEmpty()) {
+            throw new QueryRejection("body must be a JSON array of filter objects: exactly one for an artifact read,"
+                    + " 1.." + Limits.CHANNEL_METADATA_MAX_FILTERS + " for channel metadata");
         }
-        return (ObjectNode) request.get(0);
+        for (JsonNode filter : request) {
+            if (!filter.isObject()) {
+                throw new QueryRejection("body must be a JSON array of filter objects: exactly one for an artifact"
+                        + " read, 1.." + Limits.CHANNEL_METADATA_MAX_FILTERS + " for channel metadata");
+            }
+        }
+        return (ArrayNode) request;
     }
 }

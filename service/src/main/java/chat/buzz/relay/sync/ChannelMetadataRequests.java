@@ -2,13 +2,16 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.relay.channelmeta.ChannelMetadataFilter;
 import chat.buzz.relay.channelmeta.ChannelMetadataLive;
+import chat.buzz.relay.channelmeta.MetadataRequest;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One connection's channel-metadata subscriptions (PROTOCOL 4.6): a REQ whose filter has no
- * {@code artifact} key. They need AUTH but not the sync gate: channel metadata is always available.
+ * One connection's channel-metadata subscriptions (PROTOCOL 4.6): a REQ whose filters (one or
+ * several) have no {@code artifact} key. They need AUTH but not the sync gate: channel metadata is always available.
  */
 final class ChannelMetadataRequests {
     private final SyncSession session;
@@ -20,25 +23,39 @@ final class ChannelMetadataRequests {
         this.live = live;
     }
 
-    /** Whether a REQ's filter asks for channel metadata rather than artifacts. */
+    /**
+     * Whether a REQ asks for channel metadata rather than artifacts: it has filters and none of them
+     * has an {@code artifact} key (one lone filter that is no object goes to the sync path, which says
+     * what a sync filter must be).
+     */
     static boolean isChannelMetadata(JsonNode message) {
-        return message.size() == 3
-                && message.get(2).isObject()
-                && !message.get(2).has("artifact");
+        if (message.size() < 3 || (message.size() == 3 && !message.get(2).isObject())) {
+            return false;
+        }
+        for (int i = 2; i < message.size(); i++) {
+            if (message.get(i).has("artifact")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Starts (or replaces) subscription {@code id}; the caller has checked AUTH and closed any artifact one. */
-    void subscribe(String id, JsonNode filterNode) {
-        ChannelMetadataFilter filter;
+    void subscribe(String id, JsonNode message) {
+        List<JsonNode> filters = new ArrayList<>();
+        for (int i = 2; i < message.size(); i++) {
+            filters.add(message.get(i));
+        }
+        MetadataRequest request;
         try {
-            filter = ChannelMetadataFilter.parse(filterNode, live.relayPubkey());
+            request = MetadataRequest.parse(filters, live.relayPubkey());
         } catch (ChannelMetadataFilter.Invalid e) {
             session.reply(Frames.closed(id, "invalid: " + e.getMessage()));
             return;
         }
         close(id);
         ChannelMetadataLive.Handle handle =
-                live.subscribe(session.community().id(), session.reader(), filter, new ChannelMetadataLive.Sink() {
+                live.subscribe(session.community().id(), session.reader(), request, new ChannelMetadataLive.Sink() {
                     @Override
                     public void event(String eventJson) {
                         session.deliver(Frames.event(id, eventJson));

@@ -41,7 +41,7 @@ final class SessionSubscriptions {
         // Channel metadata (PROTOCOL 4.6): after AUTH, whatever the sync gate says.
         if (ChannelMetadataRequests.isChannelMetadata(message)) {
             if (freeSlotFor(id)) {
-                channelMetadata.subscribe(id, message.get(2));
+                channelMetadata.subscribe(id, message);
             }
             return;
         }

@@ -227,6 +227,11 @@ class SyncProtocolTest {
                     "g",
                     "[\"REQ\",\"g\",{\"artifact\":\"sync\"},{\"artifact\":\"sync\"}]",
                     "invalid: a sync REQ has exactly one filter");
+            assertClosed(
+                    client,
+                    "h",
+                    "[\"REQ\",\"h\",{\"kinds\":[39000]},{\"artifact\":\"sync\"}]",
+                    "invalid: a sync REQ has exactly one filter");
 
             client.subscribe("ok", scopeFilter(noScope()));
             client.awaitEose("ok");
