@@ -51,7 +51,7 @@ class RefusalTest {
         assertThat(JSON.writeValueAsString(unavailable.getEntity()))
                 .isEqualTo("{\"error\":\"unavailable: too many current reads right now; retry after 3 s\"}");
         assertThat(JSON.writeValueAsString(OutageReply.plain(4).getEntity()))
-                .isEqualTo("{\"error\":\"unavailable: the database is unreachable; retry after 4 s\"}");
+                .isEqualTo("{\"error\":\"unavailable: the database is unavailable; retry after 4 s\"}");
         assertThat(OutageReply.plain(4).getHeaderString("Retry-After")).isEqualTo("4");
     }
 
