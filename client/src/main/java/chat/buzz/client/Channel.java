@@ -76,7 +76,8 @@ public record Channel(
                 d,
                 metadata.tag(Tags.CHANNEL_NAME).orElse(""),
                 metadata.tagCount(Tags.PRIVATE_CHANNEL) > 0,
-                metadata.tagCount(Tags.HIDDEN_CHANNEL) > 0,
+                // Every private channel is hidden too (4.6); only an open one is "unlisted" by it.
+                metadata.tagCount(Tags.HIDDEN_CHANNEL) > 0 && metadata.tagCount(Tags.PRIVATE_CHANNEL) == 0,
                 ttl,
                 Map.copyOf(roles),
                 List.copyOf(active));

@@ -164,8 +164,11 @@ public final class LeakOracle {
             case Kinds.CHANNEL_METADATA -> {
                 tags.removeIf(tag -> tag.get(0).equals(Tags.CHANNEL_NAME));
                 if (!channel.open) {
+                    // PROTOCOL 4.6: members only, no join, never shown to others, only members write.
                     expected.add(List.of(Tags.PRIVATE_CHANNEL));
                     expected.add(List.of(Tags.CLOSED_CHANNEL));
+                    expected.add(List.of(Tags.HIDDEN_CHANNEL));
+                    expected.add(List.of(Tags.RESTRICTED_CHANNEL));
                 } else if (channel.unlisted) {
                     expected.add(List.of(Tags.HIDDEN_CHANNEL));
                 }
