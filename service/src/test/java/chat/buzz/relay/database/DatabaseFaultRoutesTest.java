@@ -129,10 +129,11 @@ class DatabaseFaultRoutesTest {
         long logBefore = logLines();
         execute("ALTER DATABASE " + database + " CONNECTION LIMIT 0");
         terminateTheRelaysSessions();
-
-        everyRouteAnswers503(channel, Serving.NOTHING);
-
-        execute("ALTER DATABASE " + database + " CONNECTION LIMIT -1");
+        try {
+            everyRouteAnswers503(channel, Serving.NOTHING);
+        } finally {
+            execute("ALTER DATABASE " + database + " CONNECTION LIMIT -1");
+        }
         awaitBackAndQuiet(channel, logBefore, "too many connections");
     }
 
@@ -143,11 +144,12 @@ class DatabaseFaultRoutesTest {
         long logBefore = logLines();
         execute("ALTER DATABASE " + database + " SET default_transaction_read_only = on");
         terminateTheRelaysSessions();
-
-        everyRouteAnswers503(channel, Serving.READS);
-
-        // No sessions are ended this time: the relay replaces its read-only connections by itself.
-        execute("ALTER DATABASE " + database + " RESET default_transaction_read_only");
+        try {
+            everyRouteAnswers503(channel, Serving.READS);
+        } finally {
+            // No sessions are ended this time: the relay replaces its read-only connections by itself.
+            execute("ALTER DATABASE " + database + " RESET default_transaction_read_only");
+        }
         awaitBackAndQuiet(channel, logBefore, "read-only");
     }
 
@@ -217,10 +219,17 @@ class DatabaseFaultRoutesTest {
             assertThat(incremental.error()).isEqualTo("incremental_database_unavailable");
             assertThat(incremental.message()).isNotBlank();
 
-            HttpResponse<String> ready = get(relay.baseUrl() + "/health/ready", null);
             if (serving.databaseReads()) {
-                assertThat(ready.statusCode()).as("readiness only reads").isEqualTo(200);
+                // Readiness only reads, but it also waits for the change feed, which the terminated
+                // sessions took down and which reconnects (LISTEN works on a read-only database) on its own.
+                await().atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(200))
+                        .untilAsserted(() -> assertThat(get(relay.baseUrl() + "/health/ready", null)
+                                        .statusCode())
+                                .as("readiness only reads")
+                                .isEqualTo(200));
             } else {
+                HttpResponse<String> ready = get(relay.baseUrl() + "/health/ready", null);
                 assertUnavailable("/health/ready", ready);
                 assertThat(ready.body()).isEqualTo("{\"status\":\"not ready\"}");
             }
