@@ -98,26 +98,46 @@ function schemaState(unmet) {
     : el("p", { id: "incremental-schema", class: "ok" }, "Incremental schema: every changeset and index in place.");
 }
 
+// The last fleet the API answered, and when: while the API cannot answer (its database is down, say),
+// the page keeps showing it, marked stale, instead of losing the table the operator is reading.
+let lastFleet = null;
+let lastFleetAt = null;
+
+function staleBanner(message) {
+  return el("div", { class: "error", id: "fleet-stale", role: "alert" },
+    el("p", {}, `STALE: the fleet could not be reloaded (${message}); below is the fleet as last loaded at `
+      + `${lastFleetAt.toISOString()}, retrying every 5 s.`));
+}
+
 async function render(notice) {
   clearTimeout(refresh);
   const reply = await api("/api/instances");
   if (!reply.ok) {
-    showMessage(main, "error", reply.json?.message ?? "Could not load the fleet view.");
+    const message = reply.json?.message ?? `HTTP ${reply.status}`;
+    if (lastFleet) draw(lastFleet, staleBanner(message));
+    else showMessage(main, "error", reply.json?.message ?? "Could not load the fleet view.");
     refresh = setTimeout(render, 5000);
     return;
   }
-  const fleet = reply.json;
+  lastFleet = reply.json;
+  lastFleetAt = new Date();
+  const drawn = draw(lastFleet, notice ? el("div", { class: "notice", role: "status" }, notice) : "");
+  refresh = setTimeout(render, drawn ? Math.max(1000, lastFleet.heartbeatSeconds * 1000) : 1000);
+}
+
+// Draws the fleet under the banner; returns false when it left the page alone for a form being filled in.
+
+function draw(fleet, banner) {
   // A form being filled in is not redrawn under the operator's hands.
   if (main.contains(document.activeElement) && document.activeElement.tagName === "INPUT") {
-    refresh = setTimeout(render, 1000);
-    return;
+    return false;
   }
   const stale = fleet.instances.filter(i => i.stale && !i.gone).length;
   const gone = fleet.instances.filter(i => i.gone).length;
   const headers = ["Instance", "Host", "Version", "Last heartbeat", "Gates applied", "Change feed", "Pool in use",
     "WebSocket", "Incremental permits", "Requests · 503s · resets"];
   main.replaceChildren(
-    notice ? el("div", { class: "notice", role: "status" }, notice) : "",
+    banner,
     schemaState(fleet.incrementalSchema.incremental),
     el("p", { id: "fleet-summary" }, `${fleet.instances.length} instance(s), ${stale} stale, ${gone} gone. Each beats every `
       + `${fleet.heartbeatSeconds} s; ${fleet.staleAfterMissedBeats} missed beats mark it stale.`),
@@ -126,7 +146,7 @@ async function render(notice) {
       el("tbody", {}, fleet.instances.map(row))),
     el("p", { class: "legend" }, SERIES.map(([field, color]) =>
       el("span", {}, el("span", { class: "swatch", style: `background:${color}` }), `${UNITS[field]} per heartbeat`))));
-  refresh = setTimeout(render, Math.max(1000, fleet.heartbeatSeconds * 1000));
+  return true;
 }
 
 if (await page()) await render();

@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -90,6 +91,50 @@ class ConsoleFleetTest {
                     .hasSize(1);
             assertThat(browser.driver.findElement(By.tagName("h1")).getText()).isEqualTo("Fleet");
             browser.screenshot("fleet");
+        }
+    }
+
+    @Test
+    void whileTheFleetCannotBeReadThePageKeepsTheLastFleetMarkedStale() {
+        try (Browser browser = new Browser()) {
+            browser.signIn(FIRST.adminUrl());
+            browser.driver.findElement(By.linkText("Fleet")).click();
+            browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#fleet tbody tr")));
+            int shown = browser.driver
+                    .findElements(By.cssSelector("#fleet tbody tr"))
+                    .size();
+
+            // Every new session gives up on a lock at once; the pools' sessions are replaced to take it up.
+            FIRST.jdbi().useHandle(h -> {
+                h.execute("ALTER DATABASE "
+                        + h.select("SELECT current_database()")
+                                .mapTo(String.class)
+                                .one() + " SET lock_timeout = '200ms'");
+                h.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        + " WHERE datname = current_database() AND pid <> pg_backend_pid()");
+            });
+            try (Handle locker = FIRST.jdbi().open()) {
+                locker.begin();
+                locker.execute("SET LOCAL lock_timeout = 0");
+                locker.execute("LOCK TABLE relay_instances IN ACCESS EXCLUSIVE MODE");
+                browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("fleet-stale")));
+                assertThat(browser.driver.findElement(By.id("fleet-stale")).getText())
+                        .startsWith("STALE: the fleet could not be reloaded")
+                        .contains("as last loaded at");
+                assertThat(browser.driver.findElements(By.cssSelector("#fleet tbody tr")))
+                        .as("the last fleet, still shown")
+                        .hasSize(shown);
+                locker.rollback();
+            } finally {
+                FIRST.jdbi()
+                        .useHandle(h -> h.execute("ALTER DATABASE "
+                                + h.select("SELECT current_database()")
+                                        .mapTo(String.class)
+                                        .one() + " RESET lock_timeout"));
+            }
+            browser.waiting().until(ExpectedConditions.invisibilityOfElementLocated(By.id("fleet-stale")));
+            assertThat(browser.driver.findElements(By.cssSelector("#fleet tbody tr")))
+                    .isNotEmpty();
         }
     }
 
