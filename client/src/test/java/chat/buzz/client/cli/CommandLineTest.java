@@ -82,7 +82,8 @@ class CommandLineTest {
     void anUnknownOptionIsAUsageError() {
         Outcome outcome = run("sync", "--bogus");
         assertThat(outcome.exit()).isEqualTo(ExitCode.USAGE);
-        assertThat(outcome.err()).contains("Unknown option: '--bogus'");
+        assertThat(outcome.err())
+                .isEqualTo("buzz-sync: unknown option '--bogus' for buzz-sync sync\nTry 'buzz-sync sync --help'.\n");
     }
 
     @Test
