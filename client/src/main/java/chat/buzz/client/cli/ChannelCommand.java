@@ -90,7 +90,7 @@ final class ChannelCommand implements Runnable {
 
         @Override
         public Integer call() {
-            String channel = channelArgument.id();
+            String channel = channelArgument.id(connection);
             if (visibility != null && !visibility.equals("open") && !visibility.equals("private")) {
                 throw new UsageProblem("--visibility is open or private, not '" + visibility + "'");
             }
@@ -123,7 +123,7 @@ final class ChannelCommand implements Runnable {
 
         @Override
         public Integer call() {
-            String channel = channelArgument.id();
+            String channel = channelArgument.id(connection);
             return ChannelWriting.run(
                     connection,
                     "channel delete",

@@ -28,7 +28,10 @@ final class ListCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
-    @Option(names = "--channel", paramLabel = "H", description = "only the artifacts of this channel")
+    @Option(
+            names = "--channel",
+            paramLabel = "CHANNEL",
+            description = "only the artifacts of this channel (its id or name)")
     String channel;
 
     @Option(names = "--json", description = "print a JSON array of the head events")
@@ -36,7 +39,7 @@ final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Optional<String> only = Optional.ofNullable(channel).map(h -> Arguments.uuid("--channel", h));
+        Optional<String> only = Optional.ofNullable(channel).map(h -> connection.channel("--channel", h));
         List<StoredArtifact> artifacts;
         Map<String, String> names = new HashMap<>();
         try (Store store = connection.existingStore()) {

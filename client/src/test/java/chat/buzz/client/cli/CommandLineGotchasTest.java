@@ -70,12 +70,12 @@ class CommandLineGotchasTest {
     }
 
     @Test
-    void aChannelThatIsNotAUuidIsAUsageErrorBeforeTheRelayIsAsked() {
+    void aChannelNameNoStoreKnowsIsAUsageErrorBeforeTheRelayIsAsked() {
         CommandLineTest.Outcome outcome = write("", "--channel", "general", "--type", "task.basic", "--title", "t");
         assertThat(outcome.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(outcome.err())
-                .contains("--channel takes a lowercase hyphenated UUID")
-                .contains("not 'general'");
+                .contains("--channel: 'general' is not a channel id, and there is no store at")
+                .contains("give the channel's id");
         assertThat(outcome.err()).doesNotContain("reach");
     }
 
