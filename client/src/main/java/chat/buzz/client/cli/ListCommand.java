@@ -22,6 +22,10 @@ import picocli.CommandLine.Spec;
         description =
                 "Lists the artifacts in the store (no network): id, channel (and its name), type and title, or JSON.")
 final class ListCommand implements Callable<Integer> {
+    /** The legend printed under a list that marks an artifact "(known by id only)". */
+    static final String KNOWN_BY_ID_ONLY = "(known by id only): read by its id, not (yet) confirmed by a sync as"
+            + " discoverable by this key (e.g. in an unlisted channel); left out of the digest";
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -61,6 +65,9 @@ final class ListCommand implements Callable<Integer> {
                     + head.tag(Tags.TITLE).orElse("") + (artifact.knownIdOnly() ? "  (known by id only)" : ""));
         }
         out.println(artifacts.size() + " artifacts");
+        if (artifacts.stream().anyMatch(StoredArtifact::knownIdOnly)) {
+            out.println(KNOWN_BY_ID_ONLY);
+        }
         return ExitCode.OK;
     }
 }
