@@ -92,7 +92,9 @@ public record Channel(
                 d,
                 metadata.tag(Tags.CHANNEL_NAME).orElse(""),
                 metadata.tagCount(Tags.PRIVATE_CHANNEL) > 0,
-                metadata.tagCount(Tags.HIDDEN_CHANNEL) > 0,
+                // NIP-29's "hidden" is on every private channel too (never shown to non-members, PROTOCOL
+                // 4.6); only on an open one does it mean this relay's "unlisted".
+                metadata.tagCount(Tags.HIDDEN_CHANNEL) > 0 && metadata.tagCount(Tags.PRIVATE_CHANNEL) == 0,
                 ttl,
                 Map.copyOf(roles),
                 List.copyOf(active));

@@ -38,13 +38,14 @@ class ChannelTest {
     @Test
     void theThreeKindsFoldIntoOneChannelWithRoles() {
         List<Channel> channels = Channel.fold(List.of(
-                metadata(PLANS, "plans", 10, List.of("private"), List.of("closed")),
+                metadata(PLANS, "plans", 10, List.of("private"), List.of("closed"), List.of("hidden")),
                 signed(Kinds.CHANNEL_ADMINS, 10, List.of(List.of("d", PLANS), List.of("p", alice, "owner"))),
                 signed(Kinds.CHANNEL_MEMBERS, 10, List.of(List.of("d", PLANS), List.of("p", alice), List.of("p", bob))),
                 metadata(LOBBY, "lobby", 11, List.of("hidden"), List.of("ttl", "60"))));
         assertThat(channels).extracting(Channel::name).containsExactly("lobby", "plans");
         Channel plans = channels.get(1);
         assertThat(plans.visibility()).isEqualTo("private");
+        assertThat(plans.unlisted()).as("not shown on a private channel").isFalse();
         assertThat(plans.role(alice)).isEqualTo("owner");
         assertThat(plans.role(bob)).isEqualTo("member");
         assertThat(plans.role(relay.publicKeyHex())).isEqualTo(Channel.NO_ROLE);
