@@ -42,6 +42,22 @@ public record Channel(
         return members.contains(pubkey) ? "member" : NO_ROLE;
     }
 
+    /**
+     * Whether this key discovers the channel's artifacts (PROTOCOL 4.2's D) as the metadata describes it:
+     * no TTL, readable, and named by the scope, or without a scope private with the key a member, open and
+     * listed, or open, unlisted and the key a member.
+     */
+    public boolean discoverableBy(String pubkey, List<String> scope) {
+        if (ttlSeconds.isPresent()) {
+            return false;
+        }
+        boolean member = !role(pubkey).equals(NO_ROLE);
+        if (!scope.isEmpty()) {
+            return scope.contains(id) && (member || !isPrivate);
+        }
+        return isPrivate || unlisted ? member : true;
+    }
+
     /** Folds metadata events into channels, one per {@code d}, ordered by name then id. */
     public static List<Channel> fold(Collection<Event> events) {
         Map<String, Map<Integer, Event>> byChannel = new TreeMap<>();
@@ -76,7 +92,8 @@ public record Channel(
                 d,
                 metadata.tag(Tags.CHANNEL_NAME).orElse(""),
                 metadata.tagCount(Tags.PRIVATE_CHANNEL) > 0,
-                // Every private channel is hidden too (4.6); only an open one is "unlisted" by it.
+                // NIP-29's "hidden" is on every private channel too (never shown to non-members, PROTOCOL
+                // 4.6); only on an open one does it mean this relay's "unlisted".
                 metadata.tagCount(Tags.HIDDEN_CHANNEL) > 0 && metadata.tagCount(Tags.PRIVATE_CHANNEL) == 0,
                 ttl,
                 Map.copyOf(roles),

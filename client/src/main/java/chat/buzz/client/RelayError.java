@@ -18,6 +18,8 @@ public class RelayError extends RuntimeException {
     private static final Pattern UUID_IN_TEXT =
             Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
+    private static final Pattern URL_IN_TEXT = Pattern.compile("[a-z]+://\\S+");
+
     private final int status;
     private final String code;
     private final Duration retryAfter;
@@ -37,20 +39,29 @@ public class RelayError extends RuntimeException {
     }
 
     public static RelayError unreachable(String what, Throwable cause) {
-        RelayError error = new RelayError(0, "unreachable", what + ": " + explain(cause), null);
+        RelayError error = new RelayError(0, "unreachable", what + ": " + explain(what, cause), null);
         error.initCause(cause);
         return error;
     }
 
     /** Not reached on the first try: not retried, since a relay that was never there will not appear by waiting. */
     public static RelayError neverReached(String what, Throwable cause) {
-        RelayError error = new RelayError(0, NEVER_REACHED, what + ": " + explain(cause), null);
+        RelayError error = new RelayError(0, NEVER_REACHED, what + ": " + explain(what, cause), null);
         error.initCause(cause);
         return error;
     }
 
-    /** The first message along the cause chain; a refused connection often has none but its type. */
-    private static String explain(Throwable cause) {
+    /**
+     * The first message along the cause chain; a refused connection often has none but its type, and a
+     * host name that does not resolve reaches us as a ConnectException wrapping an unresolved address.
+     */
+    private static String explain(String what, Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof java.nio.channels.UnresolvedAddressException
+                    || t instanceof java.net.UnknownHostException) {
+                return "cannot resolve " + hostIn(what).orElse("the relay's host name");
+            }
+        }
         for (Throwable t = cause; t != null; t = t.getCause()) {
             if (t instanceof java.net.ConnectException
                     && (t.getMessage() == null || t.getMessage().isBlank())) {
@@ -66,6 +77,19 @@ public class RelayError extends RuntimeException {
                 .getSimpleName()
                 .replaceAll("([a-z])([A-Z])", "$1 $2")
                 .toLowerCase();
+    }
+
+    /** The host of the first URL in {@code what} ("GET / to http://relay.example:8080"). */
+    private static Optional<String> hostIn(String what) {
+        Matcher url = URL_IN_TEXT.matcher(what);
+        if (!url.find()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.ofNullable(java.net.URI.create(url.group()).getHost());
+        } catch (IllegalArgumentException notAUrl) {
+            return Optional.empty();
+        }
     }
 
     public int status() {

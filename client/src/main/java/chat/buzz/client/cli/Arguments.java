@@ -20,6 +20,11 @@ final class Arguments {
         return lowered;
     }
 
+    /** Whether {@code value} is a UUID in either case, as opposed to a channel name. */
+    static boolean isUuid(String value) {
+        return value != null && UUID.matcher(value.toLowerCase(Locale.ROOT)).matches();
+    }
+
     /** A public key: 64 hex digits, either case (written lowercase, as events carry it). */
     static String pubkey(String value) {
         String lowered = value.toLowerCase(Locale.ROOT);

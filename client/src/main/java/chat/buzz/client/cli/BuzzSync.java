@@ -62,11 +62,12 @@ public final class BuzzSync implements Runnable {
         CommandLine commandLine = new CommandLine(new BuzzSync(stderrIsTerminal));
         commandLine.setOut(out);
         commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler(new UsageErrors());
         commandLine.setExecutionExceptionHandler((error, line, parsed) -> {
             Problems.Problem problem = Problems.of(error);
             line.getErr().println("buzz-sync: " + problem.message());
             if (problem.exitCode() == ExitCode.USAGE) {
-                line.getErr().println("Try 'buzz-sync " + line.getCommandName() + " --help'.");
+                line.getErr().println(UsageErrors.hint(line));
             }
             line.getErr().flush();
             return problem.exitCode();

@@ -34,7 +34,11 @@ final class ChannelCommand implements Runnable {
         @Option(names = "--private", description = "only members may read and write it (default: open to everyone)")
         boolean isPrivate;
 
-        @Option(names = "--unlisted", description = "an open channel left out of broad discovery")
+        @Option(
+                names = "--unlisted",
+                arity = "0..1",
+                paramLabel = "true|false",
+                description = "an open channel left out of broad discovery (--unlisted alone means true)")
         boolean unlisted;
 
         @Option(names = "--ttl", paramLabel = "SECONDS", description = "its artifacts are ephemeral (never synced)")
@@ -73,7 +77,12 @@ final class ChannelCommand implements Runnable {
         @Option(names = "--visibility", description = "open or private")
         String visibility;
 
-        @Option(names = "--unlisted", paramLabel = "true|false", description = "leave it out of broad discovery")
+        // arity 0..1: "--unlisted true", "--unlisted false" and "--unlisted" alone (true) all parse.
+        @Option(
+                names = "--unlisted",
+                arity = "0..1",
+                paramLabel = "true|false",
+                description = "true leaves it out of broad discovery, false lists it again (alone: true)")
         Boolean unlisted;
 
         @Option(names = "--ttl", paramLabel = "SECONDS", description = "a TTL in seconds; 0 clears it")
@@ -81,7 +90,7 @@ final class ChannelCommand implements Runnable {
 
         @Override
         public Integer call() {
-            String channel = channelArgument.id();
+            String channel = channelArgument.id(connection);
             if (visibility != null && !visibility.equals("open") && !visibility.equals("private")) {
                 throw new UsageProblem("--visibility is open or private, not '" + visibility + "'");
             }
@@ -114,7 +123,7 @@ final class ChannelCommand implements Runnable {
 
         @Override
         public Integer call() {
-            String channel = channelArgument.id();
+            String channel = channelArgument.id(connection);
             return ChannelWriting.run(
                     connection,
                     "channel delete",

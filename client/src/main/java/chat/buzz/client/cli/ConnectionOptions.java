@@ -41,7 +41,7 @@ final class ConnectionOptions {
             names = "--scope",
             paramLabel = "CHANNEL",
             split = ",",
-            description = "sync only these channels (ids, comma-separated or repeated; at most 100). "
+            description = "sync only these channels (ids or names, comma-separated or repeated; at most 100). "
                     + "Changing the scope starts the store afresh.")
     List<String> scope = new ArrayList<>();
 
@@ -72,7 +72,7 @@ final class ConnectionOptions {
     /** Checks every option before the key, the store or the relay is touched: a usage error costs nothing. */
     SignedHttp http() {
         String url = relay();
-        scope.replaceAll(channel -> Arguments.uuid("--scope", channel));
+        scope.replaceAll(channel -> channel("--scope", channel));
         if (scope.size() > 100) {
             throw new UsageProblem("--scope names at most 100 channels");
         }
@@ -91,6 +91,11 @@ final class ConnectionOptions {
         SignedHttp http = http();
         return new SyncClient(
                 http, SqliteStore.open(store), scope, Backoff.standard().withAttempts(attempts), listener);
+    }
+
+    /** The id of a channel given by id or by a name the store knows ({@link ChannelNames}). */
+    String channel(String what, String value) {
+        return ChannelNames.resolve(what, value, store);
     }
 
     /** The store as it is, for commands that only read it: a missing one is an error, never created. */

@@ -2,6 +2,8 @@ package chat.buzz.client.cli;
 
 import chat.buzz.protocol.NostrKeys;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -21,22 +23,38 @@ final class KeyFile {
 
     private static final Pattern HEX_KEY = Pattern.compile("[0-9a-f]{64}");
 
+    /** What a key file must hold, said with every refusal of one. */
+    static final String MUST_HOLD =
+            "a key file holds one line of 64 hex digits, a secp256k1 secret key" + " (buzz-sync keygen writes one)";
+
     /** Reads the key (hex digits in either case); {@code warnings} hears when others may read the file. */
     static NostrKeys read(Path file, Consumer<String> warnings) {
-        String text;
+        byte[] bytes;
         try {
-            text = Files.readString(file, StandardCharsets.US_ASCII).trim().toLowerCase(Locale.ROOT);
+            bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             throw new KeyFileProblem(
                     "no key file at " + file + " (create one with: buzz-sync keygen --key " + file + ")");
         } catch (IOException e) {
             throw new KeyFileProblem("cannot read the key file " + file + ": " + e.getMessage());
         }
+        String text;
+        try {
+            text = StandardCharsets.US_ASCII
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString()
+                    .trim()
+                    .toLowerCase(Locale.ROOT);
+        } catch (CharacterCodingException notText) {
+            throw new KeyFileProblem("the key file " + file + " is not a key: it holds " + bytes.length
+                    + " bytes that are not text; " + MUST_HOLD);
+        }
         if (!HEX_KEY.matcher(text).matches()) {
             throw new KeyFileProblem("the key file " + file + " does not hold a secret key as 64 hex digits"
                     + " (it holds " + text.length() + " characters"
                     + (text.chars().allMatch(c -> Character.digit(c, 16) >= 0) ? "" : ", not all of them hex digits")
-                    + ")");
+                    + "); " + MUST_HOLD);
         }
         NostrKeys keys;
         try {

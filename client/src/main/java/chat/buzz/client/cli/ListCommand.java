@@ -22,13 +22,20 @@ import picocli.CommandLine.Spec;
         description =
                 "Lists the artifacts in the store (no network): id, channel (and its name), type and title, or JSON.")
 final class ListCommand implements Callable<Integer> {
+    /** The legend printed under a list that marks an artifact "(known by id only)". */
+    static final String KNOWN_BY_ID_ONLY = "(known by id only): read by its id, not (yet) confirmed by a sync as"
+            + " discoverable by this key (e.g. in an unlisted channel); left out of the digest";
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Mixin
     ConnectionOptions connection;
 
-    @Option(names = "--channel", paramLabel = "H", description = "only the artifacts of this channel")
+    @Option(
+            names = "--channel",
+            paramLabel = "CHANNEL",
+            description = "only the artifacts of this channel (its id or name)")
     String channel;
 
     @Option(names = "--json", description = "print a JSON array of the head events")
@@ -36,7 +43,7 @@ final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Optional<String> only = Optional.ofNullable(channel).map(h -> Arguments.uuid("--channel", h));
+        Optional<String> only = Optional.ofNullable(channel).map(h -> connection.channel("--channel", h));
         List<StoredArtifact> artifacts;
         Map<String, String> names = new HashMap<>();
         try (Store store = connection.existingStore()) {
@@ -58,6 +65,9 @@ final class ListCommand implements Callable<Integer> {
                     + head.tag(Tags.TITLE).orElse("") + (artifact.knownIdOnly() ? "  (known by id only)" : ""));
         }
         out.println(artifacts.size() + " artifacts");
+        if (artifacts.stream().anyMatch(StoredArtifact::knownIdOnly)) {
+            out.println(KNOWN_BY_ID_ONLY);
+        }
         return ExitCode.OK;
     }
 }

@@ -34,7 +34,7 @@ final class MemberCommand implements Runnable {
 
         @Override
         public Integer call() {
-            String channel = target.channel();
+            String channel = target.channel(connection);
             String member = target.member();
             if (role != null && !role.equals("admin") && !role.equals("member")) {
                 throw new UsageProblem("--role is admin or member, not '" + role + "'");
@@ -61,7 +61,7 @@ final class MemberCommand implements Runnable {
 
         @Override
         public Integer call() {
-            String channel = target.channel();
+            String channel = target.channel(connection);
             String member = target.member();
             return ChannelWriting.run(
                     connection,

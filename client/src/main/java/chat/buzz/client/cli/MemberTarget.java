@@ -11,8 +11,8 @@ final class MemberTarget {
     @Parameters(index = "1", paramLabel = "PUBKEY", description = "the member's public key (64 hex digits)")
     String pubkey;
 
-    String channel() {
-        return channelArgument.id();
+    String channel(ConnectionOptions connection) {
+        return channelArgument.id(connection);
     }
 
     String member() {

@@ -21,7 +21,7 @@ final class MembershipCommands {
 
         @Override
         public Integer call() {
-            String id = channel.id();
+            String id = channel.id(connection);
             String verb = getClass().getAnnotation(Command.class).name();
             return ChannelWriting.run(
                     connection,

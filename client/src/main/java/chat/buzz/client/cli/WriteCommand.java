@@ -63,7 +63,10 @@ final class WriteCommand implements Callable<Integer> {
     @Option(names = "--id", paramLabel = "D", description = "the artifact id; a new one is made for create")
     String id;
 
-    @Option(names = "--channel", paramLabel = "H", description = "home channel (create) or destination (move)")
+    @Option(
+            names = "--channel",
+            paramLabel = "CHANNEL",
+            description = "home channel (create) or destination (move): its id or its name")
     String channel;
 
     @Option(names = "--type", description = "the artifact type, containing a dot (create; kept afterwards)")
@@ -93,7 +96,7 @@ final class WriteCommand implements Callable<Integer> {
         if (!OPS.contains(op)) {
             throw new UsageProblem("--op is one of create, update, move, delete, restore; not '" + op + "'");
         }
-        channel = channel == null ? null : Arguments.uuid("--channel", channel);
+        channel = channel == null ? null : connection.channel("--channel", channel);
         id = id == null ? null : Arguments.uuid("--id", id);
         PrintWriter out = spec.commandLine().getOut();
         try (SyncClient client = connection.open(connection.notes())) {

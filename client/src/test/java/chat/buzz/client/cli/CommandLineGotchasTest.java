@@ -70,12 +70,12 @@ class CommandLineGotchasTest {
     }
 
     @Test
-    void aChannelThatIsNotAUuidIsAUsageErrorBeforeTheRelayIsAsked() {
+    void aChannelNameNoStoreKnowsIsAUsageErrorBeforeTheRelayIsAsked() {
         CommandLineTest.Outcome outcome = write("", "--channel", "general", "--type", "task.basic", "--title", "t");
         assertThat(outcome.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(outcome.err())
-                .contains("--channel takes a lowercase hyphenated UUID")
-                .contains("not 'general'");
+                .contains("--channel: 'general' is not a channel id, and there is no store at")
+                .contains("give the channel's id");
         assertThat(outcome.err()).doesNotContain("reach");
     }
 
@@ -201,5 +201,26 @@ class CommandLineGotchasTest {
     void stderrOfATestRunIsNoTerminal() {
         // Surefire pipes the forked JVM's stderr: the check must say so, or buzz-sync > log would fill with \r.
         assertThat(Terminal.stderrIsOne()).isFalse();
+    }
+
+    @Test
+    void aListThatMarksAnArtifactKnownByIdOnlySaysWhatThatMeans() {
+        NostrKeys writer = NostrKeys.generate();
+        String d = "99999999-8888-4777-8666-555555555555";
+        chat.buzz.protocol.Event head = writer.sign(
+                chat.buzz.protocol.Kinds.ARTIFACT_REVISION,
+                10,
+                List.of(List.of("d", d), List.of("h", CHANNEL), List.of("type", "task.basic"), List.of("title", "t")),
+                "");
+        Path store = directory.resolve("known.db");
+        try (chat.buzz.client.SqliteStore opened = chat.buzz.client.SqliteStore.open(store)) {
+            opened.applyKnownIds(
+                    List.of(new chat.buzz.client.Entry(true, d, CHANNEL, head.id(), head.toJson(), null)), "p");
+        }
+        CommandLineTest.Outcome outcome = CommandLineTest.run("list", "--store", store.toString());
+        assertThat(outcome.exit()).isZero();
+        assertThat(outcome.out())
+                .isEqualTo(d + "  " + CHANNEL + "  task.basic  t  (known by id only)\n1 artifacts\n"
+                        + ListCommand.KNOWN_BY_ID_ONLY + "\n");
     }
 }
