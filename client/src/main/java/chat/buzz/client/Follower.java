@@ -18,6 +18,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Follower implements AutoCloseable {
     private static final int LIVE_BATCH = 200;
+    /**
+     * Instances that may go away in a row, each reconnected at once (a rolling restart can hand the new
+     * connection to the instance that is just closing); past that, it waits like any lost connection.
+     */
+    private static final int GONE_AWAY_AT_ONCE = 3;
 
     private final SyncClient client;
     private final Duration pollEvery;
@@ -28,6 +33,8 @@ public final class Follower implements AutoCloseable {
     private volatile boolean current;
     private int subscriptions;
     private int resubscriptions;
+    /** Instances that went away since a subscription was last current. */
+    private int goneAway;
     /** When the relay was lost, until the follower is current again; null while connected. */
     private Instant lostAt;
     /** Changes of the initial heads after a reconnect: what happened while the follower was away. */
@@ -126,6 +133,11 @@ public final class Follower implements AutoCloseable {
                     if (stopped) {
                         return nextCheck;
                     }
+                    // A restart of one instance: connect again at once, and the proxy picks another.
+                    if (message.goingAway() && ++goneAway <= GONE_AWAY_AT_ONCE) {
+                        listener.note("the relay instance is restarting; connecting again");
+                        return nextCheck;
+                    }
                     throw new RelayError(0, "unreachable", "WebSocket " + message.reason(), null);
                 }
                 JsonNode frame = message.message();
@@ -213,6 +225,7 @@ public final class Follower implements AutoCloseable {
 
     /** Says the follower is current: the first time, or as a reconnection with what it caught up on. */
     private void current(String how) {
+        goneAway = 0;
         if (lostAt == null) {
             listener.following(how);
         } else {

@@ -30,9 +30,17 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
      * A message from the relay, or the end of the connection ({@code message} null, {@code reason} why),
      * numbered in order of arrival.
      */
-    record Message(long arrival, JsonNode message, String reason) {
+    record Message(long arrival, JsonNode message, String reason, int closeCode) {
+        /** WebSocket's "going away": the relay instance is stopping, and another one takes the connection. */
+        static final int GOING_AWAY = 1001;
+
         boolean ended() {
             return message == null;
+        }
+
+        /** The relay instance closed the connection because it is stopping (a restart, an upgrade). */
+        boolean goingAway() {
+            return ended() && closeCode == GOING_AWAY;
         }
 
         String verb() {
@@ -78,7 +86,11 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
     }
 
     private void arrived(JsonNode message, String reason) {
-        inbox.add(new Message(arrivals.incrementAndGet(), message, reason));
+        arrived(message, reason, -1);
+    }
+
+    private void arrived(JsonNode message, String reason, int closeCode) {
+        inbox.add(new Message(arrivals.incrementAndGet(), message, reason, closeCode));
     }
 
     void authenticate(String challenge) {
@@ -137,7 +149,7 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
 
     @Override
     public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-        arrived(null, "closed by the relay (" + statusCode + (reason.isEmpty() ? "" : " " + reason) + ")");
+        arrived(null, "closed by the relay (" + statusCode + (reason.isEmpty() ? "" : " " + reason) + ")", statusCode);
         return null;
     }
 

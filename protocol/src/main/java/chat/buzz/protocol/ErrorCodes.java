@@ -32,6 +32,11 @@ public final class ErrorCodes {
     public static final String RATE_LIMITED_PREFIX = "rate-limited: ";
     /** An accepted exact resubmission. */
     public static final String DUPLICATE_PREFIX = "duplicate: ";
+    /**
+     * WebSocket NOTICE before close 1001: this instance is stopping (a restart, an upgrade); connect again
+     * at once, which the proxy sends to another instance.
+     */
+    public static final String RESTARTING_PREFIX = "restarting: ";
     /** 503: the relay cannot serve this now (its database is unreachable); retry later. */
     public static final String UNAVAILABLE_PREFIX = "unavailable: ";
 

@@ -23,6 +23,7 @@ import chat.buzz.relay.gate.FlagDao;
 import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.GateFeature;
+import chat.buzz.relay.health.Drain;
 import chat.buzz.relay.health.HealthFeature;
 import chat.buzz.relay.identity.RelayIdentity;
 import chat.buzz.relay.incremental.IncrementalFeature;
@@ -156,12 +157,15 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 gates,
                 config.getIncremental().getOverlapSeconds(),
                 config.getSync());
+        Drain drain = new Drain(config.getDrainPeriod());
+        environment.lifecycle().addEventListener(drain);
         BooleanSupplier changeFeedConnected = SyncFeature.register(
                 environment,
                 config.getSync(),
                 config.getRelay().getPublicScheme(),
                 config.getIncremental().getOverlapSeconds(),
-                new SyncFeature.Needs(database, communities, gates, identity, clock, channelMetadata, statistics));
+                new SyncFeature.Needs(
+                        database, communities, gates, identity, clock, channelMetadata, statistics, drain));
 
         HealthFeature.register(
                 environment,
@@ -169,7 +173,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 database.outage(),
                 config.getChangelog(),
                 changeFeedConnected,
-                () -> gates.isEnabled(Gate.INCREMENTAL));
+                () -> gates.isEnabled(Gate.INCREMENTAL),
+                drain);
         Fleet fleet = FleetFeature.register(
                 environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
         OperationsFeature.register(

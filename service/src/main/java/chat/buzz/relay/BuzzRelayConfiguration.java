@@ -13,6 +13,7 @@ import chat.buzz.relay.sync.SyncConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.db.DataSourceFactory;
+import io.dropwizard.util.Duration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -29,6 +30,13 @@ public class BuzzRelayConfiguration extends Configuration {
     private EmbeddedDatabaseConfig embeddedDatabase = new EmbeddedDatabaseConfig();
 
     private boolean autoMigrate;
+
+    /**
+     * How long a stopping instance reports not ready while it keeps serving, before it tells WebSocket
+     * clients to go and stops accepting ({@link chat.buzz.relay.health.Drain}); 0 stops at once.
+     */
+    @NotNull
+    private Duration drainPeriod = Duration.seconds(0);
 
     /** The Liquibase changelog on the classpath: what autoMigrate runs and what the console compares against. */
     @NotEmpty
@@ -122,6 +130,16 @@ public class BuzzRelayConfiguration extends Configuration {
     @JsonProperty
     public void setChangelog(String changelog) {
         this.changelog = changelog;
+    }
+
+    @JsonProperty
+    public Duration getDrainPeriod() {
+        return drainPeriod;
+    }
+
+    @JsonProperty
+    public void setDrainPeriod(Duration drainPeriod) {
+        this.drainPeriod = drainPeriod;
     }
 
     @JsonProperty

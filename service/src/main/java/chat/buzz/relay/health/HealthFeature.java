@@ -17,7 +17,8 @@ public final class HealthFeature {
             DatabaseOutage outage,
             String changelog,
             BooleanSupplier changeFeedConnected,
-            BooleanSupplier incrementalEnabled) {
+            BooleanSupplier incrementalEnabled,
+            Drain drain) {
         DatabaseHealthCheck database = new DatabaseHealthCheck(jdbi, outage);
         environment.healthChecks().unregister(DatabaseHealthCheck.NAME);
         environment.healthChecks().register(DatabaseHealthCheck.NAME, database);
@@ -32,6 +33,7 @@ public final class HealthFeature {
                 changeFeedConnected,
                 incrementalEnabled,
                 environment.metrics().counter(Readiness.CHECKS));
+        readiness.notReadyWhile(drain::draining);
         environment
                 .healthChecks()
                 .register(

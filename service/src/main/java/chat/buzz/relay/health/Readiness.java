@@ -44,6 +44,7 @@ public final class Readiness {
     private final ReentrantLock refreshing = new ReentrantLock();
     private volatile SchemaState schema;
     private volatile String lastReason = "";
+    private volatile BooleanSupplier stopping = () -> false;
 
     public Readiness(
             Jdbi jdbi,
@@ -115,7 +116,15 @@ public final class Readiness {
         return state != null && nanoTime.getAsLong() - state.checkedAtNanos() < REFRESH.toNanos();
     }
 
+    /** From the moment {@code stopping} holds, the instance is not ready, whatever else is true. */
+    void notReadyWhile(BooleanSupplier stopping) {
+        this.stopping = stopping;
+    }
+
     private String notReadyReason(SchemaState state) {
+        if (stopping.getAsBoolean()) {
+            return "stopping: draining before shutdown";
+        }
         if (!changeFeedConnected.getAsBoolean()) {
             return "the change feed (LISTEN) is not connected";
         }

@@ -23,6 +23,9 @@ final class Outbox {
 
         void close(String reason);
 
+        /** Closes as an instance that is stopping does (WebSocket 1001): the client reconnects at once. */
+        void goAway(String reason);
+
         void ping();
     }
 
@@ -38,6 +41,7 @@ final class Outbox {
     private boolean inFlight;
     private boolean closing;
     private String closeReason;
+    private boolean closeGoingAway;
 
     /** @param reservedFrames extra room for {@link #offerLastWord}: one per subscription slot */
     Outbox(Sink sink, int maxFrames, long maxChars, int reservedFrames) {
@@ -164,6 +168,15 @@ final class Outbox {
 
     /** Drops whatever is queued, sends {@code lastWords} and closes once it is written. */
     void closeAfter(String lastWords, String reason) {
+        closeAfter(lastWords, reason, false);
+    }
+
+    /** As {@link #closeAfter}, closing as a stopping instance does, so the client reconnects elsewhere at once. */
+    void goAwayAfter(String lastWords, String reason) {
+        closeAfter(lastWords, reason, true);
+    }
+
+    private void closeAfter(String lastWords, String reason, boolean goingAway) {
         synchronized (this) {
             if (closing) {
                 return;
@@ -172,6 +185,7 @@ final class Outbox {
             enqueue(lastWords);
             closing = true;
             closeReason = reason;
+            closeGoingAway = goingAway;
         }
         wake();
         pump();
@@ -262,11 +276,15 @@ final class Outbox {
             wake();
             if (closeNow) {
                 String reason;
+                boolean goingAway;
                 synchronized (this) {
                     reason = closeReason;
+                    goingAway = closeGoingAway;
                     closeReason = null;
                 }
-                if (reason != null) {
+                if (reason != null && goingAway) {
+                    sink.goAway(reason);
+                } else if (reason != null) {
                     sink.close(reason);
                 }
                 return;

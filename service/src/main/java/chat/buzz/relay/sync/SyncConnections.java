@@ -75,6 +75,11 @@ final class SyncConnections {
         return admission.waiting();
     }
 
+    /** Tells every connection this instance is stopping (a NOTICE, then close 1001). */
+    void goAwayAll() {
+        sessions.forEach(SyncSession::goAway);
+    }
+
     /** Pings every connection and closes the ones that stopped answering. */
     void pingAll() {
         long limit = TimeUnit.SECONDS.toNanos(config.getIdleTimeoutSeconds());

@@ -75,12 +75,21 @@ public final class SyncEndpoint extends Endpoint {
 
         @Override
         public void close(String reason) {
+            closeLater(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
+        }
+
+        @Override
+        public void goAway(String reason) {
+            closeLater(new CloseReason(CloseReason.CloseCodes.GOING_AWAY, reason));
+        }
+
+        private void closeLater(CloseReason closeReason) {
             // The last words were just handed to the socket; closing at once can reset the connection
             // before a client that only now resumed reading has seen them.
             CompletableFuture.delayedExecutor(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS)
                     .execute(() -> {
                         try {
-                            session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, reason));
+                            session.close(closeReason);
                         } catch (IOException | RuntimeException e) {
                             LOG.debug("Closing a sync connection failed", e);
                         }

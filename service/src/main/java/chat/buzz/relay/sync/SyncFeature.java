@@ -6,6 +6,7 @@ import chat.buzz.relay.channelmeta.ChannelMetadataReads;
 import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.database.RelayDatabase;
 import chat.buzz.relay.gate.Gates;
+import chat.buzz.relay.health.Drain;
 import chat.buzz.relay.identity.RelayIdentity;
 import io.dropwizard.core.setup.Environment;
 import jakarta.servlet.DispatcherType;
@@ -33,7 +34,8 @@ public final class SyncFeature {
             RelayIdentity identity,
             Clock clock,
             ChannelMetadataReads channelMetadata,
-            PolicyChangeEntriesSent policyChangeEntriesSent) {}
+            PolicyChangeEntriesSent policyChangeEntriesSent,
+            Drain drain) {}
 
     /**
      * @param publicScheme the scheme clients connect with when no trusted proxy says otherwise
@@ -84,6 +86,8 @@ public final class SyncFeature {
         ChangeListener listener = new ChangeListener(
                 needs.database().settings(), new ChangeDispatch(context, new Fanout(context, fanoutThread)));
         environment.lifecycle().manage(listener);
+        // Once the proxy has moved traffic away, subscribers reconnect elsewhere before the listeners close.
+        needs.drain().afterDrain(connections::goAwayAll);
 
         timers.scheduleWithFixedDelay(
                 () -> {

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.MalformedEventException;
@@ -199,6 +200,13 @@ final class SyncSession implements ConnectionAdmission.Connection {
                         + context.config().getQueueFrames() + " messages); reconnect and subscribe again"),
                 "too slow");
         subscriptions.cancelAll();
+    }
+
+    /** This instance is stopping: the client is told so and reconnects, to another instance. */
+    void goAway() {
+        outbox.goAwayAfter(
+                Frames.notice(ErrorCodes.RESTARTING_PREFIX + "this relay instance is stopping; connect again now"),
+                "stopping");
     }
 
     void idle() {

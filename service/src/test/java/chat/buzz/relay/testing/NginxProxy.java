@@ -23,6 +23,9 @@ import org.awaitility.core.ConditionTimeoutException;
 public final class NginxProxy implements AutoCloseable {
     public static final Path SITE = Path.of("..", "deploy", "nginx", "buzz-relay.conf");
     private static final Pattern UPSTREAM = Pattern.compile("upstream buzz_relay \\{[^}]*}");
+    /** The parameters after the address of the shipped site's first upstream server. */
+    private static final Pattern SERVER_PARAMETERS =
+            Pattern.compile("upstream buzz_relay \\{\\s*server \\S+?((?: [^;\\s]+)*);");
 
     private final Process process;
     private final Path directory;
@@ -91,8 +94,11 @@ public final class NginxProxy implements AutoCloseable {
                 || !UPSTREAM.matcher(withoutTls).find()) {
             throw new IllegalStateException(SITE + " no longer has 'listen 443 ssl;' and 'upstream buzz_relay {...}'");
         }
+        // Each test upstream takes the parameters the shipped servers have (max_fails, fail_timeout).
+        Matcher shippedServer = SERVER_PARAMETERS.matcher(withoutTls);
+        String parameters = shippedServer.find() ? shippedServer.group(1) : "";
         String servers = upstreams.stream()
-                .map(upstream -> "    server " + upstream + ";\n")
+                .map(upstream -> "    server " + upstream + parameters + ";\n")
                 .collect(Collectors.joining());
         return UPSTREAM.matcher(withoutTls.replace("listen 443 ssl;", "listen 127.0.0.1:" + port + ";"))
                 .replaceFirst(Matcher.quoteReplacement("upstream buzz_relay {\n" + servers + "}"));

@@ -67,6 +67,8 @@ public final class RelayProcess implements AutoCloseable {
         env.put("BUZZ_RELAY_SECRET_KEY", "a".repeat(63) + "7");
         env.put("BUZZ_PUBLIC_SCHEME", "http");
         env.put("BUZZ_ADMIN_TOKEN", "relay-process-test-operator-token-0001");
+        // Stopping waits for no proxy unless a test says so.
+        env.put("BUZZ_DRAIN_PERIOD", "0s");
         env.putAll(environment);
         return awaitStart(builder, log);
     }
@@ -171,6 +173,19 @@ public final class RelayProcess implements AutoCloseable {
         if (kill.waitFor() != 0) {
             throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
         }
+    }
+
+    /** SIGTERM without waiting: what happens while the relay drains is the caller's to watch. */
+    public void terminate() throws IOException, InterruptedException {
+        signal("TERM");
+    }
+
+    /** Waits for a terminated relay to end; its exit code. */
+    public int awaitExit() throws InterruptedException {
+        if (!process.waitFor(2, TimeUnit.MINUTES)) {
+            throw new IllegalStateException("the relay did not stop within 2 minutes of SIGTERM");
+        }
+        return process.exitValue();
     }
 
     /** SIGTERM, the way an operator or systemd stops the relay, and waits for the process to end. */
