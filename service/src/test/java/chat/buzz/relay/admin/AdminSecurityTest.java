@@ -138,6 +138,38 @@ class AdminSecurityTest {
     }
 
     @Test
+    void aMutationWithAForeignRefererAndNoOriginIsRefusedLikeAForeignOrigin() {
+        for (String referer : List.of("https://evil.example/page", "http://127.0.0.1.evil.example/", "not a url")) {
+            Reply foreign = olivia.send(mutation("/api/whoami").header("Referer", referer));
+            assertThat(foreign.status()).as(referer).isEqualTo(403);
+            assertThat(foreign.json().get("error").asText()).as(referer).isEqualTo("admin_cross_site");
+        }
+        // The console's own pages send their own address; the filter lets that through to the route.
+        Reply own = olivia.send(mutation("/api/whoami").header("Referer", RELAY.adminUrl() + "/console/"));
+        assertThat(own.status()).isNotIn(401, 403);
+        Reply none = olivia.send(mutation("/api/whoami"));
+        assertThat(none.status()).as("no Referer at all is no evidence").isNotIn(401, 403);
+        Reply sameOriginWins = olivia.send(
+                mutation("/api/whoami").header("Origin", RELAY.adminUrl()).header("Referer", "https://evil.example/"));
+        assertThat(sameOriginWins.status())
+                .as("an Origin, when sent, is what decides")
+                .isNotIn(401, 403);
+        Reply read = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/whoami"))
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                .header("Referer", "https://wiki.example/runbook")
+                .GET());
+        assertThat(read.status()).as("a read changes nothing").isEqualTo(200);
+    }
+
+    /** A POST no route takes: whatever the filter lets through changes nothing, and answers neither 401 nor 403. */
+    private static HttpRequest.Builder mutation(String path) {
+        return HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + path))
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                .header("X-Buzz-Operator", "1")
+                .POST(HttpRequest.BodyPublishers.noBody());
+    }
+
+    @Test
     void theConsolePagesLoadWithoutATokenButHoldNoData() {
         Reply page = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/console/"))
                 .GET());
