@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -26,6 +27,10 @@ import java.util.Set;
  * An {@code Origin} or {@code Sec-Fetch-Site} that names another site is refused outright, and so is a
  * mutating request without {@code Origin} whose {@code Referer} names another site (older browsers and
  * some form posts send only the Referer).
+ *
+ * <p>Wrong tokens are counted per client address; past {@value WrongTokenThrottle#LIMIT} a minute
+ * they are answered 429 with Retry-After, while a right token is always served ({@link
+ * WrongTokenThrottle}).
  */
 public final class AdminSecurityFilter implements Filter {
     public static final String CSRF_HEADER = "X-Buzz-Operator";
@@ -33,6 +38,7 @@ public final class AdminSecurityFilter implements Filter {
     private static final String CONSOLE_PREFIX = "/console";
 
     private final OperatorTokens tokens;
+    private final WrongTokenThrottle wrongTokens = new WrongTokenThrottle();
 
     public AdminSecurityFilter(OperatorTokens tokens) {
         this.tokens = tokens;
@@ -52,7 +58,20 @@ public final class AdminSecurityFilter implements Filter {
             refuse(response, 403, "admin_cross_site", "cross-site requests to the admin port are refused");
             return;
         }
-        Optional<String> operator = bearer(request).flatMap(tokens::operatorFor);
+        Optional<String> presented = bearer(request);
+        Optional<String> operator = presented.flatMap(tokens::operatorFor);
+        if (operator.isEmpty() && presented.isPresent()) {
+            OptionalLong retryAfter = wrongTokens.failed(request.getRemoteAddr());
+            if (retryAfter.isPresent()) {
+                response.setHeader("Retry-After", Long.toString(retryAfter.getAsLong()));
+                refuse(
+                        response,
+                        429,
+                        "admin_throttled",
+                        "too many wrong operator tokens from your address; retry after the seconds in Retry-After");
+                return;
+            }
+        }
         if (operator.isEmpty()) {
             response.setHeader("WWW-Authenticate", "Bearer realm=\"buzz-admin\"");
             refuse(response, 401, "admin_unauthorized", "an operator token is required: Authorization: Bearer <token>");
