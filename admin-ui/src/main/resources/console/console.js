@@ -20,7 +20,8 @@ export async function api(path, { method = "GET", body } = {}) {
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let json = null;
   try { json = await response.json(); } catch (e) { json = null; }
-  if (response.status === 401) {
+  // A stored token that is wrong is answered 401, or 429 once this address sent too many wrong ones.
+  if (response.status === 401 || (response.status === 429 && json && json.error === "admin_throttled")) {
     signOut();
   }
   return { status: response.status, ok: response.ok, json };

@@ -11,7 +11,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Server side of NIP-98, steps 1-5 of PROTOCOL.md 2.1 in that order; the replay guard
+ * Server side of NIP-98, steps 1-5 of PROTOCOL.md 2.1 in that order (each of steps 3-5 refuses a
+ * doubled tag before it compares); the replay guard
  * (step 6) needs shared state and lives in the service. Thread-safe.
  */
 public final class Nip98Verifier {
@@ -39,14 +40,17 @@ public final class Nip98Verifier {
         if (skew != null) {
             throw new Nip98Exception(skew);
         }
+        refuseDuplicate(event, Tags.URL);
         String u = event.tag(Tags.URL).orElseThrow(() -> new Nip98Exception("missing u tag"));
         if (!UrlMatch.sameResource(u, absoluteUrl)) {
             throw new Nip98Exception("url mismatch");
         }
+        refuseDuplicate(event, Tags.METHOD);
         String signedMethod = event.tag(Tags.METHOD).orElseThrow(() -> new Nip98Exception("missing method tag"));
         if (method == null || !signedMethod.toUpperCase(Locale.ROOT).equals(method.toUpperCase(Locale.ROOT))) {
             throw new Nip98Exception("method mismatch");
         }
+        refuseDuplicate(event, Tags.PAYLOAD_HASH);
         if (bodyOrNull != null && bodyOrNull.length > 0) {
             String payload = event.tag(Tags.PAYLOAD_HASH).orElseThrow(() -> new Nip98Exception("missing payload tag"));
             byte[] expected = Sha256.hex(bodyOrNull).getBytes(StandardCharsets.US_ASCII);
@@ -55,6 +59,16 @@ public final class Nip98Verifier {
             }
         }
         return new Nip98Result(event.pubkey(), event.id(), event.createdAt());
+    }
+
+    /**
+     * The checks read the first copy of a tag; a second one would let an event say one thing to this
+     * relay and another to anything that reads the last copy (a proxy, a log, another verifier).
+     */
+    private static void refuseDuplicate(Event event, String tag) {
+        if (event.tagCount(tag) > 1) {
+            throw new Nip98Exception("duplicate " + tag + " tag");
+        }
     }
 
     private static Event decode(String header) {

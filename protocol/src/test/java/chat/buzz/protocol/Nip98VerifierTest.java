@@ -182,6 +182,35 @@ class Nip98VerifierTest {
                 signed(NOW, tags(URL, "POST", Sha256.hex(BODY).toUpperCase())), "POST", URL, BODY, "payload mismatch");
     }
 
+    /** The first copy matching must not be enough: a second one is what a verifier reading another copy would see. */
+    @Test
+    void aSecondUMethodOrPayloadTagIsRefused() {
+        String otherHash = Sha256.hex("other".getBytes(StandardCharsets.UTF_8));
+        List<List<String>> twoUrls = tags(URL, "POST", Sha256.hex(BODY));
+        twoUrls.add(List.of(Tags.URL, "https://evil.example/events"));
+        assertReason(signed(NOW, twoUrls), "POST", URL, BODY, "duplicate u tag");
+        List<List<String>> sameUrlTwice = tags(URL, "GET", null);
+        sameUrlTwice.add(List.of(Tags.URL, URL));
+        assertReason(signed(NOW, sameUrlTwice), "GET", URL, null, "duplicate u tag");
+
+        List<List<String>> twoMethods = tags(URL, "POST", Sha256.hex(BODY));
+        twoMethods.add(List.of(Tags.METHOD, "DELETE"));
+        assertReason(signed(NOW, twoMethods), "POST", URL, BODY, "duplicate method tag");
+
+        List<List<String>> twoPayloads = tags(URL, "POST", Sha256.hex(BODY));
+        twoPayloads.add(List.of(Tags.PAYLOAD_HASH, otherHash));
+        assertReason(signed(NOW, twoPayloads), "POST", URL, BODY, "duplicate payload tag");
+        // Ignored for an empty body, but not when it is doubled: the event says two different things.
+        assertReason(signed(NOW, twoPayloads), "POST", URL, null, "duplicate payload tag");
+
+        List<List<String>> twoNonces = tags(URL, "POST", Sha256.hex(BODY));
+        twoNonces.add(List.of(Tags.NONCE, "a"));
+        twoNonces.add(List.of(Tags.NONCE, "b"));
+        assertThat(verifier.verify(signed(NOW, twoNonces), "POST", URL, BODY).pubkey())
+                .as("only the tags the checks read must be single")
+                .isEqualTo(KEYS.publicKeyHex());
+    }
+
     @Test
     void checksRunInTheDocumentedOrder() {
         // Each event breaks the named check and every later one; the earliest must win.

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -23,7 +24,13 @@ import java.util.Set;
  *
  * <p>Mutating requests must also carry {@value #CSRF_HEADER}: a cross-site form or image cannot set a
  * custom header, and a cross-site fetch that does would need a CORS preflight this port never grants.
- * An {@code Origin} or {@code Sec-Fetch-Site} that names another site is refused outright.
+ * An {@code Origin} or {@code Sec-Fetch-Site} that names another site is refused outright, and so is a
+ * mutating request without {@code Origin} whose {@code Referer} names another site (older browsers and
+ * some form posts send only the Referer).
+ *
+ * <p>Wrong tokens are counted per client address; past {@value WrongTokenThrottle#LIMIT} a minute
+ * they are answered 429 with Retry-After, while a right token is always served ({@link
+ * WrongTokenThrottle}).
  */
 public final class AdminSecurityFilter implements Filter {
     public static final String CSRF_HEADER = "X-Buzz-Operator";
@@ -31,6 +38,7 @@ public final class AdminSecurityFilter implements Filter {
     private static final String CONSOLE_PREFIX = "/console";
 
     private final OperatorTokens tokens;
+    private final WrongTokenThrottle wrongTokens = new WrongTokenThrottle();
 
     public AdminSecurityFilter(OperatorTokens tokens) {
         this.tokens = tokens;
@@ -46,11 +54,24 @@ public final class AdminSecurityFilter implements Filter {
             chain.doFilter(request, response);
             return;
         }
-        if (crossSite(request)) {
+        if (crossSite(request) || (!safe && foreignReferer(request))) {
             refuse(response, 403, "admin_cross_site", "cross-site requests to the admin port are refused");
             return;
         }
-        Optional<String> operator = bearer(request).flatMap(tokens::operatorFor);
+        Optional<String> presented = bearer(request);
+        Optional<String> operator = presented.flatMap(tokens::operatorFor);
+        if (operator.isEmpty() && presented.isPresent()) {
+            OptionalLong retryAfter = wrongTokens.failed(request.getRemoteAddr());
+            if (retryAfter.isPresent()) {
+                response.setHeader("Retry-After", Long.toString(retryAfter.getAsLong()));
+                refuse(
+                        response,
+                        429,
+                        "admin_throttled",
+                        "too many wrong operator tokens from your address; retry after the seconds in Retry-After");
+                return;
+            }
+        }
         if (operator.isEmpty()) {
             response.setHeader("WWW-Authenticate", "Bearer realm=\"buzz-admin\"");
             refuse(response, 401, "admin_unauthorized", "an operator token is required: Authorization: Bearer <token>");
@@ -95,16 +116,30 @@ public final class AdminSecurityFilter implements Filter {
         if (origin == null) {
             return false;
         }
+        return !namesThisHost(origin, request);
+    }
+
+    /**
+     * A Referer counts only when Origin is absent: a browser that sends an Origin said it already. An
+     * absent Referer is no evidence either way (privacy settings strip it); the CSRF header still holds.
+     */
+    static boolean foreignReferer(HttpServletRequest request) {
+        String referer = request.getHeader("Referer");
+        return request.getHeader("Origin") == null && referer != null && !namesThisHost(referer, request);
+    }
+
+    /** Whether a URL's authority is the admin host the request was sent to; anything unparsable is not. */
+    private static boolean namesThisHost(String url, HttpServletRequest request) {
         String host = request.getHeader("Host");
         try {
-            URI uri = new URI(origin);
+            URI uri = new URI(url);
             if (uri.getHost() == null || host == null) {
-                return true;
+                return false;
             }
             String authority = uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort();
-            return !authority.equalsIgnoreCase(host);
+            return authority.equalsIgnoreCase(host);
         } catch (URISyntaxException e) {
-            return true;
+            return false;
         }
     }
 

@@ -84,6 +84,63 @@ class AdminSecurityTest {
                 .isEqualTo(401);
     }
 
+    /** Counted, not timed: past the limit every wrong token is a 429, and a right token still gets in. */
+    @Test
+    void wrongTokensFromOneAddressAreThrottledWithoutLockingOutTheRightToken() throws Exception {
+        String guessing = "127.0.0.2";
+        int refused = 0;
+        int throttled = 0;
+        for (int i = 0; i < WrongTokenThrottle.LIMIT + 5; i++) {
+            String reply = whoami(guessing, "guess-" + i + "-aaaaaaaaaaaaaaaa");
+            if (reply.startsWith("HTTP/1.1 401 ")) {
+                assertThat(throttled).as("no 401 once the throttle began").isZero();
+                refused++;
+            } else {
+                assertThat(RawHttp.jsonError(reply, 429).get("error").asText()).isEqualTo("admin_throttled");
+                String retryAfter = header(reply, "retry-after");
+                assertThat(Long.parseLong(retryAfter)).isBetween(1L, WrongTokenThrottle.WINDOW_SECONDS);
+                throttled++;
+            }
+        }
+        assertThat(refused).isEqualTo(WrongTokenThrottle.LIMIT);
+        assertThat(throttled).isEqualTo(5);
+
+        assertThat(whoami(guessing, AdminClient.OLIVIA))
+                .as("the right token from the throttled address")
+                .startsWith("HTTP/1.1 200 ")
+                .contains("olivia-oncall");
+        assertThat(whoami(guessing, "guess-again-aaaaaaaaaaaaaaaa"))
+                .as("a right token does not reset the count")
+                .startsWith("HTTP/1.1 429 ");
+        assertThat(whoami("127.0.0.3", "guess-elsewhere-aaaaaaaaaaaa"))
+                .as("another address has its own count")
+                .startsWith("HTTP/1.1 401 ");
+    }
+
+    private static String whoami(String fromAddress, String token) throws java.io.IOException {
+        URI admin = URI.create(RELAY.adminUrl());
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.bind(new java.net.InetSocketAddress(fromAddress, 0));
+            socket.connect(new java.net.InetSocketAddress("127.0.0.1", admin.getPort()), 10_000);
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream()
+                    .write(("GET /api/whoami HTTP/1.1\r\nHost: 127.0.0.1:" + admin.getPort()
+                                    + "\r\nAuthorization: Bearer " + token + "\r\nConnection: close\r\n\r\n")
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String header(String reply, String name) {
+        for (String line : reply.substring(0, reply.indexOf("\r\n\r\n")).split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) {
+                return line.substring(colon + 1).strip();
+            }
+        }
+        throw new AssertionError("no " + name + " header in " + reply);
+    }
+
     @Test
     void theRightTokenOpensEveryRouteAndNamesTheOperator() {
         for (String path : GUARDED) {
@@ -135,6 +192,38 @@ class AdminSecurityTest {
                 .get("effective")
                 .asBoolean();
         assertThat(syncOn).isFalse();
+    }
+
+    @Test
+    void aMutationWithAForeignRefererAndNoOriginIsRefusedLikeAForeignOrigin() {
+        for (String referer : List.of("https://evil.example/page", "http://127.0.0.1.evil.example/", "not a url")) {
+            Reply foreign = olivia.send(mutation("/api/whoami").header("Referer", referer));
+            assertThat(foreign.status()).as(referer).isEqualTo(403);
+            assertThat(foreign.json().get("error").asText()).as(referer).isEqualTo("admin_cross_site");
+        }
+        // The console's own pages send their own address; the filter lets that through to the route.
+        Reply own = olivia.send(mutation("/api/whoami").header("Referer", RELAY.adminUrl() + "/console/"));
+        assertThat(own.status()).isNotIn(401, 403);
+        Reply none = olivia.send(mutation("/api/whoami"));
+        assertThat(none.status()).as("no Referer at all is no evidence").isNotIn(401, 403);
+        Reply sameOriginWins = olivia.send(
+                mutation("/api/whoami").header("Origin", RELAY.adminUrl()).header("Referer", "https://evil.example/"));
+        assertThat(sameOriginWins.status())
+                .as("an Origin, when sent, is what decides")
+                .isNotIn(401, 403);
+        Reply read = olivia.send(HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + "/api/whoami"))
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                .header("Referer", "https://wiki.example/runbook")
+                .GET());
+        assertThat(read.status()).as("a read changes nothing").isEqualTo(200);
+    }
+
+    /** A POST no route takes: whatever the filter lets through changes nothing, and answers neither 401 nor 403. */
+    private static HttpRequest.Builder mutation(String path) {
+        return HttpRequest.newBuilder(URI.create(RELAY.adminUrl() + path))
+                .header("Authorization", "Bearer " + AdminClient.OLIVIA)
+                .header("X-Buzz-Operator", "1")
+                .POST(HttpRequest.BodyPublishers.noBody());
     }
 
     @Test

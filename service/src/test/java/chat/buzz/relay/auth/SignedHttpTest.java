@@ -155,6 +155,34 @@ class SignedHttpTest {
     }
 
     @Test
+    void aSecondUMethodOrPayloadTagIsRefusedEvenWhenTheFirstMatches() {
+        String hash = Sha256.hex(QUERY.getBytes(StandardCharsets.UTF_8));
+        assertRejected(
+                sign(
+                        alice,
+                        Kinds.HTTP_AUTH,
+                        "POST",
+                        url("/query"),
+                        QUERY,
+                        0,
+                        List.of(List.of(Tags.URL, url("/events")))),
+                "NIP-98: duplicate u tag");
+        assertRejected(
+                sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of(List.of(Tags.METHOD, "GET"))),
+                "NIP-98: duplicate method tag");
+        assertRejected(
+                sign(
+                        alice,
+                        Kinds.HTTP_AUTH,
+                        "POST",
+                        url("/query"),
+                        QUERY,
+                        0,
+                        List.of(List.of(Tags.PAYLOAD_HASH, hash))),
+                "NIP-98: duplicate payload tag");
+    }
+
+    @Test
     void aReplayedHeaderIsRefused() {
         String header = sign(alice, Kinds.HTTP_AUTH, "POST", url("/query"), QUERY, 0, List.of());
         assertThat(post(header, QUERY).status()).isEqualTo(200);

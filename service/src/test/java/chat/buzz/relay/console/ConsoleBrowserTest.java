@@ -58,6 +58,24 @@ class ConsoleBrowserTest {
         assertThat(browser.driver.getCurrentUrl()).endsWith("/console/");
     }
 
+    /** Throttles 127.0.0.1 for a minute: the other tests here sign in with the right token, which still works. */
+    @Test
+    void aWrongTokenPastTheLimitSaysSoAndTheRightOneStillSignsIn() {
+        AdminClient guesser = new AdminClient(RELAY.adminUrl(), "wrong-token-aaaaaaaaaaaaaaaa");
+        int status = 401;
+        for (int attempt = 0; attempt < 100 && status == 401; attempt++) {
+            status = guesser.get("/api/whoami").status();
+        }
+        assertThat(status).isEqualTo(429);
+        browser.driver.get(RELAY.adminUrl() + "/console/");
+        browser.driver.findElement(By.id("token")).sendKeys("not-a-token-at-all");
+        browser.driver.findElement(By.cssSelector("#sign-in button")).click();
+        browser.waiting()
+                .until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "too many wrong tokens"));
+        signIn();
+        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("form-sync")));
+    }
+
     @Test
     void signInFlipAFlagWithAReasonAndSeeItInTheHistory() {
         signIn();

@@ -55,6 +55,35 @@ class StoredEventBytesTest {
         assertSigned(known.json().path("entries").get(0).path("event"), head);
     }
 
+    /**
+     * What is stored is the relay's own rendering of the accepted event (docs/protocol.md 4), not the
+     * client's text: keys in a fixed order, no whitespace, the id's string escaping.
+     */
+    @Test
+    void anEventSentInAnotherSpellingComesBackInTheRelaysRendering() {
+        UUID channel = newId();
+        // Private: the other test's whole-community page must not see this head.
+        accepted(client.publish(owner, createChannel(owner, channel, "private")));
+        UUID d = newId();
+        Event head = revision(owner, d, channel, "create", null, "café a/b", "x/y");
+        String canonical = head.toJson();
+        String tags = canonical.substring(canonical.indexOf("\"tags\":") + 7, canonical.indexOf(",\"content\":"));
+        String sent = "{ \"sig\" : \"" + head.sig() + "\",\n  \"content\": \"x\\/y\",\n  \"tags\": "
+                + tags.replace("é", "\\u00e9").replace("a/b", "a\\/b") + ",\n  \"kind\": " + head.kind()
+                + ", \"created_at\": " + head.createdAt() + ", \"pubkey\": \"" + head.pubkey() + "\", \"id\": \""
+                + head.id() + "\" }";
+        assertThat(sent).isNotEqualTo(canonical).contains("\\u00e9").contains("\\/");
+        accepted(client.post(owner, "/events", sent));
+
+        Reply current = client.query(owner, "[{\"artifact\":\"current\",\"#d\":[\"" + d + "\"]}]");
+        assertThat(current.status()).as(current.body()).isEqualTo(200);
+        assertThat(current.body()).isEqualTo("[" + canonical + "]");
+        assertThat(canonical)
+                .startsWith("{\"id\":\"" + head.id() + "\",\"pubkey\":")
+                .contains("café a/b")
+                .endsWith(",\"content\":\"x/y\",\"sig\":\"" + head.sig() + "\"}");
+    }
+
     private static void assertSigned(JsonNode returned, Event head) {
         Event event = Event.parse(returned.toString());
         assertThat(event.id()).isEqualTo(head.id());
