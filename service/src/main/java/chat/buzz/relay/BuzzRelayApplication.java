@@ -27,6 +27,7 @@ import chat.buzz.relay.health.HealthFeature;
 import chat.buzz.relay.identity.RelayIdentity;
 import chat.buzz.relay.incremental.IncrementalFeature;
 import chat.buzz.relay.info.InformationFeature;
+import chat.buzz.relay.metrics.PrometheusFeature;
 import chat.buzz.relay.ops.BurstDao;
 import chat.buzz.relay.ops.DatabaseSyncStatistics;
 import chat.buzz.relay.ops.IncrementalReadiness;
@@ -174,5 +175,6 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
         OperationsFeature.register(
                 environment, config.getAdmin(), database, config.getChangelog(), clock, gates, readiness, fleet);
+        PrometheusFeature.register(environment);
     }
 }
