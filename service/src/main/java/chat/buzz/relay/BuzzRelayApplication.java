@@ -93,7 +93,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
     @Override
     public void run(BuzzRelayConfiguration config, Environment environment) throws Exception {
         Clock clock = Clock.systemUTC();
-        String instanceId = InstanceName.newInstanceId(System.getenv(InstanceName.VARIABLE), config.getServerFactory());
+        String instanceId = InstanceName.instanceId(
+                System.getenv(InstanceName.VARIABLE), config.getInstanceName(), config.getServerFactory());
         InstanceName.nameConnections(config.getDataSourceFactory(), instanceId);
         RelayDatabase database = DatabaseFeature.register(
                 environment,
