@@ -28,6 +28,7 @@ import chat.buzz.relay.health.HealthFeature;
 import chat.buzz.relay.identity.RelayIdentity;
 import chat.buzz.relay.incremental.IncrementalFeature;
 import chat.buzz.relay.info.InformationFeature;
+import chat.buzz.relay.metrics.PrometheusFeature;
 import chat.buzz.relay.ops.BurstDao;
 import chat.buzz.relay.ops.DatabaseSyncStatistics;
 import chat.buzz.relay.ops.IncrementalReadiness;
@@ -93,7 +94,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
     @Override
     public void run(BuzzRelayConfiguration config, Environment environment) throws Exception {
         Clock clock = Clock.systemUTC();
-        String instanceId = InstanceName.newInstanceId(System.getenv(InstanceName.VARIABLE), config.getServerFactory());
+        String instanceId = InstanceName.instanceId(
+                System.getenv(InstanceName.VARIABLE), config.getInstanceName(), config.getServerFactory());
         InstanceName.nameConnections(config.getDataSourceFactory(), instanceId);
         RelayDatabase database = DatabaseFeature.register(
                 environment,
@@ -179,5 +181,6 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
         OperationsFeature.register(
                 environment, config.getAdmin(), database, config.getChangelog(), clock, gates, readiness, fleet);
+        PrometheusFeature.register(environment);
     }
 }

@@ -38,6 +38,9 @@ public class BuzzRelayConfiguration extends Configuration {
     @NotNull
     private Duration drainPeriod = Duration.seconds(0);
 
+    /** This instance's name in the fleet view; BUZZ_INSTANCE_NAME wins. Unset: host and HTTP port. */
+    private String instanceName;
+
     /** The Liquibase changelog on the classpath: what autoMigrate runs and what the console compares against. */
     @NotEmpty
     private String changelog = Database.CHANGELOG;
@@ -67,6 +70,16 @@ public class BuzzRelayConfiguration extends Configuration {
     @Valid
     @NotNull
     private PolicyChangeLimitConfig policyChangeLimit = new PolicyChangeLimitConfig();
+
+    @JsonProperty
+    public String getInstanceName() {
+        return instanceName;
+    }
+
+    @JsonProperty
+    public void setInstanceName(String instanceName) {
+        this.instanceName = instanceName;
+    }
 
     @JsonProperty
     public PolicyChangeLimitConfig getPolicyChangeLimit() {

@@ -5,6 +5,7 @@ import io.dropwizard.util.Duration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 import java.util.List;
 
 /** The admin port: who may use it, and how the operations features behave. */
@@ -12,6 +13,13 @@ public class AdminConfig {
     @Valid
     @NotNull
     private List<OperatorConfig> operators = List.of();
+
+    /**
+     * A read-only token that may scrape {@code /metrics/prometheus} and nothing else, for a Prometheus
+     * server that should not hold an operator's token. Optional; BUZZ_ADMIN_METRICS_TOKEN also sets it.
+     */
+    @Size(min = OperatorConfig.MIN_TOKEN_LENGTH)
+    private String metricsToken;
 
     /** Local mode only: without any configured token, make one up at start and log it once. */
     private boolean generateTokenWhenMissing;
@@ -48,6 +56,16 @@ public class AdminConfig {
     @JsonProperty
     public void setOperators(List<OperatorConfig> operators) {
         this.operators = List.copyOf(operators);
+    }
+
+    @JsonProperty
+    public String getMetricsToken() {
+        return metricsToken;
+    }
+
+    @JsonProperty
+    public void setMetricsToken(String metricsToken) {
+        this.metricsToken = metricsToken;
     }
 
     @JsonProperty

@@ -17,7 +17,8 @@ import java.util.Set;
 
 /**
  * Guards the whole admin port: tasks (Dropwizard's own log-level and gc included), the JSON API,
- * health checks and metrics all need an operator's bearer token.
+ * health checks and metrics all need an operator's bearer token. The one thing the read-only metrics
+ * token opens is a Prometheus scrape ({@value #PROMETHEUS_PATH}).
  *
  * <p>The console's static files are the one exception: a browser navigating to a page cannot attach
  * a header, and the files hold no data. Every figure they show comes through the token-guarded API.
@@ -36,6 +37,7 @@ public final class AdminSecurityFilter implements Filter {
     public static final String CSRF_HEADER = "X-Buzz-Operator";
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
     private static final String CONSOLE_PREFIX = "/console";
+    public static final String PROMETHEUS_PATH = "/metrics/prometheus";
 
     private final OperatorTokens tokens;
     private final WrongTokenThrottle wrongTokens = new WrongTokenThrottle();
@@ -60,6 +62,13 @@ public final class AdminSecurityFilter implements Filter {
         }
         Optional<String> presented = bearer(request);
         Optional<String> operator = presented.flatMap(tokens::operatorFor);
+        if (operator.isEmpty()
+                && safe
+                && isScrape(request)
+                && presented.filter(tokens::isMetricsToken).isPresent()) {
+            chain.doFilter(request, response);
+            return;
+        }
         if (operator.isEmpty() && presented.isPresent()) {
             OptionalLong retryAfter = wrongTokens.failed(request.getRemoteAddr());
             if (retryAfter.isPresent()) {
@@ -74,7 +83,12 @@ public final class AdminSecurityFilter implements Filter {
         }
         if (operator.isEmpty()) {
             response.setHeader("WWW-Authenticate", "Bearer realm=\"buzz-admin\"");
-            refuse(response, 401, "admin_unauthorized", "an operator token is required: Authorization: Bearer <token>");
+            refuse(
+                    response,
+                    401,
+                    "admin_unauthorized",
+                    "an operator token (or, for " + PROMETHEUS_PATH + ", the metrics token) is required: "
+                            + "Authorization: Bearer <token>");
             return;
         }
         if (!safe && !"1".equals(request.getHeader(CSRF_HEADER))) {
@@ -95,6 +109,10 @@ public final class AdminSecurityFilter implements Filter {
      */
     private static boolean isConsoleAsset(HttpServletRequest request) {
         return CONSOLE_PREFIX.equals(request.getServletPath());
+    }
+
+    private static boolean isScrape(HttpServletRequest request) {
+        return PROMETHEUS_PATH.equals(request.getServletPath()) && request.getPathInfo() == null;
     }
 
     private static Optional<String> bearer(HttpServletRequest request) {

@@ -17,42 +17,46 @@ public final class OperatorTokens {
     private static final Logger LOG = LoggerFactory.getLogger(OperatorTokens.class);
     public static final String ENVIRONMENT_VARIABLE = "BUZZ_ADMIN_TOKEN";
     public static final String ENVIRONMENT_OPERATOR = "admin";
+    public static final String METRICS_VARIABLE = "BUZZ_ADMIN_METRICS_TOKEN";
 
     // Entries are never compared as records: matching goes through MessageDigest.isEqual, in constant time.
     @SuppressWarnings("ArrayRecordComponent")
     private record Entry(String operator, byte[] digest) {}
 
     private final List<Entry> entries;
+    /** The read-only scrape token's digest; null when none is configured. */
+    private final byte[] metricsDigest;
 
-    private OperatorTokens(List<Entry> entries) {
+    private OperatorTokens(List<Entry> entries, byte[] metricsDigest) {
         this.entries = List.copyOf(entries);
+        this.metricsDigest = metricsDigest == null ? null : metricsDigest.clone();
     }
 
     public static OperatorTokens of(List<OperatorConfig> operators) {
+        return of(operators, null);
+    }
+
+    /** Operators, plus a token that may only scrape metrics (null for none). */
+    public static OperatorTokens of(List<OperatorConfig> operators, String metricsToken) {
         List<Entry> entries = new ArrayList<>();
         for (OperatorConfig operator : operators) {
             entries.add(new Entry(operator.getName(), digest(operator.getToken())));
         }
-        return new OperatorTokens(entries);
+        return new OperatorTokens(entries, metricsToken == null ? null : digest(metricsToken));
     }
 
     /**
-     * Configured operators, plus BUZZ_ADMIN_TOKEN as "admin", plus a generated token in local mode.
+     * Configured operators, plus BUZZ_ADMIN_TOKEN as "admin", plus a generated token in local mode; and
+     * the metrics token from {@code admin.metricsToken} or BUZZ_ADMIN_METRICS_TOKEN (the variable wins).
      *
-     * @throws IllegalStateException when BUZZ_ADMIN_TOKEN is shorter than configured tokens may be
+     * @throws IllegalStateException when BUZZ_ADMIN_TOKEN or BUZZ_ADMIN_METRICS_TOKEN is shorter than
+     *         configured tokens may be
      */
     public static OperatorTokens load(AdminConfig config, Map<String, String> environment) {
         List<OperatorConfig> operators = new ArrayList<>(config.getOperators());
-        String fromEnvironment = environment.get(ENVIRONMENT_VARIABLE);
-        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
-            String token = fromEnvironment.strip();
-            // The same minimum as admin.operators, whose tokens configuration validation checks.
-            if (token.length() < OperatorConfig.MIN_TOKEN_LENGTH) {
-                throw new IllegalStateException(ENVIRONMENT_VARIABLE + " must be at least "
-                        + OperatorConfig.MIN_TOKEN_LENGTH + " characters (it has " + token.length() + ")");
-            }
-            operators.add(new OperatorConfig(ENVIRONMENT_OPERATOR, token));
-        }
+        fromEnvironment(environment, ENVIRONMENT_VARIABLE)
+                .ifPresent(token -> operators.add(new OperatorConfig(ENVIRONMENT_OPERATOR, token)));
+        String metricsToken = fromEnvironment(environment, METRICS_VARIABLE).orElse(config.getMetricsToken());
         if (operators.isEmpty() && config.isGenerateTokenWhenMissing()) {
             byte[] random = new byte[24];
             new SecureRandom().nextBytes(random);
@@ -65,7 +69,21 @@ public final class OperatorTokens {
                     "No admin token configured (admin.operators or {}); every admin request will be refused",
                     ENVIRONMENT_VARIABLE);
         }
-        return of(operators);
+        return of(operators, metricsToken);
+    }
+
+    /** The same minimum as admin.operators, whose tokens configuration validation checks. */
+    private static Optional<String> fromEnvironment(Map<String, String> environment, String variable) {
+        String value = environment.get(variable);
+        if (value == null || value.isBlank()) {
+            return Optional.empty();
+        }
+        String token = value.strip();
+        if (token.length() < OperatorConfig.MIN_TOKEN_LENGTH) {
+            throw new IllegalStateException(variable + " must be at least " + OperatorConfig.MIN_TOKEN_LENGTH
+                    + " characters (it has " + token.length() + ")");
+        }
+        return Optional.of(token);
     }
 
     /**
@@ -81,6 +99,11 @@ public final class OperatorTokens {
             }
         }
         return Optional.ofNullable(match);
+    }
+
+    /** Whether the token is the read-only metrics token; compared as a digest, like operator tokens. */
+    public boolean isMetricsToken(String presentedToken) {
+        return metricsDigest != null && MessageDigest.isEqual(metricsDigest, digest(presentedToken));
     }
 
     public boolean isEmpty() {

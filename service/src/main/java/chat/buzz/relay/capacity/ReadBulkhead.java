@@ -1,5 +1,6 @@
 package chat.buzz.relay.capacity;
 
+import com.codahale.metrics.Counter;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead;
@@ -20,6 +21,7 @@ public final class ReadBulkhead {
     private final int retryAfterMin;
     private final int retryAfterMax;
     private final ConcurrentHashMap<String, Integer> readsInFlight = new ConcurrentHashMap<>();
+    private final Counter refusals;
 
     /** @param perCaller permits one caller may hold at once; more than {@code maxConcurrent} means no share */
     public ReadBulkhead(
@@ -28,7 +30,9 @@ public final class ReadBulkhead {
             long maxWaitMillis,
             int perCaller,
             int retryAfterMinSeconds,
-            int retryAfterMaxSeconds) {
+            int retryAfterMaxSeconds,
+            Counter refusals) {
+        this.refusals = refusals;
         this.bulkhead = new SemaphoreBulkhead(
                 name,
                 BulkheadConfig.custom()
@@ -46,10 +50,12 @@ public final class ReadBulkhead {
      */
     public <T> Optional<T> withPermit(String caller, Supplier<T> read) {
         if (!enter(caller)) {
+            refusals.inc();
             return Optional.empty();
         }
         try {
             if (!bulkhead.tryAcquirePermission()) {
+                refusals.inc();
                 return Optional.empty();
             }
             try {

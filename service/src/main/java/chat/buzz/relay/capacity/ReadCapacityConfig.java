@@ -1,5 +1,6 @@
 package chat.buzz.relay.capacity;
 
+import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
@@ -53,15 +54,19 @@ public abstract class ReadCapacityConfig {
         return retryAfterMinSeconds <= retryAfterMaxSeconds;
     }
 
-    /** A bulkhead sized by these settings. */
-    public ReadBulkhead bulkhead(String name) {
+    /**
+     * A bulkhead sized by these settings, counting its refusals (caller over its share, or no permit free in
+     * time) as {@code buzz.<name>.refused}.
+     */
+    public ReadBulkhead bulkhead(String name, MetricRegistry metrics) {
         return new ReadBulkhead(
                 name,
                 maxConcurrentReads,
                 maxWaitMillis,
                 maxConcurrentReadsPerCaller,
                 retryAfterMinSeconds,
-                retryAfterMaxSeconds);
+                retryAfterMaxSeconds,
+                metrics.counter(MetricRegistry.name("buzz", name, "refused")));
     }
 
     @JsonProperty

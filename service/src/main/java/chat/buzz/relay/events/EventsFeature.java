@@ -21,6 +21,9 @@ public final class EventsFeature {
                 }
             });
         }
-        environment.jersey().register(new EventsResource(new EventWriter(jdbi, handlers, clock)));
+        environment
+                .jersey()
+                .register(new EventsResource(
+                        new EventWriter(jdbi, handlers, clock), new WriteOutcomes(environment.metrics())));
     }
 }

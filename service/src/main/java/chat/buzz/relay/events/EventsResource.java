@@ -21,9 +21,11 @@ import java.nio.charset.CharacterCodingException;
 @Consumes(MediaType.WILDCARD)
 public final class EventsResource {
     private final EventWriter writer;
+    private final WriteOutcomes outcomes;
 
-    public EventsResource(EventWriter writer) {
+    EventsResource(EventWriter writer, WriteOutcomes outcomes) {
         this.writer = writer;
+        this.outcomes = outcomes;
     }
 
     @POST
@@ -31,6 +33,7 @@ public final class EventsResource {
     @ExceptionMetered
     public Response publish(@Auth Caller caller, byte[] body) {
         WriteResult result = writer.write(caller, body == null ? new byte[0] : body);
+        outcomes.count(result.reply());
         Response.ResponseBuilder response = Response.status(result.status()).entity(result.reply());
         result.retryAfterSeconds().ifPresent(seconds -> response.header("Retry-After", seconds));
         return response.build();

@@ -9,6 +9,7 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +43,8 @@ public final class Fleet {
     private final String host;
     private final BuildInfo build = BuildInfo.ofThisBuild();
     private final TrafficSeries traffic;
-    private final Instant startedAt = Instant.now();
+    // As PostgreSQL stores it, so a clean stop finds its own row by this value.
+    private final Instant startedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
     private final FlagService flags;
     private final BooleanSupplier changeFeedConnected;
     private final MetricRegistry metrics;
@@ -52,6 +54,8 @@ public final class Fleet {
     private final BackgroundFailures beatFailures =
             new BackgroundFailures(LOG, "Could not write this instance's heartbeat; will retry");
     private volatile boolean left;
+    /** The last beat found the name held by a later process; warned once per such spell. */
+    private volatile boolean nameTaken;
 
     public Fleet(
             Jdbi jdbi,
@@ -100,7 +104,7 @@ public final class Fleet {
     public void leave() {
         left = true;
         try {
-            jdbi.useExtension(FleetDao.class, dao -> dao.forget(instanceId));
+            jdbi.useExtension(FleetDao.class, dao -> dao.leave(instanceId, startedAt));
         } catch (RuntimeException e) {
             LOG.warn("Could not remove this instance from the fleet view; it goes stale instead", e);
         }
@@ -132,15 +136,27 @@ public final class Fleet {
                 gauge(SUBSCRIPTIONS),
                 gauge(PERMITS_IN_USE),
                 recent);
-        jdbi.useExtension(FleetDao.class, dao -> {
-            dao.beat(report);
+        int written = jdbi.withExtension(FleetDao.class, dao -> {
+            int rows = dao.beat(report, staleAfterSeconds());
             dao.forgetSilentFor(forgetAfter.toMillis() / 1000.0);
+            return rows;
         });
+        if (written == 0 && !nameTaken) {
+            LOG.warn(
+                    "Another live relay, started after this one, is also named {}: the fleet view shows that one "
+                            + "only. Give each instance its own BUZZ_INSTANCE_NAME (or HTTP port).",
+                    instanceId);
+        }
+        nameTaken = written == 0;
+    }
+
+    private double staleAfterSeconds() {
+        return MISSED_BEATS_BEFORE_STALE * heartbeat.toMillis() / 1000.0;
     }
 
     /** Every instance that beat within forgetAfter, with whether it is stale (missed three beats) or gone. */
     public List<InstanceView> instances() {
-        double staleAfter = MISSED_BEATS_BEFORE_STALE * heartbeat.toMillis() / 1000.0;
+        double staleAfter = staleAfterSeconds();
         return jdbi.withExtension(FleetDao.class, FleetDao::all).stream()
                 .map(seen -> new InstanceView(
                         seen.report(),

@@ -1,5 +1,6 @@
 package chat.buzz.relay.fleet;
 
+import java.time.Instant;
 import java.util.List;
 import org.jdbi.v3.core.mapper.Nested;
 import org.jdbi.v3.sqlobject.config.RegisterColumnMapperFactory;
@@ -14,9 +15,17 @@ public interface FleetDao {
     /**
      * last_seen is the database's clock, so instances with skewed clocks are compared fairly (the
      * report's own lastSeen is not written).
+     *
+     * <p>Names are stable across restarts, so a restarted instance meets the row its previous process
+     * left (a crash or SIGKILL leaves it). It takes that row over, version and start time included, since
+     * its process started later; the row then is simply this instance again, not a second live one. A
+     * row written by a process that started later than this one is another live relay with the same name
+     * (a misconfiguration): it is left alone unless it has gone silent past {@code staleSeconds}.
+     *
+     * @return 1 when the row is this process's now, 0 when another live process holds the name
      */
-    default void beat(InstanceReport report) {
-        beat(report, FleetJson.write(report.gates()), FleetJson.write(report.traffic()));
+    default int beat(InstanceReport report, double staleSeconds) {
+        return beat(report, FleetJson.write(report.gates()), FleetJson.write(report.traffic()), staleSeconds);
     }
 
     @SqlUpdate("""
@@ -28,6 +37,10 @@ public interface FleetDao {
                     :report.poolSize, :report.websocketConnections, :report.websocketSubscriptions,
                     :report.incrementalPermitsUsed, CAST(:traffic AS jsonb))
             ON CONFLICT (instance_id) DO UPDATE SET
+                host = EXCLUDED.host,
+                version = EXCLUDED.version,
+                build = EXCLUDED.build,
+                started_at = EXCLUDED.started_at,
                 last_seen = clock_timestamp(),
                 flags_read_at = EXCLUDED.flags_read_at,
                 gates = EXCLUDED.gates,
@@ -38,11 +51,14 @@ public interface FleetDao {
                 websocket_subscriptions = EXCLUDED.websocket_subscriptions,
                 incremental_permits_used = EXCLUDED.incremental_permits_used,
                 traffic = EXCLUDED.traffic
+            WHERE relay_instances.started_at <= EXCLUDED.started_at
+               OR relay_instances.last_seen < clock_timestamp() - make_interval(secs => :staleSeconds)
             """)
-    void beat(
+    int beat(
             @BindMethods("report") InstanceReport report,
             @Bind("gates") String gatesJson,
-            @Bind("traffic") String trafficJson);
+            @Bind("traffic") String trafficJson,
+            @Bind("staleSeconds") double staleSeconds);
 
     @SqlUpdate("""
             DELETE FROM relay_instances
@@ -50,11 +66,12 @@ public interface FleetDao {
             """)
     int forgetSilentFor(@Bind("seconds") double seconds);
 
+    /** A clean stop removes this process's row, not one a later process of the same name has taken over. */
     @SqlUpdate("""
             DELETE FROM relay_instances
-            WHERE instance_id = :instanceId
+            WHERE instance_id = :instanceId AND started_at = :startedAt
             """)
-    void forget(@Bind("instanceId") String instanceId);
+    void leave(@Bind("instanceId") String instanceId, @Bind("startedAt") Instant startedAt);
 
     /**
      * An instance's last report, how long ago it came by the database's clock, and how many database

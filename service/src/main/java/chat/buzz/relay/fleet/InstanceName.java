@@ -19,20 +19,22 @@ public final class InstanceName {
     private InstanceName() {}
 
     /**
-     * The operator's name for this instance ({@code BUZZ_INSTANCE_NAME}, e.g. the systemd unit's
-     * instance), else the host and application port, plus a random part that tells restarts apart: an
-     * operator matches it to a unit or a port at a glance.
+     * The operator's name for this instance ({@code BUZZ_INSTANCE_NAME}, else the {@code instanceName}
+     * setting, e.g. the systemd unit's instance), else the host and application port: an operator matches
+     * it to a unit or a port at a glance, and a restart of the same unit or port keeps its name (and its
+     * fleet row, see FleetDao.beat). Only an application port of 0 (any free port, as in tests) has no
+     * stable name; a random part keeps two such instances on one host apart.
      */
-    public static String newInstanceId(String configuredName, ServerFactory server) {
-        String name;
-        if (configuredName != null && !configuredName.isBlank()) {
-            name = configuredName.strip().replaceAll("[^A-Za-z0-9@:._-]", "_");
-            name = name.length() > MAX_NAME ? name.substring(0, MAX_NAME) : name;
-        } else {
-            int port = applicationPort(server);
-            name = port > 0 ? hostName() + ":" + port : hostName();
+    public static String instanceId(String fromEnvironment, String configuredName, ServerFactory server) {
+        String given = fromEnvironment != null && !fromEnvironment.isBlank() ? fromEnvironment : configuredName;
+        if (given != null && !given.isBlank()) {
+            String name = given.strip().replaceAll("[^A-Za-z0-9@:._-]", "_");
+            return name.length() > MAX_NAME ? name.substring(0, MAX_NAME) : name;
         }
-        return name + "-" + UUID.randomUUID().toString().substring(0, 8);
+        int port = applicationPort(server);
+        return port > 0
+                ? hostName() + ":" + port
+                : hostName() + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     private static int applicationPort(ServerFactory server) {

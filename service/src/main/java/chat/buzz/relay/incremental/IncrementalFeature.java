@@ -29,7 +29,7 @@ public final class IncrementalFeature {
             RelayIdentity identity,
             SyncStatistics statistics,
             MetricRegistry metrics) {
-        ReadCapacity capacity = new ReadCapacity(config);
+        ReadCapacity capacity = new ReadCapacity(config, metrics);
         metrics.gauge(Fleet.PERMITS_IN_USE, () -> capacity::permitsInUse);
         return new IncrementalReads(
                 jdbi, gates, cursors(config, identity.keys().secretKey()), capacity, statistics, config);

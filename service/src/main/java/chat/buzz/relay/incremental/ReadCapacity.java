@@ -1,6 +1,7 @@
 package chat.buzz.relay.incremental;
 
 import chat.buzz.relay.capacity.ReadBulkhead;
+import com.codahale.metrics.MetricRegistry;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -12,8 +13,8 @@ import java.util.function.Supplier;
 public final class ReadCapacity {
     private final ReadBulkhead bulkhead;
 
-    public ReadCapacity(IncrementalConfig config) {
-        this.bulkhead = config.bulkhead("incremental-reads");
+    public ReadCapacity(IncrementalConfig config, MetricRegistry metrics) {
+        this.bulkhead = config.bulkhead("incremental-reads", metrics);
     }
 
     /** Runs {@code read} holding a permit; empty when the caller holds its share or none was free in time. */

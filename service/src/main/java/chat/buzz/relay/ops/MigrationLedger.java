@@ -23,6 +23,8 @@ import liquibase.lockservice.LockServiceFactory;
 import liquibase.sql.Sql;
 import liquibase.sqlgenerator.SqlGeneratorFactory;
 import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Liquibase's ledger as operators need it: what ran, what is pending and the SQL it would run, and
@@ -31,6 +33,11 @@ import org.jdbi.v3.core.Jdbi;
 public final class MigrationLedger {
     /** Changesets whose postcondition is an index: recorded only once that index is usable. */
     static final Map<String, String> INDEX_POSTCONDITIONS = indexPostconditions();
+
+    /** The logger of the operator audit lines, by a name of its own so a log shipper can pick them out. */
+    public static final String AUDIT_LOGGER = "chat.buzz.relay.ops.audit";
+
+    private static final Logger AUDIT_LOG = LoggerFactory.getLogger(AUDIT_LOGGER);
 
     private final Jdbi jdbi;
     private final DataSourceFactory dataSource;
@@ -148,9 +155,25 @@ public final class MigrationLedger {
         return jdbi.withExtension(SchemaDao.class, dao -> dao.audit(limit));
     }
 
+    /**
+     * Every audited operator action, one line each, so the log names the operator as the audit table does
+     * (gate flips log theirs in FlagService). Written before the row, so an action whose row cannot be
+     * stored is still in the log. Line breaks in operator text are flattened: one action, one line.
+     */
     void audit(String operator, String action, String subject, String outcome, String detail) {
+        AUDIT_LOG.info(
+                "Operator {} {} {}: {}{}",
+                oneLine(operator),
+                action,
+                oneLine(subject),
+                oneLine(outcome),
+                detail == null || detail.isBlank() ? "" : " (" + oneLine(detail) + ")");
         jdbi.useExtension(
                 SchemaDao.class, dao -> dao.audit(operator, action, subject, outcome, detail == null ? "" : detail));
+    }
+
+    private static String oneLine(String text) {
+        return text == null ? "" : text.replaceAll("[\\r\\n\\u2028\\u2029]+", " ");
     }
 
     /** The statements a rollback to the tag would run, without running them or Liquibase's bookkeeping. */

@@ -7,6 +7,7 @@ import chat.buzz.relay.database.PlainStatements;
 import chat.buzz.relay.database.PositionalSql;
 import chat.buzz.relay.database.RawJson;
 import chat.buzz.relay.database.ReadTransaction;
+import com.codahale.metrics.MetricRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,11 +23,14 @@ public final class CurrentReads {
     private final ReadTransaction transaction;
     private final ReadBulkhead bulkhead;
 
-    public CurrentReads(Jdbi jdbi, CurrentConfig config) {
+    public static final String PERMITS_IN_USE = "buzz.current.permits-in-use";
+
+    public CurrentReads(Jdbi jdbi, CurrentConfig config, MetricRegistry metrics) {
         // One statement per read, so it needs no snapshot longer than that statement's.
         this.transaction =
                 new ReadTransaction(jdbi, ReadTransaction.Isolation.READ_COMMITTED, config.getStatementBudgetMillis());
-        this.bulkhead = config.bulkhead("current-reads");
+        this.bulkhead = config.bulkhead("current-reads", metrics);
+        metrics.gauge(PERMITS_IN_USE, () -> bulkhead::permitsInUse);
     }
 
     /** @return the heads as their stored canonical JSON, ready to splice into the response array */

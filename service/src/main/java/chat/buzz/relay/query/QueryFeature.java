@@ -14,7 +14,8 @@ public final class QueryFeature {
             CurrentConfig current,
             IncrementalMode incremental,
             ChannelMetadataReads channelMetadata) {
-        QueryResource query = new QueryResource(new CurrentReads(jdbi, current), incremental, channelMetadata);
+        QueryResource query =
+                new QueryResource(new CurrentReads(jdbi, current, environment.metrics()), incremental, channelMetadata);
         environment.jersey().register(query);
         return query;
     }

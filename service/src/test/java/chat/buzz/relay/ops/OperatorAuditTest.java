@@ -2,6 +2,10 @@ package chat.buzz.relay.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.AdminClient.Reply;
 import chat.buzz.relay.testing.IntegrationTest;
@@ -12,10 +16,12 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 /**
  * Dropwizard's own admin actions (gc, log-level, pprof) are audited like the relay's tasks, naming the
- * operator and what was asked; record-migration will not record a changeset without a reason.
+ * operator and what was asked, and each audited action is one log line naming the operator;
+ * record-migration will not record a changeset without a reason.
  */
 @IntegrationTest
 class OperatorAuditTest {
@@ -56,6 +62,35 @@ class OperatorAuditTest {
             assertThat(refused.json().get("message").asText()).isNotBlank();
         }
         assertThat(auditTrail()).hasSize(before);
+    }
+
+    @Test
+    void everyAuditedActionIsOneLogLineNamingTheOperator() {
+        Logger audit = (Logger) LoggerFactory.getLogger(MigrationLedger.AUDIT_LOGGER);
+        Level level = audit.getLevel();
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        audit.addAppender(lines);
+        audit.setLevel(Level.INFO);
+        try {
+            assertThat(omar.task("gc", Map.of()).status()).isEqualTo(200);
+            Reply refused = olivia.task(
+                    "record-migration", Map.of("id", "no-such-changeset", "reason", "ticket 12\nsecond line"));
+            assertThat(refused.status()).as(refused.body()).isEqualTo(404);
+
+            List<String> logged =
+                    lines.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+            assertThat(logged)
+                    .as("one line per action, in order")
+                    .containsExactly(
+                            "Operator omar-oncall gc POST /tasks/gc: 200 ({})",
+                            "Operator olivia-oncall record-migration no-such-changeset: refused: unknown_changeset"
+                                    + " ( / ticket 12 second line)");
+            assertThat(lines.list).allMatch(line -> line.getLevel() == Level.INFO);
+        } finally {
+            audit.detachAppender(lines);
+            audit.setLevel(level);
+        }
     }
 
     private JsonNode entry(String action) {
