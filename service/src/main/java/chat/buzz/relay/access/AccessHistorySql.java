@@ -72,6 +72,50 @@ public final class AccessHistorySql {
     }
 
     /**
+     * Whether the reader's previous session already took the artifact of {@code head} out of the reader's
+     * copy: it was outside D(reader, scope) at every moment since that session began ({@code :priorStart},
+     * microseconds, the floor when unknown), and every row that decided the artifact's place in D between
+     * the floor and then was visible to that session's first snapshot ({@code :priorSnapshot}, '' when
+     * unknown), so that session saw it outside D too and either removed it or never sent it. The rows are
+     * the artifact's revisions, their redactions, and the reader's membership spans and the settings
+     * changes of every channel it lay in. A row the session could not see (one that committed late) makes
+     * this false, and the reader hears the removal again: a repeat is harmless, a missed removal is not.
+     * Row versions are told apart by their writer's transaction, widened against {@code :xmax} as
+     * {@code WRITER_XID} of the incremental queries does.
+     */
+    static String toldLeft(String head, boolean scoped) {
+        ReaderTerms sincePrior = new ReaderTerms(ReaderTerms.BOUND.pubkey(), ReaderTerms.BOUND.scope(), ":priorStart");
+        String band = """
+                BETWEEN %s AND (TIMESTAMPTZ 'epoch' + CAST(:priorStart AS bigint) * INTERVAL '1 microsecond')""".formatted(floor(ReaderTerms.BOUND));
+        return """
+                (CAST(:priorSnapshot AS text) <> '' AND CAST(:priorStart AS bigint) > CAST(:floor AS bigint)
+                 AND NOT %1$s
+                 AND NOT EXISTS (
+                        SELECT 1 FROM artifact_revisions tr JOIN events tev ON tev.id = tr.event_id
+                        WHERE tr.community_id = %2$s.community_id AND tr.d = %2$s.d AND tr.kind = %3$d
+                          AND ((tr.accepted_at %4$s AND NOT %5$s)
+                               OR (tev.redacted_at %4$s AND NOT %6$s)
+                               OR EXISTS (SELECT 1 FROM channel_membership_spans ts
+                                          WHERE ts.channel_id = tr.channel_id AND ts.pubkey = :reader
+                                            AND (ts.started_at %4$s OR ts.ended_at %4$s) AND NOT %7$s)
+                               OR EXISTS (SELECT 1 FROM channel_settings_history tsh
+                                          WHERE tsh.channel_id = tr.channel_id AND tsh.changed_at %4$s AND NOT %8$s))))""".formatted(
+                        couldHaveHeld(head, scoped, sincePrior),
+                        head,
+                        Kinds.ARTIFACT_REVISION,
+                        band,
+                        visibleToPriorSession("tr"),
+                        visibleToPriorSession("tev"),
+                        visibleToPriorSession("ts"),
+                        visibleToPriorSession("tsh"));
+    }
+
+    private static String visibleToPriorSession(String alias) {
+        return """
+                pg_visible_in_snapshot(CAST(CAST(CAST(:xmax AS bigint) - ((CAST(:xmax AS bigint) - CAST(CAST(%1$s.xmin AS text) AS bigint)) %% 4294967296 + 4294967296) %% 4294967296 AS text) AS xid8), CAST(:priorSnapshot AS pg_snapshot))""".formatted(alias);
+    }
+
+    /**
      * The settings channel {@code channel} had since {@code floor}, one row per period: {@code visibility},
      * {@code unlisted}, {@code ttl_seconds}, {@code deleted}, and the period's bounds {@code from_at}
      * (-infinity for the first: it began at or before the floor) and {@code until_at} (infinity for the

@@ -10,14 +10,14 @@ import java.util.UUID;
 
 /**
  * The fields of a cursor as bytes, without the version byte or any protection: phase, community,
- * reader digest, scope digest, policy stamp (time and database epoch), session start, floor, position,
+ * reader digest, scope digest, policy stamp (time and database epoch), session start, prior start, position,
  * then the prior and this session's judged rows (a bootstrap flag, a step count, and per step its
  * position and snapshot: xmin, xmax, count and the in-progress ids). Versions 3 and 4 list the
  * in-progress ids; version 5 gives every snapshot all {@link TxSnapshot#MAX_IN_PROGRESS} slots, the
  * unused ones zero, so that a sealed cursor's length says how many steps it holds (which follows from
  * what its own reader was sent) and nothing about how many transactions others had open. Version 2
  * held one snapshot per session, its first page's: that is a single step. Version 1 held none: its
- * epoch is the first, its floor is its policy stamp (the earliest moment a cursor of that stamp can
+ * epoch is the first, its prior start is its policy stamp (the earliest moment a cursor of that stamp can
  * speak for), and the next session sends its whole overlap again.
  */
 final class CursorLayout {
@@ -63,7 +63,7 @@ final class CursorLayout {
                 .putLong(cursor.policy().micros())
                 .putLong(cursor.policy().epoch())
                 .putLong(cursor.sessionStart())
-                .putLong(cursor.floor());
+                .putLong(cursor.priorStart());
         putPosition(body, cursor.position());
         putJudged(body, cursor.prior(), snapshots);
         putJudged(body, cursor.judged(), snapshots);
@@ -91,7 +91,7 @@ final class CursorLayout {
             long policyMicros = body.getLong();
             PolicyStamp policy = new PolicyStamp(policyMicros, first ? PolicyStamp.FIRST_EPOCH : body.getLong());
             long sessionStart = body.getLong();
-            long floor = first ? policyMicros : body.getLong();
+            long priorStart = first ? policyMicros : body.getLong();
             Position position = position(body);
             Snapshots snapshots = Snapshots.of(version);
             JudgedRows prior = first ? JudgedRows.NONE : second ? firstPageOnly(body) : judged(body, snapshots);
@@ -103,7 +103,7 @@ final class CursorLayout {
                     policy,
                     Phase.values()[phase],
                     sessionStart,
-                    floor,
+                    priorStart,
                     prior,
                     session,
                     position);

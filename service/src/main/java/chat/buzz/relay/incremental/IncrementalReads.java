@@ -115,7 +115,7 @@ public final class IncrementalReads implements IncrementalMode {
                 step.policy(),
                 walk.more() ? step.phase() : Phase.FINISHED,
                 step.sessionStart(),
-                step.floor(),
+                step.priorStart(),
                 step.prior(),
                 judged,
                 walk.more() ? walk.resumeAfter() : Position.before(step.sessionStart()));
@@ -193,7 +193,9 @@ public final class IncrementalReads implements IncrementalMode {
                 return PageWalk.of(Collections.emptyIterator(), request.limit(), fetch, step.after());
             }
             List<DeltaCandidates.Candidate> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
-            PageWalk walk = queries.delta(request.scope(), judged, step.floor(), fetch)
+            PriorSession prior = new PriorSession(
+                    step.priorStart(), step.prior().first(), snapshot.snapshot().xmax());
+            PageWalk walk = queries.delta(request.scope(), judged, step.floor(), prior, fetch)
                     .withIterator(rows -> PageWalk.of(rows, request.limit(), fetch, step.after()));
             return walk.more() || candidates.size() == judged.size()
                     ? walk

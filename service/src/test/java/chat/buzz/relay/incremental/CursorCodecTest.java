@@ -43,7 +43,7 @@ class CursorCodecTest {
         assertThat(decoded.policy()).isEqualTo(cursor.policy());
         assertThat(decoded.phase()).isEqualTo(Phase.DELTA);
         assertThat(decoded.sessionStart()).isEqualTo(cursor.sessionStart());
-        assertThat(decoded.floor()).isEqualTo(cursor.floor());
+        assertThat(decoded.priorStart()).isEqualTo(cursor.priorStart());
         assertThat(decoded.prior()).isEqualTo(cursor.prior());
         assertThat(decoded.judged()).isEqualTo(cursor.judged());
         assertThat(decoded.position()).isEqualTo(cursor.position());
@@ -63,7 +63,7 @@ class CursorCodecTest {
         assertThat(decoded.prior()).isEqualTo(JudgedRows.firstPage(false, prior));
         assertThat(decoded.judged()).isEqualTo(JudgedRows.firstPage(false, session));
         assertThat(decoded.policy()).isEqualTo(cursor.policy());
-        assertThat(decoded.floor()).isEqualTo(cursor.floor());
+        assertThat(decoded.priorStart()).isEqualTo(cursor.priorStart());
         assertThat(decoded.position()).isEqualTo(cursor.position());
     }
 
@@ -209,7 +209,7 @@ class CursorCodecTest {
         Cursor decoded = codec.decode(signed(v1.array()));
         assertThat(decoded.phase()).isEqualTo(Phase.FINISHED);
         assertThat(decoded.policy()).isEqualTo(new PolicyStamp(cursor.policy().micros(), PolicyStamp.FIRST_EPOCH));
-        assertThat(decoded.floor()).isEqualTo(cursor.policy().micros());
+        assertThat(decoded.priorStart()).isEqualTo(cursor.policy().micros());
         assertThat(decoded.prior()).isEqualTo(JudgedRows.NONE);
         assertThat(decoded.judged()).isEqualTo(JudgedRows.NONE);
         assertThat(decoded.position()).isEqualTo(cursor.position());
@@ -240,7 +240,7 @@ class CursorCodecTest {
                 .putLong(cursor.policy().micros())
                 .putLong(cursor.policy().epoch())
                 .putLong(cursor.sessionStart())
-                .putLong(cursor.floor())
+                .putLong(cursor.priorStart())
                 .putLong(cursor.position().micros())
                 .put((byte) cursor.position().source())
                 .putLong(cursor.position().d().getMostSignificantBits())

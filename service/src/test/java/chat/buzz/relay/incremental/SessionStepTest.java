@@ -48,6 +48,7 @@ class SessionStepTest {
                         POLICY,
                         NOW.nowMicros(),
                         NOW.nowMicros(),
+                        NOW.nowMicros(),
                         JudgedRows.NONE,
                         JudgedRows.firstPage(true, NOW.snapshot()),
                         Position.before(0),
@@ -63,6 +64,7 @@ class SessionStepTest {
                     .isEqualTo(new SessionStep(
                             Phase.BOOTSTRAP,
                             NEWER_POLICY,
+                            NOW.nowMicros(),
                             NOW.nowMicros(),
                             NOW.nowMicros(),
                             JudgedRows.NONE,
@@ -81,6 +83,7 @@ class SessionStepTest {
                         POLICY,
                         3_000_000_000L,
                         2_500_000_000L,
+                        2_500_000_000L,
                         PRIOR,
                         PREVIOUS_SESSION,
                         SAVED,
@@ -92,7 +95,23 @@ class SessionStepTest {
         SessionStep step = plan(cursor(Phase.DELTA, POLICY), POLICY);
         assertThat(step)
                 .isEqualTo(new SessionStep(
-                        Phase.DELTA, POLICY, 3_000_000_000L, 2_500_000_000L, PRIOR, PREVIOUS_SESSION, SAVED, false));
+                        Phase.DELTA,
+                        POLICY,
+                        3_000_000_000L,
+                        2_500_000_000L - OVERLAP,
+                        2_500_000_000L,
+                        PRIOR,
+                        PREVIOUS_SESSION,
+                        SAVED,
+                        false));
+    }
+
+    @Test
+    void aDeltaContinuationKeepsThePriorStartAndItsFloorIsNeverBeforeThePolicyStamp() {
+        PolicyStamp recent = new PolicyStamp(2_500_000_000L - OVERLAP / 2, 0);
+        SessionStep step = plan(cursor(Phase.DELTA, recent), recent);
+        assertThat(step.priorStart()).isEqualTo(2_500_000_000L);
+        assertThat(step.floor()).isEqualTo(recent.micros());
     }
 
     @Test
@@ -105,6 +124,7 @@ class SessionStepTest {
                         POLICY,
                         NOW.nowMicros(),
                         start,
+                        SAVED.micros(),
                         PREVIOUS_SESSION,
                         JudgedRows.firstPage(false, NOW.snapshot()),
                         Position.before(start),
