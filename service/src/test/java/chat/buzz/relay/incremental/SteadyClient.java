@@ -64,12 +64,14 @@ final class SteadyClient {
         model.openWindow(view);
         sync.page(limit);
         if (!sync.midSession) {
-            repeatedRemovals.sessionFinished();
+            repeatedRemovals.sessionFinished(interrupted);
         }
         return !sync.midSession;
     }
 
     private void inspect(JsonNode body) {
+        // A known-ID read answers every id it is asked about (PROTOCOL 4.3), removals included.
+        boolean deltaPage = body.has("cursor");
         pages++;
         sessionEntries += body.path("entries").size();
         leaks.addAll(oracle.checkQueryAnswer(view, body));
@@ -83,7 +85,7 @@ final class SteadyClient {
                 if (!sync.store.containsKey(d)) {
                     removalsOfWhatWasNotHeld++;
                 }
-                String repeated = repeatedRemovals.removal(d);
+                String repeated = deltaPage ? repeatedRemovals.removal(d) : null;
                 if (repeated != null) {
                     leaks.add(repeated);
                 }

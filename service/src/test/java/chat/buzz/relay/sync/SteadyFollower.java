@@ -90,7 +90,7 @@ final class SteadyFollower implements AutoCloseable {
                 removalsOfWhatWasNotHeld++;
             }
             String repeated = repeatedRemovals.removal(d);
-            repeatedRemovals.sessionFinished();
+            repeatedRemovals.sessionFinished(false);
             if (repeated != null) {
                 leaks.add(repeated);
             }
