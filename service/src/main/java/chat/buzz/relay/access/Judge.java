@@ -130,8 +130,8 @@ public final class Judge {
         }
 
         /**
-         * The single reader bound as parameters, whose previous session is bound too ({@code :priorStart},
-         * {@code :priorSnapshot}, {@code :xmax}: see {@link AccessHistorySql#toldLeft}).
+         * The single reader bound as parameters, whose previous session is bound too ({@code :toldThrough},
+         * {@code :priorStepMicros}, {@code :priorStepSnapshots}, {@code :xmax}: see {@link AccessHistorySql#toldLeft}).
          */
         public static Reader boundAfterSession(boolean scoped) {
             return new Reader(ReaderTerms.BOUND, scoped, true);

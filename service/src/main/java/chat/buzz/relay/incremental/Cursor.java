@@ -15,11 +15,8 @@ import java.util.UUID;
  * @param policy        the policy stamp when the session began
  * @param phase         where the session is
  * @param sessionStart  database time (micros) at which the session began
- * @param priorStart    database time (micros) at which the session before a delta session began: the
- *                      delta session's floor is this less the overlap (never before the policy stamp),
- *                      and what that session already removed is not removed again; unused while
- *                      bootstrapping. Cursors of earlier releases hold the floor here, which only makes
- *                      their session repeat more.
+ * @param floor         database time (micros) since which a delta session tells the reader about every
+ *                      artifact it could have held and that left D; unused while bootstrapping
  * @param prior         the rows the previous session judged: a delta session does not send them again
  * @param judged        the rows this session has judged so far: the next session's {@code prior}
  * @param position      the last position delivered; for a finished session, where the next one starts
@@ -33,7 +30,7 @@ public record Cursor(
         PolicyStamp policy,
         Phase phase,
         long sessionStart,
-        long priorStart,
+        long floor,
         JudgedRows prior,
         JudgedRows judged,
         Position position) {
@@ -47,7 +44,7 @@ public record Cursor(
                 && Objects.equals(policy, that.policy)
                 && phase == that.phase
                 && sessionStart == that.sessionStart
-                && priorStart == that.priorStart
+                && floor == that.floor
                 && Objects.equals(prior, that.prior)
                 && Objects.equals(judged, that.judged)
                 && Objects.equals(position, that.position);
@@ -62,7 +59,7 @@ public record Cursor(
                 policy,
                 phase,
                 sessionStart,
-                priorStart,
+                floor,
                 prior,
                 judged,
                 position);
@@ -72,8 +69,7 @@ public record Cursor(
     public String toString() {
         HexFormat hex = HexFormat.of();
         return "Cursor[community=" + community + ", reader=" + hex.formatHex(reader) + ", scope=" + hex.formatHex(scope)
-                + ", policy=" + policy + ", phase=" + phase + ", sessionStart=" + sessionStart + ", priorStart="
-                + priorStart
+                + ", policy=" + policy + ", phase=" + phase + ", sessionStart=" + sessionStart + ", floor=" + floor
                 + ", prior=" + prior + ", judged=" + judged
                 + ", position=" + position + "]";
     }

@@ -10,14 +10,14 @@ import java.util.UUID;
 
 /**
  * The fields of a cursor as bytes, without the version byte or any protection: phase, community,
- * reader digest, scope digest, policy stamp (time and database epoch), session start, prior start, position,
+ * reader digest, scope digest, policy stamp (time and database epoch), session start, floor, position,
  * then the prior and this session's judged rows (a bootstrap flag, a step count, and per step its
  * position and snapshot: xmin, xmax, count and the in-progress ids). Versions 3 and 4 list the
  * in-progress ids; version 5 gives every snapshot all {@link TxSnapshot#MAX_IN_PROGRESS} slots, the
  * unused ones zero, so that a sealed cursor's length says how many steps it holds (which follows from
  * what its own reader was sent) and nothing about how many transactions others had open. Version 2
  * held one snapshot per session, its first page's: that is a single step. Version 1 held none: its
- * epoch is the first, its prior start is its policy stamp (the earliest moment a cursor of that stamp can
+ * epoch is the first, its floor is its policy stamp (the earliest moment a cursor of that stamp can
  * speak for), and the next session sends its whole overlap again.
  */
 final class CursorLayout {
@@ -34,8 +34,10 @@ final class CursorLayout {
     static final int SLOTTED_STEP_BYTES = POSITION_BYTES + SNAPSHOT_BYTES + 8 * TxSnapshot.MAX_IN_PROGRESS;
     /** A cursor's fields with no step at all. */
     static final int MIN_BYTES = FIXED_BYTES + 2 * JUDGED_BYTES;
-    /** The most any cursor's fields take: every step of both judged lists with a full snapshot. */
+    /** The most any cursor's fields take before version 6: every step of both judged lists with a full snapshot. */
     static final int MAX_BYTES = MIN_BYTES + 2 * JudgedRows.MAX_STEPS * SLOTTED_STEP_BYTES;
+    /** Version 6 appends to version 5's fields when each judged list's last step was taken. */
+    static final int STEP_TIMES_BYTES = 8 + 8;
 
     /** How a snapshot's in-progress ids are laid out. */
     enum Snapshots {
@@ -55,6 +57,11 @@ final class CursorLayout {
         return FIXED_BYTES + judgedBytes(cursor.prior(), snapshots) + judgedBytes(cursor.judged(), snapshots);
     }
 
+    /** Version 6's last fields: when each judged list's last step was taken. */
+    static void writeStepTimes(ByteBuffer body, Cursor cursor) {
+        body.putLong(cursor.prior().lastStepAt()).putLong(cursor.judged().lastStepAt());
+    }
+
     static void write(ByteBuffer body, Cursor cursor, Snapshots snapshots) {
         body.put((byte) cursor.phase().ordinal())
                 .putLong(cursor.community())
@@ -63,7 +70,7 @@ final class CursorLayout {
                 .putLong(cursor.policy().micros())
                 .putLong(cursor.policy().epoch())
                 .putLong(cursor.sessionStart())
-                .putLong(cursor.priorStart());
+                .putLong(cursor.floor());
         putPosition(body, cursor.position());
         putJudged(body, cursor.prior(), snapshots);
         putJudged(body, cursor.judged(), snapshots);
@@ -91,11 +98,15 @@ final class CursorLayout {
             long policyMicros = body.getLong();
             PolicyStamp policy = new PolicyStamp(policyMicros, first ? PolicyStamp.FIRST_EPOCH : body.getLong());
             long sessionStart = body.getLong();
-            long priorStart = first ? policyMicros : body.getLong();
+            long floor = first ? policyMicros : body.getLong();
             Position position = position(body);
             Snapshots snapshots = Snapshots.of(version);
             JudgedRows prior = first ? JudgedRows.NONE : second ? firstPageOnly(body) : judged(body, snapshots);
             JudgedRows session = first ? JudgedRows.NONE : second ? firstPageOnly(body) : judged(body, snapshots);
+            if (version >= 6) {
+                prior = prior.withLastStepAt(body.getLong());
+                session = session.withLastStepAt(body.getLong());
+            }
             return new Cursor(
                     community,
                     reader,
@@ -103,7 +114,7 @@ final class CursorLayout {
                     policy,
                     Phase.values()[phase],
                     sessionStart,
-                    priorStart,
+                    floor,
                     prior,
                     session,
                     position);

@@ -150,8 +150,9 @@ public final class IncrementalQueries {
                 .bind("community", community)
                 .bind("reader", reader)
                 .bind("floor", floor)
-                .bind("priorStart", prior.startMicros())
-                .bind("priorSnapshot", prior.firstSnapshot().text())
+                .bind("toldThrough", prior.toldThrough())
+                .bindArray("priorStepMicros", Long.class, prior.stepMicros())
+                .bindArray("priorStepSnapshots", String.class, prior.stepSnapshots())
                 .bind("xmax", prior.xmax())
                 .bind("fetch", fetch)
                 .bindArray(

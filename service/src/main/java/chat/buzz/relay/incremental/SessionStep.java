@@ -13,7 +13,6 @@ import java.util.Optional;
  * @param sessionStart the database time the session began: a finished session resumes from here
  * @param floor        a delta session removes every artifact that left D and that the reader could have
  *                     held at some moment after this one
- * @param priorStart   when the session before this delta session began; the cursor carries it
  * @param prior        the rows the previous session judged: they are not sent again
  * @param judged       the rows this session judged before this page, for the session after it
  * @param after        the page holds only positions after this one
@@ -24,7 +23,6 @@ record SessionStep(
         PolicyStamp policy,
         long sessionStart,
         long floor,
-        long priorStart,
         JudgedRows prior,
         JudgedRows judged,
         Position after,
@@ -41,7 +39,7 @@ record SessionStep(
             // restarting it at every policy change would let a flood of changes starve it. Its pages
             // are judged against the current rules, and its last cursor still holds the old stamp, so
             // the next session is the reset that reconciles the store.
-            return continuation(cursor, cursor.policy(), overlapMicros);
+            return continuation(cursor, cursor.policy());
         }
         if (!cursor.policy().equals(policy)) {
             return bootstrap(policy, snapshot, true);
@@ -52,34 +50,27 @@ record SessionStep(
             // for everything before it, so the reader's past access is judged no further back than that;
             // policy changes delivered as entries leave the stamp alone and are judged from the channels'
             // settings history. What the previous session judged is not sent again (PROTOCOL 4.2).
-            long priorStart = cursor.position().micros();
-            long start = priorStart - overlapMicros;
+            long start = cursor.position().micros() - overlapMicros;
             return new SessionStep(
                     Phase.DELTA,
                     policy,
                     now,
                     Judge.floor(start, policy.micros()),
-                    priorStart,
                     cursor.judged(),
-                    JudgedRows.firstPage(false, snapshot.snapshot()),
+                    JudgedRows.firstPage(false, snapshot.snapshot(), snapshot.nowMicros()),
                     Position.before(start),
                     false);
         }
         // A continuation never rewinds, or pages would never end.
-        return continuation(cursor, policy, overlapMicros);
+        return continuation(cursor, policy);
     }
 
-    private static SessionStep continuation(Cursor cursor, PolicyStamp policy, long overlapMicros) {
-        // A bootstrap's cursor holds its own start there, and it removes nothing.
-        long floor = cursor.phase() == Phase.DELTA
-                ? Judge.floor(cursor.priorStart() - overlapMicros, policy.micros())
-                : cursor.priorStart();
+    private static SessionStep continuation(Cursor cursor, PolicyStamp policy) {
         return new SessionStep(
                 cursor.phase(),
                 policy,
                 cursor.sessionStart(),
-                floor,
-                cursor.priorStart(),
+                cursor.floor(),
                 cursor.prior(),
                 cursor.judged(),
                 cursor.position(),
@@ -92,9 +83,8 @@ record SessionStep(
                 policy,
                 snapshot.nowMicros(),
                 snapshot.nowMicros(),
-                snapshot.nowMicros(),
                 JudgedRows.NONE,
-                JudgedRows.firstPage(true, snapshot.snapshot()),
+                JudgedRows.firstPage(true, snapshot.snapshot(), snapshot.nowMicros()),
                 Position.before(0),
                 reset);
     }

@@ -48,9 +48,8 @@ class SessionStepTest {
                         POLICY,
                         NOW.nowMicros(),
                         NOW.nowMicros(),
-                        NOW.nowMicros(),
                         JudgedRows.NONE,
-                        JudgedRows.firstPage(true, NOW.snapshot()),
+                        JudgedRows.firstPage(true, NOW.snapshot(), NOW.nowMicros()),
                         Position.before(0),
                         false));
     }
@@ -66,9 +65,8 @@ class SessionStepTest {
                             NEWER_POLICY,
                             NOW.nowMicros(),
                             NOW.nowMicros(),
-                            NOW.nowMicros(),
                             JudgedRows.NONE,
-                            JudgedRows.firstPage(true, NOW.snapshot()),
+                            JudgedRows.firstPage(true, NOW.snapshot(), NOW.nowMicros()),
                             Position.before(0),
                             true));
         }
@@ -83,7 +81,6 @@ class SessionStepTest {
                         POLICY,
                         3_000_000_000L,
                         2_500_000_000L,
-                        2_500_000_000L,
                         PRIOR,
                         PREVIOUS_SESSION,
                         SAVED,
@@ -95,23 +92,7 @@ class SessionStepTest {
         SessionStep step = plan(cursor(Phase.DELTA, POLICY), POLICY);
         assertThat(step)
                 .isEqualTo(new SessionStep(
-                        Phase.DELTA,
-                        POLICY,
-                        3_000_000_000L,
-                        2_500_000_000L - OVERLAP,
-                        2_500_000_000L,
-                        PRIOR,
-                        PREVIOUS_SESSION,
-                        SAVED,
-                        false));
-    }
-
-    @Test
-    void aDeltaContinuationKeepsThePriorStartAndItsFloorIsNeverBeforeThePolicyStamp() {
-        PolicyStamp recent = new PolicyStamp(2_500_000_000L - OVERLAP / 2, 0);
-        SessionStep step = plan(cursor(Phase.DELTA, recent), recent);
-        assertThat(step.priorStart()).isEqualTo(2_500_000_000L);
-        assertThat(step.floor()).isEqualTo(recent.micros());
+                        Phase.DELTA, POLICY, 3_000_000_000L, 2_500_000_000L, PRIOR, PREVIOUS_SESSION, SAVED, false));
     }
 
     @Test
@@ -124,9 +105,8 @@ class SessionStepTest {
                         POLICY,
                         NOW.nowMicros(),
                         start,
-                        SAVED.micros(),
                         PREVIOUS_SESSION,
-                        JudgedRows.firstPage(false, NOW.snapshot()),
+                        JudgedRows.firstPage(false, NOW.snapshot(), NOW.nowMicros()),
                         Position.before(start),
                         false));
     }
