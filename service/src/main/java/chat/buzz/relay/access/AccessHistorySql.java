@@ -72,6 +72,55 @@ public final class AccessHistorySql {
     }
 
     /**
+     * Whether the reader's previous session already took the artifact of {@code head} out of the reader's
+     * copy: it was outside D(reader, scope) at every moment since that session took the snapshot of its last
+     * step ({@code :toldThrough}, microseconds; 0 when unknown), and every row that decided the artifact's place in D between the floor
+     * and then was judged by that session (visible to one of its steps, {@code :priorStepMicros} and
+     * {@code :priorStepSnapshots}, and stamped after the step's start), so that session's last word on it
+     * was a removal or nothing. The rows are those that can take the artifact out of a reader's D: its
+     * revisions, their redactions, the ends of the reader's membership spans and the settings changes of
+     * every channel it lay in. A start of a span the session did not see only kept something from the
+     * reader, so it needs no looking at. A row the session did not
+     * judge (one that committed late, say) makes this false, and the reader hears the removal again: a
+     * repeat is harmless, a missed removal is not. Row versions are told apart by their writer's
+     * transaction, widened against {@code :xmax} as the incremental queries' {@code WRITER_XID} does.
+     */
+    static String toldLeft(String head, boolean scoped) {
+        ReaderTerms sinceTold = new ReaderTerms(ReaderTerms.BOUND.pubkey(), ReaderTerms.BOUND.scope(), ":toldThrough");
+        String band = """
+                BETWEEN %s AND (TIMESTAMPTZ 'epoch' + CAST(:toldThrough AS bigint) * INTERVAL '1 microsecond')""".formatted(floor(ReaderTerms.BOUND));
+        return """
+                (CAST(:toldThrough AS bigint) > CAST(:floor AS bigint)
+                 AND NOT %1$s
+                 AND NOT EXISTS (
+                        SELECT 1 FROM artifact_revisions tr JOIN events tev ON tev.id = tr.event_id
+                        WHERE tr.community_id = %2$s.community_id AND tr.d = %2$s.d AND tr.kind = %3$d
+                          AND ((tr.accepted_at %4$s AND NOT %5$s)
+                               OR (tev.redacted_at %4$s AND NOT %6$s)
+                               OR EXISTS (SELECT 1 FROM channel_membership_spans ts
+                                          WHERE ts.channel_id = tr.channel_id AND ts.pubkey = :reader
+                                            AND ts.ended_at %4$s AND NOT %7$s)
+                               OR EXISTS (SELECT 1 FROM channel_settings_history tsh
+                                          WHERE tsh.channel_id = tr.channel_id AND tsh.changed_at %4$s AND NOT %8$s))))""".formatted(
+                        couldHaveHeld(head, scoped, sinceTold),
+                        head,
+                        Kinds.ARTIFACT_REVISION,
+                        band,
+                        judgedByPriorSession("tr", "tr.accepted_at"),
+                        judgedByPriorSession("tev", "tev.redacted_at"),
+                        judgedByPriorSession("ts", "ts.ended_at"),
+                        judgedByPriorSession("tsh", "tsh.changed_at"));
+    }
+
+    /** Whether a step of the previous session saw the row version of {@code alias}, stamped {@code stamp}, after its start. */
+    private static String judgedByPriorSession(String alias, String stamp) {
+        return """
+                EXISTS (SELECT 1 FROM unnest(CAST(:priorStepMicros AS bigint[]), CAST(:priorStepSnapshots AS text[])) AS ps(micros, snapshot)
+                        WHERE %2$s > TIMESTAMPTZ 'epoch' + ps.micros * INTERVAL '1 microsecond'
+                          AND pg_visible_in_snapshot(CAST(CAST(CAST(:xmax AS bigint) - ((CAST(:xmax AS bigint) - CAST(CAST(%1$s.xmin AS text) AS bigint)) %% 4294967296 + 4294967296) %% 4294967296 AS text) AS xid8), CAST(ps.snapshot AS pg_snapshot)))""".formatted(alias, stamp);
+    }
+
+    /**
      * The settings channel {@code channel} had since {@code floor}, one row per period: {@code visibility},
      * {@code unlisted}, {@code ttl_seconds}, {@code deleted}, and the period's bounds {@code from_at}
      * (-infinity for the first: it began at or before the floor) and {@code until_at} (infinity for the

@@ -7,8 +7,9 @@ import java.util.UUID;
  * The one judge of what a reader hears about one artifact, for incremental reads and WebSocket sync
  * alike (PROTOCOL 4.1, 4.2, 5): in the reader's D, an upsert (unless the previous session already sent
  * it); outside D but the reader could have held it since its floor, a remove whose reason tells nothing
- * the reader could not read, naming a channel only when that channel is in the reader's D now;
- * otherwise nothing, so no id reaches a reader who never could have seen it.
+ * the reader could not read, naming a channel only when that channel is in the reader's D now, unless
+ * the reader was already told it left; otherwise nothing, so no id reaches a reader who never could have
+ * seen it, and a former member hears once that an artifact left and nothing of it after.
  *
  * <p>The same rule exists twice, as {@link #decide} over {@link Facts} and as SQL ({@link #facts} and
  * the verdict columns), because pages must be cut by the database; a test runs both over every
@@ -72,6 +73,8 @@ public final class Judge {
      * @param inD                whether the head is in D(reader, scope)
      * @param alreadySent        whether the previous session already sent this head as an upsert
      * @param couldHaveHeld      whether the artifact was in D(reader, scope) at some moment after the floor
+     * @param toldLeft           whether what the reader was last sent already took the artifact out of its
+     *                           copy: a later change of an artifact it cannot read then tells it nothing
      * @param leftReadable       whether the artifact last left a channel by a move and the reader can read that channel
      * @param deletedReadable    whether the head is deleted and the reader can read its channel
      * @param leftNameable       the channel the artifact last left by a move, when it is in the reader's D, else null
@@ -81,6 +84,7 @@ public final class Judge {
             boolean inD,
             boolean alreadySent,
             boolean couldHaveHeld,
+            boolean toldLeft,
             boolean leftReadable,
             boolean deletedReadable,
             UUID leftNameable,
@@ -90,7 +94,7 @@ public final class Judge {
         if (facts.inD()) {
             return facts.alreadySent() ? Verdict.NOTHING : Verdict.UPSERT;
         }
-        if (!facts.couldHaveHeld()) {
+        if (!facts.couldHaveHeld() || facts.toldLeft()) {
             return Verdict.NOTHING;
         }
         Reason reason = reason(facts.leftReadable(), facts.deletedReadable());
@@ -119,15 +123,31 @@ public final class Judge {
      * How a query names its reader: bound or by columns ({@link ReaderTerms}), and whether it has a
      * scope, or null when each reader row says (a NULL scope column: none).
      */
-    public record Reader(ReaderTerms terms, Boolean scoped) {
-        /** The single reader bound as parameters, with or without a scope. */
+    public record Reader(ReaderTerms terms, Boolean scoped, boolean priorSession) {
+        /** The single reader bound as parameters, with or without a scope, that nothing was sent before. */
         public static Reader bound(boolean scoped) {
-            return new Reader(ReaderTerms.BOUND, scoped);
+            return new Reader(ReaderTerms.BOUND, scoped, false);
         }
 
-        /** Readers named by columns of {@code alias}, each with its own scope or none. */
+        /**
+         * The single reader bound as parameters, whose previous session is bound too ({@code :toldThrough},
+         * {@code :priorStepMicros}, {@code :priorStepSnapshots}, {@code :xmax}: see {@link AccessHistorySql#toldLeft}).
+         */
+        public static Reader boundAfterSession(boolean scoped) {
+            return new Reader(ReaderTerms.BOUND, scoped, true);
+        }
+
+        /**
+         * Readers named by columns of {@code alias}, each with its own scope or none. What each was told
+         * is the state of its WebSocket subscription, which keeps the removals it sent and drops a removal
+         * it already sent ({@code sync.ToldLeft}): the same rule, {@code toldLeft}, held where the state is.
+         */
         public static Reader columnsOf(String alias) {
-            return new Reader(ReaderTerms.columnsOf(alias), null);
+            return new Reader(ReaderTerms.columnsOf(alias), null, false);
+        }
+
+        String toldLeft(String head) {
+            return priorSession ? AccessHistorySql.toldLeft(head, scoped) : "false";
         }
 
         String discoverableHead(String head, String event, String channel) {
@@ -150,14 +170,15 @@ public final class Judge {
     /**
      * {@link Facts} as SQL: the columns of alias {@code jf} that {@link #verdictColumns} reads. The verdict
      * reads {@code in_d} and {@code could_have_held} several times; {@code OFFSET 0} keeps PostgreSQL from
-     * pulling the two lateral subqueries up into the select list, where each reference would evaluate the
-     * costly expression again.
+     * pulling the lateral subqueries up into the select list, where each reference would evaluate the
+     * costly expression again. "Told left" matters only for a head the reader could have held.
      */
     private static final String FACTS = """
             CROSS JOIN LATERAL (SELECT <inD> AS in_d OFFSET 0) jd
             CROSS JOIN LATERAL (SELECT CASE WHEN jd.in_d THEN false ELSE <couldHaveHeld> END AS could_have_held OFFSET 0) jh
+            CROSS JOIN LATERAL (SELECT CASE WHEN jh.could_have_held THEN <toldLeft> ELSE false END AS told_left OFFSET 0) jt
             CROSS JOIN LATERAL (
-                SELECT jd.in_d, jh.could_have_held,
+                SELECT jd.in_d, jh.could_have_held, jt.told_left,
                        jh.could_have_held AND <left>.id IS NOT NULL AND <leftReadable> AS left_readable,
                        jh.could_have_held AND <head>.deleted AND <channelReadable> AS deleted_readable,
                        CASE WHEN jh.could_have_held AND <left>.id IS NOT NULL AND <leftInD> THEN <left>.id END AS left_nameable,
@@ -173,6 +194,7 @@ public final class Judge {
     public static String facts(String head, String event, String channel, String left, Reader reader) {
         return FACTS.replace("<inD>", reader.discoverableHead(head, event, channel))
                 .replace("<couldHaveHeld>", reader.couldHaveHeld(head))
+                .replace("<toldLeft>", reader.toldLeft(head))
                 .replace("<leftReadable>", AccessSql.readable(left, reader.terms()))
                 .replace("<channelReadable>", AccessSql.readable(channel, reader.terms()))
                 .replace("<leftInD>", reader.channelInD(left))
@@ -192,9 +214,9 @@ public final class Judge {
     }
 
     static String verdictColumns(String facts, String alreadySent) {
-        String removed = "(NOT " + facts + ".in_d AND " + facts + ".could_have_held)";
+        String removed = "(NOT " + facts + ".in_d AND " + facts + ".could_have_held AND NOT " + facts + ".told_left)";
         return "CASE WHEN " + facts + ".in_d THEN CASE WHEN " + alreadySent + " THEN NULL ELSE 'upsert' END"
-                + " WHEN " + facts + ".could_have_held THEN 'remove' END AS verdict,"
+                + " WHEN " + removed + " THEN 'remove' END AS verdict,"
                 + " CASE WHEN " + removed + " THEN " + reasonSql(facts + ".left_readable", facts + ".deleted_readable")
                 + " END AS reason,"
                 + " CASE WHEN " + removed + " THEN COALESCE(" + facts + ".left_nameable, " + facts

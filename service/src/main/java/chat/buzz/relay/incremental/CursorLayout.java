@@ -34,8 +34,10 @@ final class CursorLayout {
     static final int SLOTTED_STEP_BYTES = POSITION_BYTES + SNAPSHOT_BYTES + 8 * TxSnapshot.MAX_IN_PROGRESS;
     /** A cursor's fields with no step at all. */
     static final int MIN_BYTES = FIXED_BYTES + 2 * JUDGED_BYTES;
-    /** The most any cursor's fields take: every step of both judged lists with a full snapshot. */
+    /** The most any cursor's fields take before version 6: every step of both judged lists with a full snapshot. */
     static final int MAX_BYTES = MIN_BYTES + 2 * JudgedRows.MAX_STEPS * SLOTTED_STEP_BYTES;
+    /** Version 6 appends to version 5's fields when each judged list's last step was taken. */
+    static final int STEP_TIMES_BYTES = 8 + 8;
 
     /** How a snapshot's in-progress ids are laid out. */
     enum Snapshots {
@@ -53,6 +55,11 @@ final class CursorLayout {
 
     static int size(Cursor cursor, Snapshots snapshots) {
         return FIXED_BYTES + judgedBytes(cursor.prior(), snapshots) + judgedBytes(cursor.judged(), snapshots);
+    }
+
+    /** Version 6's last fields: when each judged list's last step was taken. */
+    static void writeStepTimes(ByteBuffer body, Cursor cursor) {
+        body.putLong(cursor.prior().lastStepAt()).putLong(cursor.judged().lastStepAt());
     }
 
     static void write(ByteBuffer body, Cursor cursor, Snapshots snapshots) {
@@ -96,6 +103,10 @@ final class CursorLayout {
             Snapshots snapshots = Snapshots.of(version);
             JudgedRows prior = first ? JudgedRows.NONE : second ? firstPageOnly(body) : judged(body, snapshots);
             JudgedRows session = first ? JudgedRows.NONE : second ? firstPageOnly(body) : judged(body, snapshots);
+            if (version >= 6) {
+                prior = prior.withLastStepAt(body.getLong());
+                session = session.withLastStepAt(body.getLong());
+            }
             return new Cursor(
                     community,
                     reader,

@@ -136,20 +136,24 @@ public final class IncrementalQueries {
 
     /**
      * Delta: the candidates (see {@link DeltaCandidates}) judged by {@link Judge} with the session's
-     * floor; a candidate whose verdict is nothing takes no room in the page. Candidates are not
+     * floor and what its previous session saw (so what that session removed is not removed again); a candidate whose verdict is nothing takes no room in the page. Candidates are not
      * filtered by access first, so a page examines a bounded number of rows however sparse the
      * reader's view.
      */
     ResultIterable<ChangeRow> delta(
-            List<String> scope, List<DeltaCandidates.Candidate> candidates, long floor, int fetch) {
+            List<String> scope, List<DeltaCandidates.Candidate> candidates, long floor, PriorSession prior, int fetch) {
         boolean scoped = !scope.isEmpty();
         Query query = handle.createQuery(JUDGE_CANDIDATES)
                 .define("lastMovedFrom", lastMovedFrom("a"))
-                .define("facts", Judge.facts("a", "e", "c", "mc", Judge.Reader.bound(scoped)))
+                .define("facts", Judge.facts("a", "e", "c", "mc", Judge.Reader.boundAfterSession(scoped)))
                 .define("verdict", Judge.verdictColumns("k.upsert_sent"))
                 .bind("community", community)
                 .bind("reader", reader)
                 .bind("floor", floor)
+                .bind("toldThrough", prior.toldThrough())
+                .bindArray("priorStepMicros", Long.class, prior.stepMicros())
+                .bindArray("priorStepSnapshots", String.class, prior.stepSnapshots())
+                .bind("xmax", prior.xmax())
                 .bind("fetch", fetch)
                 .bindArray(
                         "micros",

@@ -153,7 +153,7 @@ public final class IncrementalReads implements IncrementalMode {
             unseen = queries.candidates()
                     .accessChangedUnseen(judged.last(), now.xmax(), step.sessionStart() - overlapMicros);
         }
-        return unseen ? judged.extendedBy(step.after(), now) : judged;
+        return unseen ? judged.extendedBy(step.after(), now, snapshot.nowMicros()) : judged;
     }
 
     /**
@@ -193,7 +193,9 @@ public final class IncrementalReads implements IncrementalMode {
                 return PageWalk.of(Collections.emptyIterator(), request.limit(), fetch, step.after());
             }
             List<DeltaCandidates.Candidate> judged = candidates.subList(0, Math.min(candidates.size(), fetch));
-            PageWalk walk = queries.delta(request.scope(), judged, step.floor(), fetch)
+            PriorSession prior =
+                    new PriorSession(step.prior(), snapshot.snapshot().xmax());
+            PageWalk walk = queries.delta(request.scope(), judged, step.floor(), prior, fetch)
                     .withIterator(rows -> PageWalk.of(rows, request.limit(), fetch, step.after()));
             return walk.more() || candidates.size() == judged.size()
                     ? walk

@@ -18,8 +18,11 @@ import java.util.List;
  *
  * <p>Leaving a step out only makes the next session send more, never less, so a full list drops its
  * oldest step after the first.
+ *
+ * <p>{@code lastStepAt} is the database time (micros) of the page that took the last step's snapshot, 0
+ * when unknown (cursors before version 6): the judge's "told left" leans on everything stamped until then.
  */
-record JudgedRows(boolean bootstrap, List<Step> steps) {
+record JudgedRows(boolean bootstrap, List<Step> steps, long lastStepAt) {
     /** Nothing judged: the next session sends its whole overlap. */
     static final JudgedRows NONE = new JudgedRows(false, List.of());
     /**
@@ -35,9 +38,26 @@ record JudgedRows(boolean bootstrap, List<Step> steps) {
         steps = List.copyOf(steps);
     }
 
+    /** Steps whose time is not known. */
+    JudgedRows(boolean bootstrap, List<Step> steps) {
+        this(bootstrap, steps, 0);
+    }
+
     /** What a session judged once its first page, read in {@code snapshot}, was answered. */
     static JudgedRows firstPage(boolean bootstrap, TxSnapshot snapshot) {
-        return snapshot.known() ? new JudgedRows(bootstrap, List.of(new Step(Position.before(0), snapshot))) : NONE;
+        return firstPage(bootstrap, snapshot, 0);
+    }
+
+    /** The same, the page's snapshot taken at database time {@code nowMicros}. */
+    static JudgedRows firstPage(boolean bootstrap, TxSnapshot snapshot, long nowMicros) {
+        return snapshot.known()
+                ? new JudgedRows(bootstrap, List.of(new Step(Position.before(0), snapshot)), nowMicros)
+                : NONE;
+    }
+
+    /** The same steps, the last one's time as a version 6 cursor says. */
+    JudgedRows withLastStepAt(long micros) {
+        return steps.isEmpty() ? this : new JudgedRows(bootstrap, steps, micros);
     }
 
     /** Whether a row at {@code position} written by transaction {@code xid} is already judged. */
@@ -52,6 +72,11 @@ record JudgedRows(boolean bootstrap, List<Step> steps) {
 
     /** The same, plus every row after {@code after} that {@code snapshot} could see. */
     JudgedRows extendedBy(Position after, TxSnapshot snapshot) {
+        return extendedBy(after, snapshot, 0);
+    }
+
+    /** The same, the snapshot taken at database time {@code nowMicros}. */
+    JudgedRows extendedBy(Position after, TxSnapshot snapshot, long nowMicros) {
         if (!snapshot.known() || steps.isEmpty()) {
             return this;
         }
@@ -60,7 +85,7 @@ record JudgedRows(boolean bootstrap, List<Step> steps) {
         if (longer.size() > MAX_STEPS) {
             longer.remove(1);
         }
-        return new JudgedRows(bootstrap, longer);
+        return new JudgedRows(bootstrap, longer, nowMicros);
     }
 
     /** The first step's snapshot; {@link TxSnapshot#NONE} when nothing is judged. */

@@ -57,7 +57,7 @@ record SessionStep(
                     now,
                     Judge.floor(start, policy.micros()),
                     cursor.judged(),
-                    JudgedRows.firstPage(false, snapshot.snapshot()),
+                    JudgedRows.firstPage(false, snapshot.snapshot(), snapshot.nowMicros()),
                     Position.before(start),
                     false);
         }
@@ -84,7 +84,7 @@ record SessionStep(
                 snapshot.nowMicros(),
                 snapshot.nowMicros(),
                 JudgedRows.NONE,
-                JudgedRows.firstPage(true, snapshot.snapshot()),
+                JudgedRows.firstPage(true, snapshot.snapshot(), snapshot.nowMicros()),
                 Position.before(0),
                 reset);
     }

@@ -21,7 +21,7 @@ import java.util.UUID;
  */
 record Audience(Map<SyncReads.Judging, Integer> readers, Map<Subscription, Integer> live, List<Subscription> alone) {
     /** An event judged for a reader, before it is framed for a subscription id. */
-    record Judged(UUID d, String event) {}
+    record Judged(UUID d, String event, boolean removal) {}
 
     static Audience of(Change change, List<Subscription> subscriptions) {
         Audience audience = new Audience(new LinkedHashMap<>(), new LinkedHashMap<>(), new ArrayList<>());
@@ -82,7 +82,8 @@ record Audience(Map<SyncReads.Judging, Integer> readers, Map<Subscription, Integ
                     events.stream()
                             .map(event -> new BulkStream.Framed(
                                     event.d(),
-                                    forId.computeIfAbsent(event.event(), e -> Frames.event(subscription.id(), e))))
+                                    forId.computeIfAbsent(event.event(), e -> Frames.event(subscription.id(), e)),
+                                    event.removal()))
                             .toList());
         });
         return frames;

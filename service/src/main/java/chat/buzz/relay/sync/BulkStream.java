@@ -3,6 +3,7 @@ package chat.buzz.relay.sync;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
  * A bulk stream (a snapshot, or what a grant or a lost membership sends) as a continuation: each
@@ -22,8 +23,19 @@ final class BulkStream {
         STOPPED
     }
 
-    /** A row of a keyset chunk, already turned into the frame it becomes; {@code d} is its keyset position. */
-    record Framed(UUID d, String frame) {}
+    /**
+     * A row of a keyset chunk, already turned into the frame it becomes; {@code d} is its keyset position
+     * and the artifact it speaks of, {@code removal} whether it says the artifact left the reader's D.
+     */
+    record Framed(UUID d, String frame, boolean removal) {
+        static Framed upsert(UUID d, String frame) {
+            return new Framed(d, frame, false);
+        }
+
+        static Framed removal(UUID d, String frame) {
+            return new Framed(d, frame, true);
+        }
+    }
 
     /** One keyset chunk of rows after {@code after} (null: from the start), ordered by d. */
     interface Part {
@@ -77,6 +89,7 @@ final class BulkStream {
     private final String last;
     private final int chunkSize;
     private final ArrayDeque<String> ready = new ArrayDeque<>();
+    private Predicate<Framed> admit = framed -> true;
     private UUID after;
 
     /** @param last a frame sent after every part (EOSE), or null */
@@ -87,6 +100,12 @@ final class BulkStream {
         if (parts.isEmpty() && last != null) {
             ready.add(last);
         }
+    }
+
+    /** Only the rows {@code admit} lets through become frames; the keyset walks past the others. */
+    BulkStream admitting(Predicate<Framed> admit) {
+        this.admit = admit;
+        return this;
     }
 
     Progress step(Target target) {
@@ -119,7 +138,7 @@ final class BulkStream {
     private void readChunk() {
         Part part = parts.peek();
         List<Framed> rows = part.read(after, chunkSize);
-        rows.forEach(row -> ready.add(row.frame()));
+        rows.stream().filter(admit).forEach(row -> ready.add(row.frame()));
         if (rows.size() < chunkSize) {
             parts.poll();
             after = null;

@@ -118,8 +118,10 @@ final class Fanout {
             List<SyncReads.ReaderView> views =
                     context.reads().headForReaders(change.community(), change.d(), audience.judged());
             String[] events = views.isEmpty() ? new String[audience.readers().size()] : events(change.d(), views);
-            for (String event : events) {
-                judged.add(event == null ? List.of() : List.of(new Audience.Judged(change.d(), event)));
+            for (int i = 0; i < events.length; i++) {
+                boolean removal = !views.isEmpty() && views.get(i).verdict().kind() == Judge.Verdict.Kind.REMOVE;
+                judged.add(
+                        events[i] == null ? List.of() : List.of(new Audience.Judged(change.d(), events[i], removal)));
             }
         } catch (RuntimeException e) {
             // Each subscription judges the change alone and ends the way its own failure says.
@@ -169,7 +171,7 @@ final class Fanout {
                     .forEach(row -> heads.put(row.view().d(), row.view().json()));
             entered.forEach(row -> judged.get(row.reader())
                     .add(new Audience.Judged(
-                            row.view().d(), heads.get(row.view().d()))));
+                            row.view().d(), heads.get(row.view().d()), false)));
         }
         if (direction.mayRemove()) {
             Map<SyncReads.ReaderView, String> removals = new HashMap<>();
@@ -179,7 +181,8 @@ final class Fanout {
                             .add(new Audience.Judged(
                                     row.view().d(),
                                     removals.computeIfAbsent(
-                                            row.view(), v -> context.removals().removal(v.d(), v.verdict())))));
+                                            row.view(), v -> context.removals().removal(v.d(), v.verdict())),
+                                    true)));
         }
         return judged;
     }

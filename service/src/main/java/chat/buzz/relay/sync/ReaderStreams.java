@@ -68,7 +68,7 @@ final class ReaderStreams {
      * the change saw it: a change handled late must not name a channel the artifact passed through and
      * the reader cannot read.
      */
-    String headFrame(Change change, long floor) {
+    BulkStream.Framed headFrame(Change change, long floor) {
         if (!concerns(change)) {
             return null;
         }
@@ -79,8 +79,10 @@ final class ReaderStreams {
             return null;
         }
         return switch (view.verdict().kind()) {
-            case UPSERT -> Frames.event(id, view.json());
-            case REMOVE -> Frames.event(id, context.removals().removal(change.d(), view.verdict()));
+            case UPSERT -> BulkStream.Framed.upsert(change.d(), Frames.event(id, view.json()));
+            case REMOVE ->
+                BulkStream.Framed.removal(
+                        change.d(), Frames.event(id, context.removals().removal(change.d(), view.verdict())));
             case NOTHING -> null;
         };
     }
@@ -117,7 +119,7 @@ final class ReaderStreams {
                         .reads()
                         .enteredChunk(community(), owner.reader(), filter, settings, change.channel(), after, chunk)
                         .stream()
-                        .map(row -> new BulkStream.Framed(row.d(), Frames.event(id, row.json())))
+                        .map(row -> BulkStream.Framed.upsert(row.d(), Frames.event(id, row.json())))
                         .toList();
         BulkStream.Part left = (after, chunk) -> removalFrames(context.reads()
                 .leftAtChangeChunk(
@@ -151,7 +153,7 @@ final class ReaderStreams {
 
     private List<BulkStream.Framed> removalFrames(List<SyncReads.ReaderView> removed) {
         return removed.stream()
-                .map(row -> new BulkStream.Framed(
+                .map(row -> BulkStream.Framed.removal(
                         row.d(), Frames.event(id, context.removals().removal(row.d(), row.verdict()))))
                 .toList();
     }
@@ -163,7 +165,7 @@ final class ReaderStreams {
                         .reads()
                         .discoverableChunk(community(), owner.reader(), filter, floor, onlyChannel, after, chunk)
                         .stream()
-                        .map(row -> new BulkStream.Framed(row.d(), Frames.event(id, row.json())))
+                        .map(row -> BulkStream.Framed.upsert(row.d(), Frames.event(id, row.json())))
                         .toList();
     }
 

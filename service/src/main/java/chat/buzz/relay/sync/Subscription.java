@@ -29,6 +29,7 @@ final class Subscription {
     private SubscriptionPhase phase = SubscriptionPhase.SNAPSHOT_STREAMING;
     private SubscriptionWait waiting = SubscriptionWait.NONE;
     private BulkStream bulk;
+    private final ToldLeft toldLeft = new ToldLeft();
     private long floor;
     private ScheduledFuture<?> snapshotDeadline; // set by start(), before the first run
 
@@ -182,7 +183,7 @@ final class Subscription {
             return false;
         }
         floor = streams.floor();
-        bulk = streams.snapshot(floor);
+        bulk = admitted(streams.snapshot(floor));
         return true;
     }
 
@@ -230,14 +231,14 @@ final class Subscription {
         }
         switch (change.kind()) {
             case HEAD -> {
-                String frame = streams.headFrame(change, floor);
+                BulkStream.Framed frame = streams.headFrame(change, floor);
                 if (frame != null) {
                     emitLive(frame);
                 }
             }
-            case MEMBER -> bulk = streams.memberChanged(change, floor);
+            case MEMBER -> bulk = admitted(streams.memberChanged(change, floor));
             case POLICY -> end("sync_reset: policy changed");
-            case SETTINGS -> bulk = streams.settingsChanged(change, floor);
+            case SETTINGS -> bulk = admitted(streams.settingsChanged(change, floor));
             case CHANNEL -> {} // a new or renamed channel changes no artifact's discoverability
         }
     }
@@ -249,16 +250,24 @@ final class Subscription {
     private void applyJudged(Change change, List<BulkStream.Framed> judged) {
         if (change.kind() == Change.Kind.SETTINGS) {
             context.metrics().policyChangeEntriesSent(community(), change.settings(), judged.size());
-            bulk = new BulkStream(
-                    List.of(BulkStream.of(judged)), null, context.config().getSnapshotChunk());
+            bulk = admitted(new BulkStream(
+                    List.of(BulkStream.of(judged)), null, context.config().getSnapshotChunk()));
         } else {
-            judged.forEach(framed -> emitLive(framed.frame()));
+            judged.forEach(this::emitLive);
         }
     }
 
+    /** Every frame this subscription sends passes what it already told its reader ({@link ToldLeft}). */
+    private BulkStream admitted(BulkStream stream) {
+        return stream == null ? null : stream.admitting(toldLeft::admit);
+    }
+
     /** A single live change: a client whose queue is full has fallen too far behind. */
-    private void emitLive(String frame) {
-        if (owner.outbox().offer(lane, frame) == Outbox.Offered.FULL) {
+    private void emitLive(BulkStream.Framed framed) {
+        if (!toldLeft.admit(framed)) {
+            return;
+        }
+        if (owner.outbox().offer(lane, framed.frame()) == Outbox.Offered.FULL) {
             owner.tooSlow();
         }
     }

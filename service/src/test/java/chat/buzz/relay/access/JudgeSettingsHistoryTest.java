@@ -37,7 +37,7 @@ class JudgeSettingsHistoryTest {
 
     /** One head judged for one bound reader, as the relay's sync queries join it. */
     private static final String JUDGED = """
-            SELECT jf.in_d, jf.could_have_held, jf.left_readable, jf.deleted_readable, jf.left_nameable,
+            SELECT jf.in_d, jf.could_have_held, jf.told_left, jf.left_readable, jf.deleted_readable, jf.left_nameable,
                    jf.channel_nameable, <verdict>
             FROM artifact_heads a
             JOIN events e ON e.id = a.head_event_id
@@ -61,7 +61,7 @@ class JudgeSettingsHistoryTest {
         UUID channel = channel("open");
         UUID d = create(channel);
         edit(channel, tag(Tags.VISIBILITY, "private"));
-        Facts held = new Facts(false, false, true, false, false, null, null);
+        Facts held = new Facts(false, false, true, false, false, false, null, null);
         agree(judge(d, outsider, null, floor), held, Verdict.remove(Reason.UNAVAILABLE, null));
         agree(judge(d, outsider, channel, floor), held, Verdict.remove(Reason.UNAVAILABLE, null));
         agree(judge(d, owner, null, floor), inD(), Verdict.UPSERT);
@@ -92,7 +92,7 @@ class JudgeSettingsHistoryTest {
         edit(channel, tag(Tags.UNLISTED, "true"));
         agree(
                 judge(d, outsider, null, floor),
-                new Facts(false, false, true, false, false, null, null),
+                new Facts(false, false, true, false, false, false, null, null),
                 Verdict.remove(Reason.UNAVAILABLE, null));
         agree(judge(d, outsider, channel, floor), inD(), Verdict.UPSERT);
         agree(judge(d, member, null, floor), inD(), Verdict.UPSERT);
@@ -108,7 +108,7 @@ class JudgeSettingsHistoryTest {
         agree(judge(d, outsider, null, floor), inD(), Verdict.UPSERT);
         long listedFloor = now();
         edit(channel, tag(Tags.UNLISTED, "true"));
-        Facts held = new Facts(false, false, true, false, false, null, null);
+        Facts held = new Facts(false, false, true, false, false, false, null, null);
         agree(judge(d, outsider, null, floor), held, Verdict.remove(Reason.UNAVAILABLE, null));
         agree(judge(d, outsider, null, listedFloor), held, Verdict.remove(Reason.UNAVAILABLE, null));
         agree(judge(d, outsider, null, now()), outside(), Verdict.NOTHING);
@@ -124,7 +124,7 @@ class JudgeSettingsHistoryTest {
         UUID inSecret = create(secret);
         deleteChannel(open);
         deleteChannel(secret);
-        Facts held = new Facts(false, false, true, false, false, null, null);
+        Facts held = new Facts(false, false, true, false, false, false, null, null);
         agree(judge(inOpen, outsider, null, floor), held, Verdict.remove(Reason.UNAVAILABLE, null));
         agree(judge(inOpen, outsider, open, floor), held, Verdict.remove(Reason.UNAVAILABLE, null));
         agree(judge(inSecret, member, null, floor), held, Verdict.remove(Reason.UNAVAILABLE, null));
@@ -146,16 +146,16 @@ class JudgeSettingsHistoryTest {
         edit(channel, tag(Tags.VISIBILITY, "open"));
         agree(
                 judge(d, outsider, null, floor),
-                new Facts(false, false, true, false, true, null, channel),
+                new Facts(false, false, true, false, false, true, null, channel),
                 Verdict.remove(Reason.DELETED, channel));
     }
 
     private static Facts inD() {
-        return new Facts(true, false, false, false, false, null, null);
+        return new Facts(true, false, false, false, false, false, null, null);
     }
 
     private static Facts outside() {
-        return new Facts(false, false, false, false, false, null, null);
+        return new Facts(false, false, false, false, false, false, null, null);
     }
 
     /** SQL found {@code facts}, and SQL, Java and the case all give {@code verdict}. */
@@ -182,6 +182,7 @@ class JudgeSettingsHistoryTest {
                                     rs.getBoolean("in_d"),
                                     false,
                                     rs.getBoolean("could_have_held"),
+                                    rs.getBoolean("told_left"),
                                     rs.getBoolean("left_readable"),
                                     rs.getBoolean("deleted_readable"),
                                     rs.getObject("left_nameable", UUID.class),

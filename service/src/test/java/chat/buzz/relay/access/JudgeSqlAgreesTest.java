@@ -24,10 +24,10 @@ import org.junit.jupiter.api.TestInstance;
 class JudgeSqlAgreesTest {
     private static final String VERDICTS = """
             SELECT f.ord, <verdict>
-            FROM unnest(CAST(:inD AS boolean[]), CAST(:sent AS boolean[]), CAST(:held AS boolean[]),
+            FROM unnest(CAST(:inD AS boolean[]), CAST(:sent AS boolean[]), CAST(:held AS boolean[]), CAST(:toldLeft AS boolean[]),
                         CAST(:leftReadable AS boolean[]), CAST(:deletedReadable AS boolean[]),
                         CAST(:leftNameable AS uuid[]), CAST(:channelNameable AS uuid[]))
-                 WITH ORDINALITY AS f(in_d, already_sent, could_have_held, left_readable, deleted_readable,
+                 WITH ORDINALITY AS f(in_d, already_sent, could_have_held, told_left, left_readable, deleted_readable,
                                       left_nameable, channel_nameable, ord)
             ORDER BY f.ord""";
 
@@ -60,6 +60,10 @@ class JudgeSqlAgreesTest {
                         "held",
                         Boolean.class,
                         all.stream().map(Facts::couldHaveHeld).toArray())
+                .bindArray(
+                        "toldLeft",
+                        Boolean.class,
+                        all.stream().map(Facts::toldLeft).toArray())
                 .bindArray(
                         "leftReadable",
                         Boolean.class,

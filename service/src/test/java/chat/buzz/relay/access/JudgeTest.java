@@ -21,14 +21,15 @@ class JudgeTest {
     static final UUID LEFT = UUID.fromString("00000000-0000-4000-8000-00000000000a");
     static final UUID CHANNEL = UUID.fromString("00000000-0000-4000-8000-00000000000c");
 
-    /** Every combination of facts: 2 × 2 × 2 × 2 × 2 × 2 × 2. */
+    /** Every combination of facts: 2 × 2 × 2 × 2 × 2 × 2 × 2 × 2. */
     static List<Facts> everyCombination() {
         List<Facts> all = new ArrayList<>();
-        for (int bits = 0; bits < 128; bits++) {
+        for (int bits = 0; bits < 256; bits++) {
             all.add(new Facts(
                     (bits & 1) != 0,
                     (bits & 2) != 0,
                     (bits & 4) != 0,
+                    (bits & 128) != 0,
                     (bits & 8) != 0,
                     (bits & 16) != 0,
                     (bits & 32) != 0 ? LEFT : null,
@@ -55,8 +56,9 @@ class JudgeTest {
             return;
         }
         Verdict verdict = Judge.decide(facts);
-        assertThat(verdict.kind()).isEqualTo(facts.couldHaveHeld() ? Verdict.Kind.REMOVE : Verdict.Kind.NOTHING);
-        if (!facts.couldHaveHeld()) {
+        boolean removes = facts.couldHaveHeld() && !facts.toldLeft();
+        assertThat(verdict.kind()).isEqualTo(removes ? Verdict.Kind.REMOVE : Verdict.Kind.NOTHING);
+        if (!removes) {
             assertThat(verdict).isEqualTo(Verdict.NOTHING);
         }
     }
@@ -90,7 +92,7 @@ class JudgeTest {
     void aFormerMemberOfAPrivateChannelWhoseArtifactMovedToAnUnlistedOneHearsNoChannel() {
         // Left a private channel it no longer reads, now in an unlisted open one it is not a member of:
         // both readable or not, neither is in its D.
-        Verdict verdict = Judge.decide(new Facts(false, false, true, false, false, null, null));
+        Verdict verdict = Judge.decide(new Facts(false, false, true, false, false, false, null, null));
         assertThat(verdict).isEqualTo(Verdict.remove(Reason.UNAVAILABLE, null));
     }
 

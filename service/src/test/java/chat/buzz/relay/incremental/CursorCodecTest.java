@@ -101,10 +101,35 @@ class CursorCodecTest {
     void aFilledUnusedSlotIsRefused() {
         ByteBuffer fields = ByteBuffer.allocate(CursorLayout.size(cursor, CursorLayout.Snapshots.SLOTTED));
         CursorLayout.write(fields, cursor, CursorLayout.Snapshots.SLOTTED);
-        assertThat(codec.decode(codec.seal(CursorCodec.VERSION, fields.array())))
-                .isEqualTo(cursor);
+        assertThat(codec.decode(codec.seal((byte) 5, fields.array()))).isEqualTo(cursor);
         fields.put(fields.capacity() - 1, (byte) 1);
-        assertInvalid(codec.seal(CursorCodec.VERSION, fields.array()));
+        assertInvalid(codec.seal((byte) 5, fields.array()));
+    }
+
+    /** Version 6 adds when each judged list's last step was taken; a version 5 cursor is read as knowing neither. */
+    @Test
+    void versionSixCarriesWhenTheStepsWereTakenAndVersionFiveIsStillRead() {
+        Cursor timed = new Cursor(
+                cursor.community(),
+                cursor.reader(),
+                cursor.scope(),
+                cursor.policy(),
+                cursor.phase(),
+                cursor.sessionStart(),
+                cursor.floor(),
+                cursor.prior().withLastStepAt(4_242_424_242L),
+                cursor.judged().withLastStepAt(4_343_434_343L),
+                cursor.position());
+        Cursor decoded = codec.decode(codec.encode(timed));
+        assertThat(decoded).isEqualTo(timed);
+        assertThat(decoded.prior().lastStepAt()).isEqualTo(4_242_424_242L);
+        assertThat(decoded.judged().lastStepAt()).isEqualTo(4_343_434_343L);
+        ByteBuffer v5 = ByteBuffer.allocate(CursorLayout.size(timed, CursorLayout.Snapshots.SLOTTED));
+        CursorLayout.write(v5, timed, CursorLayout.Snapshots.SLOTTED);
+        Cursor old = codec.decode(codec.seal((byte) 5, v5.array()));
+        assertThat(old.prior().lastStepAt()).isZero();
+        assertThat(old.judged().lastStepAt()).isZero();
+        assertInvalid(codec.seal(CursorCodec.VERSION, v5.array()));
     }
 
     /** Nothing of the cursor shows through: not its ids, not its numbers, and no two seals look alike. */
@@ -134,7 +159,7 @@ class CursorCodecTest {
         Cursor busy =
                 withJudged(JudgedRows.firstPage(false, busySnapshot(0)), JudgedRows.firstPage(false, busySnapshot(1)));
         assertThat(codec.encode(busy)).hasSameSizeAs(codec.encode(quiet)).hasSizeLessThan(1_000);
-        assertThat(Base64.getUrlDecoder().decode(codec.encode(quiet))).hasSize(CursorCodec.slottedBytes(2));
+        assertThat(Base64.getUrlDecoder().decode(codec.encode(quiet))).hasSize(CursorCodec.issuedBytes(2));
         assertThat(codec.decode(codec.encode(busy))).isEqualTo(busy);
 
         JudgedRows full = JudgedRows.firstPage(true, busySnapshot(0));

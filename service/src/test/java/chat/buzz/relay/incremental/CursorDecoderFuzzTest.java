@@ -66,7 +66,7 @@ class CursorDecoderFuzzTest {
                 .map(bytes -> Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
         // Bodies that start with a known version byte and have exactly a known length reach the MAC or tag check.
         Arbitrary<String> versioned = Combinators.combine(
-                        Arbitraries.of((byte) 1, (byte) 2, (byte) 3, (byte) 4, CursorCodec.VERSION),
+                        Arbitraries.of((byte) 1, (byte) 2, (byte) 3, (byte) 4, (byte) 5, CursorCodec.VERSION),
                         Arbitraries.of(
                                 115,
                                 165,
@@ -74,6 +74,8 @@ class CursorDecoderFuzzTest {
                                 181,
                                 CursorCodec.slottedBytes(0),
                                 CursorCodec.slottedBytes(2),
+                                CursorCodec.issuedBytes(0),
+                                CursorCodec.issuedBytes(2),
                                 CursorCodec.PADDED_BYTES),
                         Arbitraries.bytes().array(byte[].class).ofSize(CursorCodec.PADDED_BYTES))
                 .as((version, length, noise) -> {

@@ -49,7 +49,7 @@ class SessionStepTest {
                         NOW.nowMicros(),
                         NOW.nowMicros(),
                         JudgedRows.NONE,
-                        JudgedRows.firstPage(true, NOW.snapshot()),
+                        JudgedRows.firstPage(true, NOW.snapshot(), NOW.nowMicros()),
                         Position.before(0),
                         false));
     }
@@ -66,7 +66,7 @@ class SessionStepTest {
                             NOW.nowMicros(),
                             NOW.nowMicros(),
                             JudgedRows.NONE,
-                            JudgedRows.firstPage(true, NOW.snapshot()),
+                            JudgedRows.firstPage(true, NOW.snapshot(), NOW.nowMicros()),
                             Position.before(0),
                             true));
         }
@@ -106,7 +106,7 @@ class SessionStepTest {
                         NOW.nowMicros(),
                         start,
                         PREVIOUS_SESSION,
-                        JudgedRows.firstPage(false, NOW.snapshot()),
+                        JudgedRows.firstPage(false, NOW.snapshot(), NOW.nowMicros()),
                         Position.before(start),
                         false));
     }

@@ -5,6 +5,7 @@ import chat.buzz.relay.testing.LeakOracle;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.Model.View;
 import chat.buzz.relay.testing.RelayClient;
+import chat.buzz.relay.testing.RepeatedRemovals;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,6 +26,7 @@ final class SteadyClient {
     final String label;
     private final Model model;
     private final LeakOracle oracle;
+    private final RepeatedRemovals repeatedRemovals;
     final List<String> leaks = new ArrayList<>();
     int sessions;
     int pages;
@@ -47,6 +49,7 @@ final class SteadyClient {
         this.model = model;
         this.oracle = oracle;
         model.watch(view);
+        this.repeatedRemovals = new RepeatedRemovals(model, view);
         sync.inspector = this::inspect;
     }
 
@@ -60,10 +63,15 @@ final class SteadyClient {
         // Nothing writes while a request runs: the state now is the state the relay answers from.
         model.openWindow(view);
         sync.page(limit);
+        if (!sync.midSession) {
+            repeatedRemovals.sessionFinished(interrupted);
+        }
         return !sync.midSession;
     }
 
     private void inspect(JsonNode body) {
+        // A known-ID read answers every id it is asked about (PROTOCOL 4.3), removals included.
+        boolean deltaPage = body.has("cursor");
         pages++;
         sessionEntries += body.path("entries").size();
         leaks.addAll(oracle.checkQueryAnswer(view, body));
@@ -77,8 +85,13 @@ final class SteadyClient {
                 if (!sync.store.containsKey(d)) {
                     removalsOfWhatWasNotHeld++;
                 }
+                String repeated = deltaPage ? repeatedRemovals.removal(d) : null;
+                if (repeated != null) {
+                    leaks.add(repeated);
+                }
                 continue;
             }
+            repeatedRemovals.upsert(d);
             // An artifact that left D and came back (a re-join, say) is rightly sent again (PROTOCOL 4.2).
             resent.upsert(
                     entry,

@@ -6,6 +6,7 @@ import chat.buzz.protocol.Tags;
 import chat.buzz.relay.testing.LeakOracle;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.Model.View;
+import chat.buzz.relay.testing.RepeatedRemovals;
 import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -29,6 +30,7 @@ final class SteadyFollower implements AutoCloseable {
     final String label;
     private final Model model;
     private final LeakOracle oracle;
+    private final RepeatedRemovals repeatedRemovals;
     final Map<String, String> store = new HashMap<>();
     final List<String> leaks = new ArrayList<>();
     private int replayed;
@@ -45,6 +47,7 @@ final class SteadyFollower implements AutoCloseable {
         this.oracle = oracle;
         model.watch(view);
         model.openWindow(view);
+        this.repeatedRemovals = new RepeatedRemovals(model, view);
         this.client = SyncSocket.connect(relay.baseUrl());
         client.authenticateOk(keys);
         client.subscribeLive(SUBSCRIPTION, World.scopeFilter(scope));
@@ -81,8 +84,16 @@ final class SteadyFollower implements AutoCloseable {
                 resentIds.add(d);
             }
             store.put(d, event.path("id").asText());
-        } else if (store.remove(d) == null) {
-            removalsOfWhatWasNotHeld++;
+            repeatedRemovals.upsert(d);
+        } else {
+            if (store.remove(d) == null) {
+                removalsOfWhatWasNotHeld++;
+            }
+            String repeated = repeatedRemovals.removal(d);
+            repeatedRemovals.sessionFinished(false);
+            if (repeated != null) {
+                leaks.add(repeated);
+            }
         }
     }
 
