@@ -11,10 +11,6 @@ import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayProcess;
 import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestDatabases;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +25,6 @@ import org.junit.jupiter.api.Test;
  */
 @IntegrationTest
 class DrainOnStopTest {
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
     void aStoppingInstanceIsNotReadyServesOnThenSendsItsSubscribersAway() throws Exception {
@@ -41,12 +36,12 @@ class DrainOnStopTest {
             subscriber.authenticateOk(NostrKeys.generate());
             subscriber.subscribe("s", "{\"artifact\":\"sync\"}");
             subscriber.awaitEose("s");
-            assertThat(status(relay.baseUrl() + "/health/ready")).isEqualTo(200);
+            assertThat(relay.status("/health/ready")).isEqualTo(200);
 
             relay.terminate();
             await().atMost(Duration.ofSeconds(3))
                     .pollInterval(Duration.ofMillis(50))
-                    .until(() -> status(relay.baseUrl() + "/health/ready") == 503);
+                    .until(() -> relay.status("/health/ready") == 503);
             RelayClient client = new RelayClient(relay.baseUrl());
             NostrKeys writer = NostrKeys.generate();
             assertThat(client.publish(writer, Nostr.createChannel(writer, Nostr.newId(), "open"))
@@ -66,18 +61,6 @@ class DrainOnStopTest {
         } finally {
             relay.close();
             TestDatabases.drop(databaseUrl);
-        }
-    }
-
-    private static int status(String url) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
-                    .statusCode();
-        } catch (java.io.IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
         }
     }
 }

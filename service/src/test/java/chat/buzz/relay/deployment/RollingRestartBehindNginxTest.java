@@ -19,9 +19,6 @@ import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayProcess;
 import chat.buzz.relay.testing.TestDatabases;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +47,6 @@ import org.junit.jupiter.api.Test;
 @IntegrationTest
 class RollingRestartBehindNginxTest {
     private static final int WRITERS = 3;
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
     void restartingEachInstanceInTurnFailsNothingAndLosesNothing() throws Exception {
@@ -124,8 +120,8 @@ class RollingRestartBehindNginxTest {
                 relays.get(i).terminate();
                 assertThat(relays.get(i).awaitExit()).isIn(0, 143);
                 relays.set(i, start(databaseUrl, directory.resolve("abc".charAt(i) + "-2.log"), ports.get(i)));
-                String ready = relays.get(i).baseUrl() + "/health/ready";
-                await().atMost(Duration.ofMinutes(1)).until(() -> status(ready) == 200);
+                RelayProcess restarted = relays.get(i);
+                await().atMost(Duration.ofMinutes(1)).until(() -> restarted.status("/health/ready") == 200);
                 int before = accepted.size();
                 await().atMost(Duration.ofMinutes(1))
                         .until(() -> accepted.size() >= before + 10 || !failures.isEmpty());
@@ -232,17 +228,5 @@ class RollingRestartBehindNginxTest {
         Map<String, String> heads = new HashMap<>();
         client.store().list(Optional.empty()).forEach(artifact -> heads.put(artifact.d(), artifact.headId()));
         return heads;
-    }
-
-    private static int status(String url) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding())
-                    .statusCode();
-        } catch (java.io.IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
-        }
     }
 }

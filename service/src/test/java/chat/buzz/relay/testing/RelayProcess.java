@@ -1,6 +1,10 @@
 package chat.buzz.relay.testing;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -172,6 +176,22 @@ public final class RelayProcess implements AutoCloseable {
                 .start();
         if (kill.waitFor() != 0) {
             throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
+    /** The status {@code GET path} answers on this relay (/health/ready, say), or -1 when nothing answers. */
+    public int status(String path) {
+        try {
+            return HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(baseUrl() + path)).build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
         }
     }
 
