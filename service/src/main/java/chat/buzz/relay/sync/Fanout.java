@@ -5,6 +5,7 @@ import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.changes.PolicyChangeDirection;
 import chat.buzz.relay.gate.Gate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,16 +114,13 @@ final class Fanout {
     }
 
     private Runnable headChanged(Change change, Audience audience) {
-        List<List<Audience.Judged>> judged = new ArrayList<>();
+        List<List<Audience.Judged>> judged;
         try {
             List<SyncReads.ReaderView> views =
                     context.reads().headForReaders(change.community(), change.d(), audience.judged());
-            String[] events = views.isEmpty() ? new String[audience.readers().size()] : events(change.d(), views);
-            for (int i = 0; i < events.length; i++) {
-                boolean removal = !views.isEmpty() && views.get(i).verdict().kind() == Judge.Verdict.Kind.REMOVE;
-                judged.add(
-                        events[i] == null ? List.of() : List.of(new Audience.Judged(change.d(), events[i], removal)));
-            }
+            judged = views.isEmpty()
+                    ? Collections.nCopies(audience.readers().size(), List.of())
+                    : events(change.d(), views);
         } catch (RuntimeException e) {
             // Each subscription judges the change alone and ends the way its own failure says.
             LOG.warn("Sync fan-out could not judge a change for all subscribers at once", e);
@@ -187,23 +185,28 @@ final class Fanout {
         return judged;
     }
 
-    /** The event each reader gets: the head, a removal, or nothing (null); each distinct removal is signed once. */
-    private String[] events(UUID d, List<SyncReads.ReaderView> views) {
+    /** The event each reader gets: the head, a removal, or nothing (none); each distinct removal is signed once. */
+    private List<List<Audience.Judged>> events(UUID d, List<SyncReads.ReaderView> views) {
         String head = views.stream()
                 .map(SyncReads.ReaderView::json)
                 .filter(json -> json != null)
                 .findFirst()
                 .orElse(null);
         Map<Judge.Verdict, String> removals = new HashMap<>();
-        String[] events = new String[views.size()];
-        for (int i = 0; i < events.length; i++) {
-            Judge.Verdict verdict = views.get(i).verdict();
-            events[i] = switch (verdict.kind()) {
-                case UPSERT -> head;
-                case REMOVE ->
-                    removals.computeIfAbsent(verdict, v -> context.removals().removal(d, v));
-                case NOTHING -> null;
-            };
+        List<List<Audience.Judged>> events = new ArrayList<>(views.size());
+        for (SyncReads.ReaderView view : views) {
+            Judge.Verdict verdict = view.verdict();
+            events.add(
+                    switch (verdict.kind()) {
+                        case UPSERT -> List.of(new Audience.Judged(d, head, false));
+                        case REMOVE ->
+                            List.of(new Audience.Judged(
+                                    d,
+                                    removals.computeIfAbsent(
+                                            verdict, v -> context.removals().removal(d, v)),
+                                    true));
+                        case NOTHING -> List.of();
+                    });
         }
         return events;
     }
