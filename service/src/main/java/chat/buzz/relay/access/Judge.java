@@ -6,10 +6,10 @@ import java.util.UUID;
 /**
  * The one judge of what a reader hears about one artifact, for incremental reads and WebSocket sync
  * alike (PROTOCOL 4.1, 4.2, 5): in the reader's D, an upsert (unless the previous session already sent
- * it); outside D but the reader could have held it since its floor, a remove whose reason tells nothing
- * the reader could not read, naming a channel only when that channel is in the reader's D now, unless
- * the reader was already told it left; otherwise nothing, so no id reaches a reader who never could have
- * seen it, and a former member hears once that an artifact left and nothing of it after.
+ * it); outside D but the reader could have held it since its floor and was not already told it left,
+ * a remove whose reason tells nothing the reader could not read, naming a channel only when that channel
+ * is in the reader's D now; otherwise nothing, so no id reaches a reader who never could have seen it,
+ * and a former member hears once that an artifact left and nothing of it after.
  *
  * <p>The same rule exists twice, as {@link #decide} over {@link Facts} and as SQL ({@link #facts} and
  * the verdict columns), because pages must be cut by the database; a test runs both over every
