@@ -124,6 +124,7 @@ class ConsoleFleetTest {
                 assertThat(browser.driver.findElements(By.cssSelector("#fleet tbody tr")))
                         .as("the last fleet, still shown")
                         .hasSize(shown);
+                browser.screenshot("fleet-stale");
                 locker.rollback();
             } finally {
                 FIRST.jdbi()
@@ -133,6 +134,7 @@ class ConsoleFleetTest {
                                         .one() + " RESET lock_timeout"));
             }
             browser.waiting().until(ExpectedConditions.invisibilityOfElementLocated(By.id("fleet-stale")));
+            browser.screenshot("fleet-stale-recovered");
             assertThat(browser.driver.findElements(By.cssSelector("#fleet tbody tr")))
                     .isNotEmpty();
         }
