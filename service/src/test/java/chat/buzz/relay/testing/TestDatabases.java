@@ -49,7 +49,8 @@ public final class TestDatabases {
         execute(serverUrl(), "ALTER DATABASE " + databaseName(url) + " ALLOW_CONNECTIONS " + allowed);
     }
 
-    private static synchronized String serverUrl() {
+    /** The server the test databases are created on (its postgres database). */
+    static synchronized String serverUrl() {
         if (serverUrl == null) {
             serverUrl = switch (TestServer.choose(System.getenv())) {
                 case CONFIGURED -> System.getenv(TestServer.URL_VARIABLE);
