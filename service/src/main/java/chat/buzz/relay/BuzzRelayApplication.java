@@ -12,6 +12,8 @@ import chat.buzz.relay.community.CommunityFeature;
 import chat.buzz.relay.database.Database;
 import chat.buzz.relay.database.DatabaseFeature;
 import chat.buzz.relay.database.EmbeddedDatabase;
+import chat.buzz.relay.database.ReadPlacement;
+import chat.buzz.relay.database.ReadTransaction;
 import chat.buzz.relay.database.RelayDatabase;
 import chat.buzz.relay.database.SqlObjectMetadata;
 import chat.buzz.relay.events.EventsFeature;
@@ -36,6 +38,9 @@ import chat.buzz.relay.ops.OperationsFeature;
 import chat.buzz.relay.proxy.TrustedProxies;
 import chat.buzz.relay.query.QueryFeature;
 import chat.buzz.relay.query.QueryResource;
+import chat.buzz.relay.standby.StandbyFeature;
+import chat.buzz.relay.standby.StandbyRouting;
+import chat.buzz.relay.standby.StandbysResource;
 import chat.buzz.relay.sync.SyncFeature;
 import chat.buzz.relay.web.ErrorAnswers;
 import chat.buzz.relay.web.QuietRequestLog;
@@ -138,14 +143,25 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                         statistics,
                         () -> gates.isEnabled(Gate.SCOPED_POLICY)),
                 ArtifactFeature.handlers(identity, clock));
-        ChannelMetadataReads channelMetadata =
-                new ChannelMetadataReads(jdbi, new ChannelMetadataEvents(identity, clock));
+        StandbyRouting reads = StandbyFeature.register(
+                environment,
+                database,
+                config.getDataSourceFactory(),
+                config.getIncremental().getOverlapSeconds(),
+                clock);
+        ChannelMetadataReads channelMetadata = new ChannelMetadataReads(
+                new ReadTransaction(
+                        reads,
+                        ReadTransaction.Isolation.READ_COMMITTED,
+                        config.getCurrent().getStatementBudgetMillis()),
+                ReadPlacement.READ_YOUR_WRITES,
+                new ChannelMetadataEvents(identity, clock));
         QueryResource query = QueryFeature.register(
                 environment,
-                jdbi,
+                reads,
                 config.getCurrent(),
                 IncrementalFeature.reads(
-                        config.getIncremental(), jdbi, gates, identity, statistics, environment.metrics()),
+                        config.getIncremental(), reads, gates, identity, statistics, environment.metrics()),
                 channelMetadata);
         ErrorAnswers.register(
                 environment,
@@ -167,7 +183,14 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 config.getRelay().getPublicScheme(),
                 config.getIncremental().getOverlapSeconds(),
                 new SyncFeature.Needs(
-                        database, communities, gates, identity, clock, channelMetadata, statistics, drain));
+                        database,
+                        communities,
+                        gates,
+                        identity,
+                        clock,
+                        channelMetadata.placed(ReadPlacement.PRIMARY),
+                        statistics,
+                        drain));
 
         HealthFeature.register(
                 environment,
@@ -180,7 +203,15 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         Fleet fleet = FleetFeature.register(
                 environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
         OperationsFeature.register(
-                environment, config.getAdmin(), database, config.getChangelog(), clock, gates, readiness, fleet);
+                environment,
+                config.getAdmin(),
+                database,
+                config.getChangelog(),
+                clock,
+                gates,
+                readiness,
+                fleet,
+                new StandbysResource(reads));
         PrometheusFeature.register(environment);
     }
 }

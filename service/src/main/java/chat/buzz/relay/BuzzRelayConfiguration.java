@@ -4,6 +4,7 @@ import chat.buzz.relay.admin.AdminConfig;
 import chat.buzz.relay.channel.PolicyChangeLimitConfig;
 import chat.buzz.relay.community.CommunityConfig;
 import chat.buzz.relay.database.Database;
+import chat.buzz.relay.database.DatabaseSettings;
 import chat.buzz.relay.database.EmbeddedDatabaseConfig;
 import chat.buzz.relay.gate.GatesConfig;
 import chat.buzz.relay.identity.RelayConfig;
@@ -12,7 +13,6 @@ import chat.buzz.relay.query.CurrentConfig;
 import chat.buzz.relay.sync.SyncConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
-import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.util.Duration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
@@ -23,7 +23,7 @@ public class BuzzRelayConfiguration extends Configuration {
 
     @Valid
     @NotNull
-    private DataSourceFactory database = new DataSourceFactory();
+    private DatabaseSettings database = new DatabaseSettings();
 
     @Valid
     @NotNull
@@ -116,12 +116,12 @@ public class BuzzRelayConfiguration extends Configuration {
     }
 
     @JsonProperty("database")
-    public DataSourceFactory getDataSourceFactory() {
+    public DatabaseSettings getDataSourceFactory() {
         return database;
     }
 
     @JsonProperty("database")
-    public void setDataSourceFactory(DataSourceFactory database) {
+    public void setDataSourceFactory(DatabaseSettings database) {
         this.database = database;
     }
 

@@ -3,6 +3,8 @@ package chat.buzz.relay.channelmeta;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Tags;
+import chat.buzz.relay.database.ReadPlacement;
+import chat.buzz.relay.database.ReadTransaction;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 
 /**
@@ -31,12 +32,23 @@ public final class ChannelMetadataReads {
             .thenComparing(event -> event.tag(Tags.ARTIFACT_ID).orElseThrow())
             .thenComparingInt(Event::kind);
 
-    private final Jdbi jdbi;
+    private final ReadTransaction transaction;
+    private final ReadPlacement placement;
     private final ChannelMetadataEvents events;
 
-    public ChannelMetadataReads(Jdbi jdbi, ChannelMetadataEvents events) {
-        this.jdbi = jdbi;
+    /**
+     * @param placement where a read may run: a live subscription reads the primary, whose LISTEN order its
+     *                  frames follow; a signed HTTP read any node that has the caller's own writes
+     */
+    public ChannelMetadataReads(ReadTransaction transaction, ReadPlacement placement, ChannelMetadataEvents events) {
+        this.transaction = transaction;
+        this.placement = placement;
         this.events = events;
+    }
+
+    /** The same reads, run where {@code other} says. */
+    public ChannelMetadataReads placed(ReadPlacement other) {
+        return new ChannelMetadataReads(transaction, other, events);
     }
 
     public String relayPubkey() {
@@ -107,7 +119,7 @@ public final class ChannelMetadataReads {
 
     private List<ChannelRow> channels(long community, String reader, ChannelMetadataFilter filter, boolean named) {
         boolean restricted = !filter.channels().isEmpty();
-        return jdbi.withHandle(handle -> {
+        return transaction.run(placement, handle -> {
             Query query = handle.createQuery(ChannelMetadataQueries.CHANNELS)
                     .define("channelRule", ChannelMetadataQueries.channelRule(named))
                     .define("channelFilter", restricted ? ChannelMetadataQueries.CHANNEL_FILTER : "")

@@ -42,13 +42,18 @@ public final class DatabaseFeature {
         DataSourceProxy proxy = (DataSourceProxy) pool;
         proxy.setUseStatementFacade(false);
         Jdbi jdbi = new JdbiFactory().build(environment, settings, pool, "postgresql");
-        jdbi.setTemplateEngine(new NamedStatementTemplates());
-        // Stored JSON is read as the bytes the database sent and written out as they are.
-        jdbi.registerColumnMapper(
-                RawJson.class, (result, column, context) -> RawJson.ofNullable(result.getBytes(column)));
+        configure(jdbi);
         // After a failover or a restart the pooled connections may lead to the old server: replace them.
         DatabaseOutage outage = new DatabaseOutage(clock, proxy::purge);
         jdbi.getConfig(Handles.class).addListener(outage);
         return new RelayDatabase(settings, jdbi, outage);
+    }
+
+    /** What every Jdbi of the relay's data needs, the primary's and each standby's alike. */
+    public static void configure(Jdbi jdbi) {
+        jdbi.setTemplateEngine(new NamedStatementTemplates());
+        // Stored JSON is read as the bytes the database sent and written out as they are.
+        jdbi.registerColumnMapper(
+                RawJson.class, (result, column, context) -> RawJson.ofNullable(result.getBytes(column)));
     }
 }

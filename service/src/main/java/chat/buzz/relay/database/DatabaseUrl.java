@@ -16,30 +16,35 @@ public record DatabaseUrl(String jdbcUrl, String user, String password) {
 
     /** @return the JDBC URL, and the user and password when the URL carried them (otherwise null) */
     public static DatabaseUrl parse(String raw) {
+        return parse(raw, VARIABLE);
+    }
+
+    /** {@link #parse(String)} of a URL that messages call {@code variable}. */
+    public static DatabaseUrl parse(String raw, String variable) {
         String url = raw == null ? "" : raw.trim();
         if (url.isEmpty() || UnsetVariable.isPlaceholder(url)) {
-            throw new IllegalArgumentException(VARIABLE + " is not set; give a JDBC URL such as "
+            throw new IllegalArgumentException(variable + " is not set; give a JDBC URL such as "
                     + "jdbc:postgresql://db.example:5432/buzz or a postgres://user:password@db.example:5432/buzz URL");
         }
         if (url.startsWith(JDBC_PREFIX)) {
             return new DatabaseUrl(url, null, null);
         }
         if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-            return fromLibpqUrl(url);
+            return fromLibpqUrl(url, variable);
         }
-        throw new IllegalArgumentException(VARIABLE + " must start with jdbc:postgresql://, postgres:// or "
+        throw new IllegalArgumentException(variable + " must start with jdbc:postgresql://, postgres:// or "
                 + "postgresql://; got a URL starting with \"" + url.substring(0, Math.min(url.length(), 16)) + "\"");
     }
 
-    private static DatabaseUrl fromLibpqUrl(String url) {
+    private static DatabaseUrl fromLibpqUrl(String url, String variable) {
         URI uri;
         try {
             uri = new URI(url);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(VARIABLE + " is not a valid URL: " + e.getReason());
+            throw new IllegalArgumentException(variable + " is not a valid URL: " + e.getReason());
         }
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
-            throw new IllegalArgumentException(VARIABLE + " names no host");
+            throw new IllegalArgumentException(variable + " names no host");
         }
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         String jdbc = JDBC_PREFIX + "//"

@@ -1,16 +1,25 @@
 package chat.buzz.relay.database;
 
+import chat.buzz.relay.database.ReadNodes.StandbyRead;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * How every read of the relay's data runs (modes "current" and "incremental", digest reads, WebSocket
- * sync): one transaction, read-only, at the isolation the read needs, whose statements PostgreSQL
- * cancels once they run longer than the budget. A cancelled statement comes out as {@link OverBudget},
- * so each route answers it in its own shape without looking at SQLStates.
+ * How every read of the relay's data runs (modes "current" and "incremental", digest reads, channel
+ * metadata, WebSocket sync): one transaction, read-only, at the isolation the read needs, whose
+ * statements PostgreSQL cancels once they run longer than the budget. A cancelled statement comes out
+ * as {@link OverBudget}, so each route answers it in its own shape without looking at SQLStates.
+ *
+ * <p>Where the read runs is the {@link ReadNodes}' choice for its {@link ReadPlacement}: a hot standby
+ * when one qualifies, else the primary. A standby that cannot serve after all (it has not replayed far
+ * enough, recovery cancelled the read, the connection broke, or the read found it older than the
+ * client's cursor: {@link StandbyBehind}) costs the client nothing but latency: the read runs once more
+ * on the primary.
  */
 public final class ReadTransaction {
     /** What one transaction sees. */
@@ -27,32 +36,86 @@ public final class ReadTransaction {
         }
     }
 
-    private final Jdbi jdbi;
+    /** Run before the transaction on a standby, in autocommit, so the read's snapshot is taken after it. */
+    private static final String REPLAYED = """
+            /* ReadTransaction.replayed */ SELECT CAST(pg_last_wal_replay_lsn() - CAST('0/0' AS pg_lsn) AS bigint)""";
+
+    private final ReadNodes nodes;
     private final String setup;
 
-    public ReadTransaction(Jdbi jdbi, Isolation isolation, long statementBudgetMillis) {
+    /** Reads on the primary only: what needs the primary's LISTEN order (WebSocket snapshots). */
+    public ReadTransaction(Jdbi primary, Isolation isolation, long statementBudgetMillis) {
+        this(ReadNodes.primaryOnly(primary), isolation, statementBudgetMillis);
+    }
+
+    public ReadTransaction(ReadNodes nodes, Isolation isolation, long statementBudgetMillis) {
         if (statementBudgetMillis <= 0) {
             // statement_timeout = 0 would mean no budget at all
             throw new IllegalArgumentException("a statement budget must be positive, not " + statementBudgetMillis);
         }
-        this.jdbi = jdbi;
+        this.nodes = nodes;
         // One round trip before the first query, instead of a statement each for the isolation, read-only
         // and the budget. SET LOCAL ends with the transaction, so the pooled connection goes back without it.
         this.setup = "SET TRANSACTION ISOLATION LEVEL " + isolation.sql + ", READ ONLY;"
                 + " SET LOCAL statement_timeout = " + statementBudgetMillis;
     }
 
+    /** Runs {@code read} on the primary, or on a standby that reflects at least what {@code ANY} asks. */
+    public <T> T run(HandleCallback<T, RuntimeException> read) {
+        return run(ReadPlacement.ANY, read);
+    }
+
     /**
-     * Runs {@code read} in its own transaction, committed when it returns.
+     * Runs {@code read} in its own transaction, committed when it returns, on a node that satisfies
+     * {@code placement}.
      *
      * @throws OverBudget when PostgreSQL cancelled one of its statements (the budget ran out, or an
      *     operator cancelled it); any other failure passes through as it was
      */
-    public <T> T run(HandleCallback<T, RuntimeException> read) {
+    public <T> T run(ReadPlacement placement, HandleCallback<T, RuntimeException> read) {
+        Optional<StandbyRead> standby = nodes.standbyFor(placement);
+        boolean standbyFailed = false;
+        if (standby.isPresent()) {
+            try {
+                T answer = onStandby(standby.get(), read);
+                nodes.served(true, false);
+                return answer;
+            } catch (NotReplayedYet | StandbyBehind e) {
+                standbyFailed = true;
+            } catch (OverBudget e) {
+                throw e;
+            } catch (RuntimeException e) {
+                if (!DatabaseFaults.isFault(e)) {
+                    throw e;
+                }
+                // Cancelled by recovery (40001), a broken connection, a standby going down: the primary answers.
+                nodes.standbyFailed(standby.get(), e);
+                standbyFailed = true;
+            }
+        }
+        T answer = inTransaction(nodes.primary(), read);
+        nodes.served(false, standbyFailed);
+        return answer;
+    }
+
+    private <T> T onStandby(StandbyRead standby, HandleCallback<T, RuntimeException> read) {
+        return standby.jdbi().withHandle(handle -> {
+            if (!standby.confirmed() && replayed(handle) < standby.atLeast()) {
+                throw new NotReplayedYet();
+            }
+            return inTransaction(handle, read);
+        });
+    }
+
+    private <T> T inTransaction(Jdbi jdbi, HandleCallback<T, RuntimeException> read) {
+        return jdbi.withHandle(handle -> inTransaction(handle, read));
+    }
+
+    private <T> T inTransaction(Handle handle, HandleCallback<T, RuntimeException> read) {
         try {
-            return jdbi.inTransaction(handle -> {
-                begin(handle);
-                return read.withHandle(handle);
+            return handle.inTransaction(transaction -> {
+                begin(transaction);
+                return read.withHandle(transaction);
             });
         } catch (RuntimeException e) {
             if (SqlStates.isQueryCanceled(e)) {
@@ -75,10 +138,37 @@ public final class ReadTransaction {
         }
     }
 
+    private static long replayed(Handle handle) {
+        try (Statement statement = handle.getConnection().createStatement();
+                ResultSet row = statement.executeQuery(REPLAYED)) {
+            row.next();
+            return row.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading a standby's replay position failed", e);
+        }
+    }
+
     /** A statement of a read was cancelled: it ran over the statement budget. */
     public static final class OverBudget extends RuntimeException {
         OverBudget(Throwable cancelled) {
             super("a statement ran over the read's time budget", cancelled);
+        }
+    }
+
+    /**
+     * Thrown by a read that finds the standby it runs on older than what its client already holds (a
+     * policy stamp behind the cursor's): the primary answers instead.
+     */
+    public static final class StandbyBehind extends RuntimeException {
+        public StandbyBehind(String why) {
+            super(why, null, false, false);
+        }
+    }
+
+    /** The standby has not replayed what the read must reflect yet. */
+    private static final class NotReplayedYet extends RuntimeException {
+        NotReplayedYet() {
+            super("the standby has not replayed far enough", null, false, false);
         }
     }
 }

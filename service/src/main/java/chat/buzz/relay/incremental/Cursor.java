@@ -20,6 +20,8 @@ import java.util.UUID;
  * @param prior         the rows the previous session judged: a delta session does not send them again
  * @param judged        the rows this session has judged so far: the next session's {@code prior}
  * @param position      the last position delivered; for a finished session, where the next one starts
+ * @param replayPosition the WAL position (an LSN as a number) the last page's node had reached: the next
+ *                      page runs on a node that has replayed at least as much; 0 for any node
  */
 // The digests stay arrays because the codec writes them as they are; equality below compares contents.
 @SuppressWarnings("ArrayRecordComponent")
@@ -33,7 +35,23 @@ public record Cursor(
         long floor,
         JudgedRows prior,
         JudgedRows judged,
-        Position position) {
+        Position position,
+        long replayPosition) {
+
+    /** A cursor whose pages any node may follow (one from before replay positions were kept). */
+    public Cursor(
+            long community,
+            byte[] reader,
+            byte[] scope,
+            PolicyStamp policy,
+            Phase phase,
+            long sessionStart,
+            long floor,
+            JudgedRows prior,
+            JudgedRows judged,
+            Position position) {
+        this(community, reader, scope, policy, phase, sessionStart, floor, prior, judged, position, 0);
+    }
 
     @Override
     public boolean equals(Object other) {
@@ -47,7 +65,8 @@ public record Cursor(
                 && floor == that.floor
                 && Objects.equals(prior, that.prior)
                 && Objects.equals(judged, that.judged)
-                && Objects.equals(position, that.position);
+                && Objects.equals(position, that.position)
+                && replayPosition == that.replayPosition;
     }
 
     @Override
@@ -62,7 +81,8 @@ public record Cursor(
                 floor,
                 prior,
                 judged,
-                position);
+                position,
+                replayPosition);
     }
 
     @Override
@@ -71,7 +91,7 @@ public record Cursor(
         return "Cursor[community=" + community + ", reader=" + hex.formatHex(reader) + ", scope=" + hex.formatHex(scope)
                 + ", policy=" + policy + ", phase=" + phase + ", sessionStart=" + sessionStart + ", floor=" + floor
                 + ", prior=" + prior + ", judged=" + judged
-                + ", position=" + position + "]";
+                + ", position=" + position + ", replayPosition=" + replayPosition + "]";
     }
 
     public enum Phase {

@@ -19,21 +19,24 @@ import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
 import org.bouncycastle.crypto.params.HKDFParameters;
 
 /**
- * Turns cursors into opaque base64url text, and back. Version 6: the version byte, a random 96-bit
+ * Turns cursors into opaque base64url text, and back. Version 7: the version byte, a random 96-bit
  * nonce, then the cursor's fields ({@link CursorLayout}, every snapshot with all its in-progress slots,
- * then when each judged list's last step was taken) sealed with AES-256-GCM, the version byte as associated data. A cursor shows nothing without the key:
+ * then when each judged list's last step was taken and the WAL position its last page reflected) sealed
+ * with AES-256-GCM, the version byte as associated data. A cursor shows nothing without the key:
  * no ids, positions or transaction numbers. Its length grows only with the number of judged steps, which
  * follows from what its own reader was sent, so it says nothing about how busy the database was; most
  * cursors hold two steps and take under 1,000 characters. The key is derived from the cursor secret
  * with HKDF-SHA256 under a label of its own.
  *
  * <p>A previous secret, when configured, still opens cursors for one overlap after a rotation. Cursors
- * of version 5 (version 6 without its last field), of version 4 (the same seal over listed snapshots padded with zeros to the largest cursor) and of
+ * of version 6 (version 7 without the WAL position), of version 5 (version 6 without the step times), of version 4 (the same seal over listed snapshots padded with zeros to the largest cursor) and of
  * versions 1 to 3 (fields in the clear, HMAC-SHA256 under the secret itself, read when their MAC holds)
- * are still read, so an upgrade sends no reader back to the start; the relay answers with version 6.
+ * are still read, so an upgrade sends no reader back to the start; the relay answers with version 7.
  */
 public final class CursorCodec {
-    static final byte VERSION = 6;
+    static final byte VERSION = 7;
+    /** Version 7 without the replay position: still read, as a position every node has replayed. */
+    private static final byte TIMED_VERSION = 6;
     /** Version 6 without the times of the judged steps: still read, as knowing none. */
     private static final byte SLOTTED_VERSION = 5;
 
@@ -97,9 +100,9 @@ public final class CursorCodec {
 
     public String encode(Cursor cursor) {
         ByteBuffer fields = ByteBuffer.allocate(
-                CursorLayout.size(cursor, CursorLayout.Snapshots.SLOTTED) + CursorLayout.STEP_TIMES_BYTES);
+                CursorLayout.size(cursor, CursorLayout.Snapshots.SLOTTED) + CursorLayout.TRAILER_BYTES);
         CursorLayout.write(fields, cursor, CursorLayout.Snapshots.SLOTTED);
-        CursorLayout.writeStepTimes(fields, cursor);
+        CursorLayout.writeTrailer(fields, cursor);
         return seal(VERSION, fields.array());
     }
 
@@ -129,8 +132,11 @@ public final class CursorCodec {
             throw notIssuedHere();
         }
         byte version = bytes.length > 0 ? bytes[0] : 0;
-        if (version == VERSION && slottedLengthFits(bytes.length - CursorLayout.STEP_TIMES_BYTES)) {
+        if (version == VERSION && slottedLengthFits(bytes.length - CursorLayout.TRAILER_BYTES)) {
             return read(open(bytes), VERSION, false);
+        }
+        if (version == TIMED_VERSION && slottedLengthFits(bytes.length - CursorLayout.STEP_TIMES_BYTES)) {
+            return read(open(bytes), TIMED_VERSION, false);
         }
         if (version == SLOTTED_VERSION && slottedLengthFits(bytes.length)) {
             return read(open(bytes), SLOTTED_VERSION, false);
@@ -192,9 +198,9 @@ public final class CursorCodec {
         return cursor;
     }
 
-    /** The length before base64 of a cursor this relay issues (version 6) that holds {@code steps} steps. */
+    /** The length before base64 of a cursor this relay issues (version 7) that holds {@code steps} steps. */
     static int issuedBytes(int steps) {
-        return slottedBytes(steps) + CursorLayout.STEP_TIMES_BYTES;
+        return slottedBytes(steps) + CursorLayout.TRAILER_BYTES;
     }
 
     /** The length before base64 of a version 5 cursor (version 6 less its last field) with {@code steps} steps. */

@@ -38,6 +38,11 @@ final class CursorLayout {
     static final int MAX_BYTES = MIN_BYTES + 2 * JudgedRows.MAX_STEPS * SLOTTED_STEP_BYTES;
     /** Version 6 appends to version 5's fields when each judged list's last step was taken. */
     static final int STEP_TIMES_BYTES = 8 + 8;
+    /**
+     * Version 7 appends the WAL position the cursor's last page reflected, so the next page runs only on
+     * a node that has replayed as much (a hot standby, or the primary): a client never reads back in time.
+     */
+    static final int TRAILER_BYTES = STEP_TIMES_BYTES + 8;
 
     /** How a snapshot's in-progress ids are laid out. */
     enum Snapshots {
@@ -57,9 +62,11 @@ final class CursorLayout {
         return FIXED_BYTES + judgedBytes(cursor.prior(), snapshots) + judgedBytes(cursor.judged(), snapshots);
     }
 
-    /** Version 6's last fields: when each judged list's last step was taken. */
-    static void writeStepTimes(ByteBuffer body, Cursor cursor) {
-        body.putLong(cursor.prior().lastStepAt()).putLong(cursor.judged().lastStepAt());
+    /** Version 7's last fields: when each judged list's last step was taken, then the replay position. */
+    static void writeTrailer(ByteBuffer body, Cursor cursor) {
+        body.putLong(cursor.prior().lastStepAt())
+                .putLong(cursor.judged().lastStepAt())
+                .putLong(cursor.replayPosition());
     }
 
     static void write(ByteBuffer body, Cursor cursor, Snapshots snapshots) {
@@ -107,6 +114,7 @@ final class CursorLayout {
                 prior = prior.withLastStepAt(body.getLong());
                 session = session.withLastStepAt(body.getLong());
             }
+            long replayPosition = version >= 7 ? body.getLong() : 0;
             return new Cursor(
                     community,
                     reader,
@@ -117,7 +125,8 @@ final class CursorLayout {
                     floor,
                     prior,
                     session,
-                    position);
+                    position,
+                    replayPosition);
         } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated", e);
         }

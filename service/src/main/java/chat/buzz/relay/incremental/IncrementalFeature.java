@@ -1,11 +1,11 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.relay.database.ReadNodes;
 import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.gate.Gates;
 import chat.buzz.relay.identity.RelayIdentity;
 import com.codahale.metrics.MetricRegistry;
 import java.nio.charset.StandardCharsets;
-import org.jdbi.v3.core.Jdbi;
 
 /** Incremental reads ({@code POST /query}, mode incremental), behind their gate and their bulkhead. */
 public final class IncrementalFeature {
@@ -24,7 +24,7 @@ public final class IncrementalFeature {
 
     public static IncrementalReads reads(
             IncrementalConfig config,
-            Jdbi jdbi,
+            ReadNodes nodes,
             Gates gates,
             RelayIdentity identity,
             SyncStatistics statistics,
@@ -32,6 +32,6 @@ public final class IncrementalFeature {
         ReadCapacity capacity = new ReadCapacity(config, metrics);
         metrics.gauge(Fleet.PERMITS_IN_USE, () -> capacity::permitsInUse);
         return new IncrementalReads(
-                jdbi, gates, cursors(config, identity.keys().secretKey()), capacity, statistics, config);
+                nodes, gates, cursors(config, identity.keys().secretKey()), capacity, statistics, config);
     }
 }

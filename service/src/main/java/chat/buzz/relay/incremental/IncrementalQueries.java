@@ -6,6 +6,7 @@ import static chat.buzz.relay.access.AccessSql.readableHead;
 
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.access.Judge;
+import chat.buzz.relay.database.ReadTransaction;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -52,25 +53,41 @@ public final class IncrementalQueries {
     }
 
     /**
-     * This transaction's start time, snapshot bounds and the community's policy stamp, in one round
-     * trip; the first statement, so it fixes the snapshot the stamp is read in. database_epoch() is
-     * migration 0110's.
+     * This transaction's start time, snapshot bounds, node and the community's policy stamp, in one round
+     * trip; the first statement, so it fixes the snapshot the stamp is read in. On a hot standby the start
+     * is when its last replayed transaction committed, if earlier than its clock, and null when it has
+     * replayed none yet (a session could not say how old its data is); the position is how far the node
+     * had replayed or written WAL once the snapshot was taken. database_epoch() is migration 0110's.
      */
     private static final String SNAPSHOT = """
-            SELECT CAST(extract(epoch FROM now()) * 1000000 AS bigint) AS now_micros,
+            SELECT CAST(extract(epoch FROM CASE
+                       WHEN NOT pg_is_in_recovery() THEN now()
+                       WHEN pg_last_xact_replay_timestamp() IS NULL THEN NULL
+                       ELSE least(now(), pg_last_xact_replay_timestamp()) END) * 1000000 AS bigint) AS now_micros,
                    CAST(pg_current_snapshot() AS text) AS snapshot,
                    CAST(extract(epoch FROM artifact_policy_modified_at) * 1000000 AS bigint) AS policy_micros,
-                   database_epoch() AS epoch
+                   database_epoch() AS epoch,
+                   pg_is_in_recovery() AS on_standby,
+                   CAST(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_insert_lsn() END
+                        - CAST('0/0' AS pg_lsn) AS bigint) AS replay_position
             FROM communities WHERE id = :community
             """;
 
     ReadSnapshot snapshot() {
         return handle.createQuery(SNAPSHOT)
                 .bind("community", community)
-                .map((rs, ctx) -> new ReadSnapshot(
-                        rs.getLong("now_micros"),
-                        TxSnapshot.parse(rs.getString("snapshot")),
-                        new PolicyStamp(rs.getLong("policy_micros"), rs.getLong("epoch"))))
+                .map((rs, ctx) -> {
+                    long now = rs.getLong("now_micros");
+                    if (rs.wasNull()) {
+                        throw new ReadTransaction.StandbyBehind("the standby has replayed no transaction yet");
+                    }
+                    return new ReadSnapshot(
+                            now,
+                            TxSnapshot.parse(rs.getString("snapshot")),
+                            new PolicyStamp(rs.getLong("policy_micros"), rs.getLong("epoch")),
+                            rs.getBoolean("on_standby"),
+                            rs.getLong("replay_position"));
+                })
                 .one();
     }
 

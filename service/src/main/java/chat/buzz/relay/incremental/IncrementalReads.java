@@ -1,6 +1,8 @@
 package chat.buzz.relay.incremental;
 
 import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.database.ReadNodes;
+import chat.buzz.relay.database.ReadPlacement;
 import chat.buzz.relay.database.ReadTransaction;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.Gates;
@@ -20,7 +22,6 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * Mode "incremental" of POST /query (PROTOCOL 4.1–4.5, with the digest read of 4.4a). Order of work: gate, request and cursor
@@ -41,14 +42,14 @@ public final class IncrementalReads implements IncrementalMode {
     private final long overlapMicros;
 
     public IncrementalReads(
-            Jdbi jdbi,
+            ReadNodes nodes,
             Gates gates,
             CursorCodec cursors,
             ReadCapacity capacity,
             SyncStatistics statistics,
             IncrementalConfig config) {
-        this.transaction =
-                new ReadTransaction(jdbi, ReadTransaction.Isolation.REPEATABLE_READ, config.getStatementBudgetMillis());
+        this.transaction = new ReadTransaction(
+                nodes, ReadTransaction.Isolation.REPEATABLE_READ, config.getStatementBudgetMillis());
         this.gates = gates;
         this.cursors = cursors;
         this.capacity = capacity;
@@ -70,12 +71,17 @@ public final class IncrementalReads implements IncrementalMode {
         Object answer;
         if (request instanceof Delta delta) {
             Optional<Cursor> since = delta.since().map(text -> boundCursor(text, caller, delta));
-            answer = guarded(caller, handle -> delta(handle, caller, delta, since));
+            // A page runs where the client's previous page ran or further on, so it never reads back in time.
+            ReadPlacement placement = since.map(cursor -> ReadPlacement.atLeast(cursor.replayPosition()))
+                    .orElse(ReadPlacement.ANY);
+            answer = guarded(caller, placement, handle -> delta(handle, caller, delta, since));
         } else if (request instanceof Digest digest) {
-            answer = guarded(caller, handle -> digest(handle, caller, digest));
+            // Compared with the client's own store, which holds its confirmed writes.
+            answer = guarded(caller, ReadPlacement.READ_YOUR_WRITES, handle -> digest(handle, caller, digest));
         } else {
             KnownIds known = (KnownIds) request;
-            answer = guarded(caller, handle -> knownIds(handle, caller, known));
+            // How a client confirms its own write (PROTOCOL 4.3): it must see it, wherever the read runs.
+            answer = guarded(caller, ReadPlacement.READ_YOUR_WRITES, handle -> knownIds(handle, caller, known));
         }
         return Response.ok(answer, MediaType.APPLICATION_JSON_TYPE).build();
     }
@@ -96,6 +102,9 @@ public final class IncrementalReads implements IncrementalMode {
                 new IncrementalQueries(handle, caller.community().id(), caller.pubkey());
         ReadSnapshot snapshot = queries.snapshot();
         PolicyStamp policy = snapshot.policy();
+        if (snapshot.onStandby()) {
+            since.ifPresent(cursor -> refuseOlderPolicy(cursor.policy(), policy));
+        }
         if (request.scoped()) {
             queries.firstTtlChannel(request.scope()).ifPresent(channel -> {
                 throw IncrementalError.ttlChannel(channel);
@@ -118,12 +127,26 @@ public final class IncrementalReads implements IncrementalMode {
                 step.floor(),
                 step.prior(),
                 judged,
-                walk.more() ? walk.resumeAfter() : Position.before(step.sessionStart()));
+                walk.more() ? walk.resumeAfter() : Position.before(step.sessionStart()),
+                Math.max(
+                        snapshot.replayPosition(),
+                        since.map(Cursor::replayPosition).orElse(0L)));
         if (step.reset()) {
             statistics.resetServed(caller.community().id());
         }
         countPolicyChangeEntries(caller.community().id(), walk);
         return new DeltaPage(walk.entries(), cursors.encode(next), walk.more(), policy.wire(), step.reset());
+    }
+
+    /**
+     * A standby that has not replayed the policy stamp the client's cursor holds would answer with an
+     * older policy, a reset backwards: the primary reads instead. A stamp of another epoch on a standby is
+     * the same case (a restore or failover the standby has not caught up with).
+     */
+    private static void refuseOlderPolicy(PolicyStamp held, PolicyStamp seen) {
+        if (seen.epoch() != held.epoch() || seen.micros() < held.micros()) {
+            throw new ReadTransaction.StandbyBehind("the standby's policy stamp is older than the cursor's");
+        }
     }
 
     /** The entries of this page that a policy change delivered as entries gave, per change (its moment). */
@@ -246,9 +269,9 @@ public final class IncrementalReads implements IncrementalMode {
         return new DigestRead(row.count(), row.hex(), policy.wire());
     }
 
-    private <T> T guarded(Caller caller, HandleCallback<T, RuntimeException> read) {
+    private <T> T guarded(Caller caller, ReadPlacement placement, HandleCallback<T, RuntimeException> read) {
         long community = caller.community().id();
-        return capacity.withPermit(caller.pubkey(), () -> inSnapshot(community, read))
+        return capacity.withPermit(caller.pubkey(), () -> inSnapshot(community, placement, read))
                 .orElseThrow(() -> {
                     statistics.capacityRejected(community);
                     return IncrementalError.capacity(capacity.retryAfterSeconds());
@@ -256,9 +279,9 @@ public final class IncrementalReads implements IncrementalMode {
     }
 
     /** One snapshot for the whole page, so the policy stamp and the rows it answers agree. */
-    private <T> T inSnapshot(long community, HandleCallback<T, RuntimeException> read) {
+    private <T> T inSnapshot(long community, ReadPlacement placement, HandleCallback<T, RuntimeException> read) {
         try {
-            return transaction.run(read);
+            return transaction.run(placement, read);
         } catch (ReadTransaction.OverBudget e) {
             statistics.timedOut(community);
             throw IncrementalError.timeout();

@@ -10,6 +10,7 @@ import chat.buzz.relay.database.RelayDatabase;
 import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.GateFlips;
 import chat.buzz.relay.gate.FlagService;
+import chat.buzz.relay.standby.StandbysResource;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.core.setup.Environment;
@@ -71,7 +72,8 @@ public final class OperationsFeature {
             Clock clock,
             FlagService gates,
             IncrementalReadiness readiness,
-            Fleet fleet) {
+            Fleet fleet,
+            StandbysResource standbys) {
         OperatorTokens tokens = OperatorTokens.load(admin, System.getenv());
         environment
                 .admin()
@@ -92,6 +94,7 @@ public final class OperationsFeature {
         DropwizardResourceConfig api = new DropwizardResourceConfig(environment.metrics());
         api.register(new JacksonFeature(json));
         api.register(new OpsApiResource(fleet, gates, readiness, ledger, bursts, actions));
+        api.register(standbys);
         OpsApiErrors.all(database.outage()).forEach(api::register);
         // Jersey on the admin context: behind the same security filter as every admin route.
         environment.admin().addServlet("ops-api", new ServletContainer(api)).addMapping("/api/*");

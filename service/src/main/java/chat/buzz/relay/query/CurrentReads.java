@@ -6,6 +6,7 @@ import chat.buzz.relay.capacity.ReadBulkhead;
 import chat.buzz.relay.database.PlainStatements;
 import chat.buzz.relay.database.PositionalSql;
 import chat.buzz.relay.database.RawJson;
+import chat.buzz.relay.database.ReadNodes;
 import chat.buzz.relay.database.ReadTransaction;
 import com.codahale.metrics.MetricRegistry;
 import java.util.ArrayList;
@@ -13,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * Mode "current": heads that are live and readable, newest first. Each read holds a permit of its own
@@ -25,10 +25,11 @@ public final class CurrentReads {
 
     public static final String PERMITS_IN_USE = "buzz.current.permits-in-use";
 
-    public CurrentReads(Jdbi jdbi, CurrentConfig config, MetricRegistry metrics) {
-        // One statement per read, so it needs no snapshot longer than that statement's.
+    public CurrentReads(ReadNodes nodes, CurrentConfig config, MetricRegistry metrics) {
+        // One statement per read, so it needs no snapshot longer than that statement's. Like any relay query,
+        // it may come from a standby within its lag bound.
         this.transaction =
-                new ReadTransaction(jdbi, ReadTransaction.Isolation.READ_COMMITTED, config.getStatementBudgetMillis());
+                new ReadTransaction(nodes, ReadTransaction.Isolation.READ_COMMITTED, config.getStatementBudgetMillis());
         this.bulkhead = config.bulkhead("current-reads", metrics);
         metrics.gauge(PERMITS_IN_USE, () -> bulkhead::permitsInUse);
     }

@@ -1,8 +1,8 @@
 package chat.buzz.relay.query;
 
 import chat.buzz.relay.channelmeta.ChannelMetadataReads;
+import chat.buzz.relay.database.ReadNodes;
 import io.dropwizard.core.setup.Environment;
-import org.jdbi.v3.core.Jdbi;
 
 /** {@code POST /query}: current reads here, incremental reads and channel metadata handed in by their features. */
 public final class QueryFeature {
@@ -10,12 +10,12 @@ public final class QueryFeature {
 
     public static QueryResource register(
             Environment environment,
-            Jdbi jdbi,
+            ReadNodes nodes,
             CurrentConfig current,
             IncrementalMode incremental,
             ChannelMetadataReads channelMetadata) {
-        QueryResource query =
-                new QueryResource(new CurrentReads(jdbi, current, environment.metrics()), incremental, channelMetadata);
+        QueryResource query = new QueryResource(
+                new CurrentReads(nodes, current, environment.metrics()), incremental, channelMetadata);
         environment.jersey().register(query);
         return query;
     }

@@ -7,6 +7,7 @@ import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.channelmeta.ChannelMetadataFilter;
 import chat.buzz.relay.channelmeta.ChannelMetadataReads;
 import chat.buzz.relay.channelmeta.MetadataRequest;
+import chat.buzz.relay.database.ReadTransaction;
 import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.Utf8;
 import com.codahale.metrics.annotation.ExceptionMetered;
@@ -38,6 +39,9 @@ public final class QueryResource {
     private final CurrentReads current;
     private final IncrementalMode incremental;
     private final ChannelMetadataReads channelMetadata;
+
+    /** A metadata read that ran out of its budget is tried again this much later. */
+    private static final int METADATA_RETRY_AFTER_SECONDS = 5;
 
     public QueryResource(CurrentReads current, IncrementalMode incremental, ChannelMetadataReads channelMetadata) {
         this.current = current;
@@ -89,7 +93,12 @@ public final class QueryResource {
         } catch (ChannelMetadataFilter.Invalid e) {
             throw new QueryRejection(e.getMessage());
         }
-        List<Event> events = channelMetadata.read(caller.community().id(), caller.pubkey(), request);
+        List<Event> events;
+        try {
+            events = channelMetadata.read(caller.community().id(), caller.pubkey(), request);
+        } catch (ReadTransaction.OverBudget e) {
+            throw CurrentUnavailable.timeout(METADATA_RETRY_AFTER_SECONDS);
+        }
         String body = events.stream().map(Event::toJson).collect(Collectors.joining(",", "[", "]"));
         return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();
     }

@@ -22,7 +22,7 @@ import java.util.Set;
  * entries idempotently and, on a reset, revalidates what the bootstrap did not confirm.
  */
 final class SyncingClient {
-    private final RelayClient relay;
+    private RelayClient relay;
     final NostrKeys keys;
     private final List<String> scope;
     final Map<String, JsonNode> store = new LinkedHashMap<>();
@@ -47,6 +47,12 @@ final class SyncingClient {
         this.relay = relay;
         this.keys = keys;
         this.scope = List.copyOf(scope);
+    }
+
+    /** From now on, reads through {@code other} (another instance of the same deployment), keeping its cursor. */
+    SyncingClient readingThrough(RelayClient other) {
+        this.relay = other;
+        return this;
     }
 
     /** From now on, opens every cursor it receives and fails when one names an artifact it was not given. */

@@ -36,6 +36,7 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
     private final TestRelay sharedDatabaseWith;
     private final String givenDatabaseUrl;
     private String configResource = DEFAULT_CONFIG;
+    private final List<StreamingStandby> standbys = new ArrayList<>();
     private DropwizardTestSupport<BuzzRelayConfiguration> support;
     private List<ConfigOverride> applied = List.of();
     private String databaseUrl;
@@ -111,6 +112,13 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         }
         Map<String, String> settings = settings(overrides);
         settings.put("database.url", databaseUrl);
+        if (!standbys.isEmpty()) {
+            settings.put(
+                    "database.replicas",
+                    String.join(
+                            ",",
+                            standbys.stream().map(s -> s.urlOf(databaseUrl)).toList()));
+        }
         if (applicationPort != 0) {
             settings.put("server.applicationConnectors[0].port", Integer.toString(applicationPort));
             settings.put("server.adminConnectors[0].port", Integer.toString(adminPort));
@@ -178,6 +186,12 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         return databaseUrl;
     }
 
+    /** Reads may go to these standbys of the relay's database (its {@code database.replicas}). */
+    public TestRelay readingFrom(StreamingStandby... standbys) {
+        this.standbys.addAll(List.of(standbys));
+        return this;
+    }
+
     public Jdbi jdbi() {
         return Jdbi.create(databaseUrl, TestDatabases.USER, "");
     }
@@ -188,6 +202,11 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
 
     public String adminUrl() {
         return "http://127.0.0.1:" + support.getAdminPort();
+    }
+
+    /** The running relay's metrics (counters of where reads ran, the standbys' gauges). */
+    public com.codahale.metrics.MetricRegistry metrics() {
+        return support.getEnvironment().metrics();
     }
 
     public BuzzRelayConfiguration configuration() {
