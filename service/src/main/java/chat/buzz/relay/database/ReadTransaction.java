@@ -5,6 +5,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
@@ -16,7 +18,7 @@ import org.jdbi.v3.core.Jdbi;
  * as {@link OverBudget}, so each route answers it in its own shape without looking at SQLStates.
  *
  * <p>Where the read runs is the {@link ReadNodes}' choice for its {@link ReadPlacement}: a hot standby
- * when one qualifies, else the primary. A standby that cannot serve after all (it has not replayed far
+ * when one qualifies (waiting up to 20 ms for it to replay what the read must reflect), else the primary. A standby that cannot serve after all (it has not replayed far
  * enough, recovery cancelled the read, the connection broke, or the read found it older than the
  * client's cursor: {@link StandbyBehind}) costs the client nothing but latency: the read runs once more
  * on the primary.
@@ -39,6 +41,14 @@ public final class ReadTransaction {
     /** Run before the transaction on a standby, in autocommit, so the read's snapshot is taken after it. */
     private static final String REPLAYED = """
             /* ReadTransaction.replayed */ SELECT CAST(pg_last_wal_replay_lsn() - CAST('0/0' AS pg_lsn) AS bigint)""";
+
+    /**
+     * How long a read waits for a standby to replay what it must reflect before the primary answers it:
+     * streaming is asynchronous, so right after a write a standby is usually a few milliseconds behind.
+     */
+    private static final long REPLAY_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private static final long REPLAY_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final ReadNodes nodes;
     private final String setup;
@@ -100,8 +110,8 @@ public final class ReadTransaction {
 
     private <T> T onStandby(StandbyRead standby, HandleCallback<T, RuntimeException> read) {
         return standby.jdbi().withHandle(handle -> {
-            if (!standby.confirmed() && replayed(handle) < standby.atLeast()) {
-                throw new NotReplayedYet();
+            if (!standby.confirmed()) {
+                awaitReplayed(handle, standby.atLeast());
             }
             return inTransaction(handle, read);
         });
@@ -135,6 +145,16 @@ public final class ReadTransaction {
         } catch (SQLException e) {
             // The cause stays on the chain, where DatabaseFaults tells an unreachable database from a bug.
             throw new IllegalStateException("opening a read transaction failed", e);
+        }
+    }
+
+    private static void awaitReplayed(Handle handle, long atLeast) {
+        long deadline = System.nanoTime() + REPLAY_WAIT_NANOS;
+        while (replayed(handle) < atLeast) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new NotReplayedYet();
+            }
+            LockSupport.parkNanos(REPLAY_POLL_NANOS);
         }
     }
 

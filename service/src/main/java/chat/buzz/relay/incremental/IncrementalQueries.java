@@ -57,7 +57,8 @@ public final class IncrementalQueries {
      * trip; the first statement, so it fixes the snapshot the stamp is read in. On a hot standby the start
      * is when its last replayed transaction committed, if earlier than its clock, and null when it has
      * replayed none yet (a session could not say how old its data is); the position is how far the node
-     * had replayed or written WAL once the snapshot was taken. database_epoch() is migration 0110's.
+     * had replayed or flushed WAL once the snapshot was taken (every synchronous commit the snapshot sees
+     * lies before it; see StandbySql.PRIMARY_POSITION). database_epoch() is migration 0110's.
      */
     private static final String SNAPSHOT = """
             SELECT CAST(extract(epoch FROM CASE
@@ -68,7 +69,7 @@ public final class IncrementalQueries {
                    CAST(extract(epoch FROM artifact_policy_modified_at) * 1000000 AS bigint) AS policy_micros,
                    database_epoch() AS epoch,
                    pg_is_in_recovery() AS on_standby,
-                   CAST(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_insert_lsn() END
+                   CAST(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_flush_lsn() END
                         - CAST('0/0' AS pg_lsn) AS bigint) AS replay_position
             FROM communities WHERE id = :community
             """;

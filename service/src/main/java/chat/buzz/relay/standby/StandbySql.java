@@ -4,9 +4,15 @@ package chat.buzz.relay.standby;
 final class StandbySql {
     private StandbySql() {}
 
-    /** On the primary: how far it has written WAL, which a standby caught up with has replayed. */
+    /**
+     * On the primary: how far its WAL is flushed, which is as far as it streams to standbys. Every write
+     * the relay acknowledged lies before it: a write commits synchronously (PostgreSQL's default), so its
+     * commit is flushed before anyone can see it. Only the replay guard commits without waiting for the
+     * flush, and no read depends on it; the insert position would make every read that follows a signed
+     * request wait for the WAL writer.
+     */
     static final String PRIMARY_POSITION = """
-            /* Standby.primaryPosition */ SELECT CAST(pg_current_wal_insert_lsn() - CAST('0/0' AS pg_lsn) AS bigint)""";
+            /* Standby.primaryPosition */ SELECT CAST(pg_current_wal_flush_lsn() - CAST('0/0' AS pg_lsn) AS bigint)""";
 
     /**
      * On a standby: whether it is still one, how far it has replayed, and how long ago the last transaction
