@@ -99,6 +99,8 @@ class RunbooksTest {
         List<Path> runbooks;
         try (Stream<Path> files = Files.list(RUNBOOKS)) {
             runbooks = files.filter(p -> p.getFileName().toString().matches("\\d\\d-.*\\.md"))
+                    // Its fleet reads from a standby: StandbyRunbookTest runs it.
+                    .filter(p -> !p.getFileName().toString().equals(StandbyRunbookTest.RUNBOOK))
                     .sorted()
                     .toList();
         }
