@@ -40,6 +40,13 @@ final class SteadyClient {
     int sessionEntries;
     /** Writes happened while the current (or last) session was open: its end need not be exact. */
     boolean interrupted;
+    /**
+     * While set, answers may come from any state since the window was last opened (a standby whose
+     * replay is paused answers from the past), so a page does not open a new window.
+     */
+    boolean answersMayLag;
+    /** While answers may lag: the writer's change count they may be as old as. */
+    int answersFromChange;
 
     SteadyClient(RelayClient relay, NostrKeys keys, Set<UUID> scope, String label, Model model, LeakOracle oracle) {
         this.sync = new SyncingClient(
@@ -60,8 +67,12 @@ final class SteadyClient {
             interrupted = false;
             sessionEntries = 0;
         }
+        // A page that may come from the past cannot end a session that must be exact.
+        interrupted |= answersMayLag;
         // Nothing writes while a request runs: the state now is the state the relay answers from.
-        model.openWindow(view);
+        if (!answersMayLag) {
+            model.openWindow(view);
+        }
         sync.page(limit);
         if (!sync.midSession) {
             repeatedRemovals.sessionFinished(interrupted);
@@ -97,7 +108,7 @@ final class SteadyClient {
                     entry,
                     sync.store.get(d),
                     sessions,
-                    model.changes(),
+                    answersMayLag ? answersFromChange : model.changes(),
                     (left, change) -> model.leftSince(view, left, change));
         }
     }

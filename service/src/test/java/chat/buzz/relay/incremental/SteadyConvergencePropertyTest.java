@@ -3,6 +3,7 @@ package chat.buzz.relay.incremental;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import chat.buzz.protocol.NostrKeys;
+import chat.buzz.relay.standby.StandbyRouting;
 import chat.buzz.relay.testing.ChannelMetadataProbe;
 import chat.buzz.relay.testing.ExactSet;
 import chat.buzz.relay.testing.IntegrationTest;
@@ -10,8 +11,10 @@ import chat.buzz.relay.testing.LeakOracle;
 import chat.buzz.relay.testing.Model;
 import chat.buzz.relay.testing.ModelWriter;
 import chat.buzz.relay.testing.PropertySeeds;
+import chat.buzz.relay.testing.ReplayPauses;
 import chat.buzz.relay.testing.SteadyOperations;
 import chat.buzz.relay.testing.SteadyWorld;
+import chat.buzz.relay.testing.StreamingStandby;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.util.ArrayList;
@@ -76,9 +79,11 @@ class SteadyConvergencePropertyTest {
         private final List<SteadyClient> clients = new ArrayList<>();
         private final ChannelMetadataProbe channelMetadata;
         private final List<NostrKeys> keys = new ArrayList<>();
-        private final String label;
+        private String label;
         private SteadyOperations operations;
         private int operationCount;
+        /** In the replica mode: replay paused and resumed on the relay's standby at random points. */
+        private ReplayPauses replayPauses;
         /** Heads sent again in the known over-send shape ({@link #afterGrantInChangedChannel}), when tolerated. */
         private final List<String> resentAfterGrant = new ArrayList<>();
 
@@ -92,6 +97,19 @@ class SteadyConvergencePropertyTest {
             this.oracle = new LeakOracle(model, SealedCursors.of(relay)::artifactIds);
             this.channelMetadata = new ChannelMetadataProbe(model, oracle);
             this.label = policyChanges ? "steady incremental with policy changes" : "steady incremental";
+        }
+
+        /**
+         * The replica mode: reads go through the relay's standby routing while replay is paused and resumed
+         * at random points. A session that ran while replay was paused may end behind the model (the
+         * standby answered from the past, within its lag bound), so like one that writes interrupted it is
+         * judged at the next one; every other check holds at every step, and each session that ran with
+         * replay going ends with exactly D.
+         */
+        Run withReplayPausedAtRandom(StreamingStandby standby) {
+            this.replayPauses = new ReplayPauses(standby, relay.databaseUrl(), random);
+            this.label += " on a standby";
+            return this;
         }
 
         void play(int operationCount) {
@@ -128,12 +146,34 @@ class SteadyConvergencePropertyTest {
             for (int step = 0; step < operationCount; step++) {
                 operations.step();
                 clients.forEach(c -> c.interrupted |= c.sync.midSession);
+                if (replayPauses != null) {
+                    boolean wasPaused = replayPauses.paused();
+                    boolean paused = replayPauses.step();
+                    if (paused != wasPaused) {
+                        writer.note(paused ? "replay paused on the standby" : "replay resumed, standby caught up");
+                    }
+                    if (paused && !wasPaused) {
+                        // Answers may come from this state or any later one until replay catches up again.
+                        clients.forEach(c -> {
+                            model.openWindow(c.view);
+                            c.answersFromChange = model.changes();
+                        });
+                    }
+                    clients.forEach(c -> c.answersMayLag = paused);
+                    if (paused) {
+                        clients.forEach(c -> c.interrupted = true);
+                    }
+                }
                 if (random.nextInt(3) == 0) {
                     read(clients.get(random.nextInt(clients.size())));
                 }
                 if (step % 50 == 49) {
                     checkChannelMetadata();
                 }
+            }
+            if (replayPauses != null) {
+                replayPauses.resumeAndCatchUp();
+                clients.forEach(c -> c.answersMayLag = false);
             }
             for (SteadyClient client : clients) {
                 finish(client);
@@ -164,6 +204,9 @@ class SteadyConvergencePropertyTest {
 
         /** Starts or continues a session: sometimes to its end, sometimes pausing after a few small pages. */
         private void read(SteadyClient client) {
+            if (replayPauses != null) {
+                replayPauses.quietPoint();
+            }
             int limit = random.nextInt(3) > 0 ? 1 + random.nextInt(5) : 1 + random.nextInt(100);
             int pages = random.nextBoolean() ? Integer.MAX_VALUE : 1 + random.nextInt(3);
             writer.note("read " + client.label + " limit=" + limit + (client.sync.midSession ? " (continuing)" : "")
@@ -292,6 +335,19 @@ class SteadyConvergencePropertyTest {
                             : "",
                     channelMetadata.reads(),
                     operations.done());
+            if (replayPauses != null) {
+                System.out.printf(
+                        "%s: seed %d: replay paused %d times; reads served by the standby %d, by the primary %d"
+                                + " (%d of them after the standby could not)%n",
+                        label,
+                        seed,
+                        replayPauses.pauses(),
+                        relay.metrics().meter(StandbyRouting.SERVED_BY_STANDBY).getCount(),
+                        relay.metrics().meter(StandbyRouting.SERVED_BY_PRIMARY).getCount(),
+                        relay.metrics()
+                                .meter(StandbyRouting.PRIMARY_AFTER_STANDBY)
+                                .getCount());
+            }
         }
     }
 }

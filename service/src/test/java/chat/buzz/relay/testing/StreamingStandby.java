@@ -52,6 +52,8 @@ public final class StreamingStandby implements AutoCloseable {
             String configured = System.getenv(URL_VARIABLE);
             if (configured != null && !configured.isBlank()) {
                 shared = new StreamingStandby(configured, null, null);
+                // A run that was killed while replay was paused would leave every later one waiting.
+                shared.resumeReplay();
             } else if (TestServer.choose(System.getenv()) == TestServer.EMBEDDED) {
                 shared = of(TestDatabases.serverUrl());
                 Runtime.getRuntime().addShutdownHook(new Thread(shared::close));

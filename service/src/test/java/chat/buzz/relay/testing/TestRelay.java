@@ -113,6 +113,9 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         Map<String, String> settings = settings(overrides);
         settings.put("database.url", databaseUrl);
         if (!standbys.isEmpty()) {
+            // A fresh database reaches a standby once its creation is replayed; the relay refuses a
+            // replica it cannot connect to.
+            standbys.forEach(standby -> standby.awaitCaughtUpWith(databaseUrl, java.time.Duration.ofSeconds(60)));
             settings.put(
                     "database.replicas",
                     String.join(
