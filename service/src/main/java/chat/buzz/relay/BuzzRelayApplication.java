@@ -112,7 +112,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         new TrustedProxies(config.getRelay().getTrustedProxies()).installOn(environment.lifecycle());
         QuietRequestLog.installOn(environment.lifecycle());
         CommunityDirectory communities = CommunityFeature.register(environment, jdbi, config.getCommunities());
-        AuthFeature.register(environment, config.getRelay(), jdbi, clock);
+        AuthFeature.register(environment, config.getRelay(), config.getReplayGuard(), jdbi, clock);
 
         ScheduledExecutorService opsScheduler = OperationsFeature.scheduler(environment);
         IncrementalReadiness readiness = new IncrementalReadiness(jdbi);
