@@ -22,7 +22,8 @@ public final class AuthFeature {
 
     private AuthFeature() {}
 
-    public static void register(
+    /** @return the replay guard, whose {@link ReplayGuard#recordsNow} readiness asks */
+    public static ReplayGuard register(
             Environment environment, RelayConfig relay, ReplayGuardConfig guard, Jdbi jdbi, Clock clock) {
         // Chosen here, at start, rather than by the first signed request.
         LOG.info("BIP-340 signature checks: {}", SchnorrVerifiers.choice());
@@ -39,6 +40,7 @@ public final class AuthFeature {
             // Redis expires its keys itself.
             purgePeriodically(environment, replayGuard);
         }
+        return replayGuard;
     }
 
     /**
@@ -54,6 +56,7 @@ public final class AuthFeature {
                 guard.close();
             }
         });
+        environment.healthChecks().register(RedisReplayGuardHealthCheck.NAME, new RedisReplayGuardHealthCheck(guard));
         return guard;
     }
 

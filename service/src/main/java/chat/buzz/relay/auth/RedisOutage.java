@@ -56,6 +56,11 @@ final class RedisOutage {
         return new DependencyUnavailable("the replay guard's Redis is unavailable", DatabaseOutage.retryAfterSeconds());
     }
 
+    /** A probe (readiness, health check) failed: an outage as well, but no request was turned away. */
+    void probeFailed(RuntimeException cause) {
+        episodeOf(cause);
+    }
+
     private Episode episodeOf(RuntimeException cause) {
         Instant now = clock.instant();
         Episode episode = current.get();

@@ -2,11 +2,14 @@ package chat.buzz.relay.auth;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
 
@@ -18,11 +21,21 @@ import redis.clients.jedis.params.SetParams;
  * served unrecorded.
  */
 public final class RedisReplayGuard implements ReplayGuard, AutoCloseable {
+    /** The key readiness and the health check write: no auth event id (64 hex digits) looks like it. */
+    static final String PROBE_KEY = "probe";
+
+    /** How long one probe's answer stands before the next look, as readiness does for the database. */
+    private static final Duration PROBE_REFRESH = Duration.ofSeconds(1);
+
     private final JedisPool pool;
     private final RedisUrl url;
     private final String keyPrefix;
     private final Clock clock;
     private final RedisOutage outage;
+    private final AtomicBoolean probing = new AtomicBoolean();
+    private volatile Probe lastProbe;
+
+    private record Probe(Optional<String> failure, long atNanos) {}
 
     public RedisReplayGuard(ReplayGuardConfig config, Clock clock) {
         this.url = RedisUrl.parse(config.getRedisUrl());
@@ -88,6 +101,47 @@ public final class RedisReplayGuard implements ReplayGuard, AutoCloseable {
     @Override
     public int purgeExpired() {
         return 0;
+    }
+
+    /** Whether a write goes through now, looked at no more than once a second: for readiness. */
+    @Override
+    public boolean recordsNow() {
+        Probe last = lastProbe;
+        if (last != null && System.nanoTime() - last.atNanos() < PROBE_REFRESH.toNanos()) {
+            return last.failure().isEmpty();
+        }
+        if (!probing.compareAndSet(false, true)) {
+            // Another probe is looking; a flood of readiness probes waits for none of it.
+            return last != null && last.failure().isEmpty();
+        }
+        try {
+            return probe().isEmpty();
+        } finally {
+            probing.set(false);
+        }
+    }
+
+    /**
+     * Writes the probe key as the guard writes its keys (so a read-only replica, a full memory or a wrong
+     * password all fail it); empty when it went through, else what failed, in words. The answer stands for
+     * readiness for the next second.
+     */
+    Optional<String> probe() {
+        Optional<String> failure = Optional.empty();
+        try (Jedis jedis = pool.getResource()) {
+            jedis.set(keyPrefix + PROBE_KEY, "1", SetParams.setParams().px(MARGIN.toMillis()));
+        } catch (JedisException e) {
+            outage.probeFailed(e);
+            failure = Optional.of(
+                    e instanceof JedisConnectionException
+                            ? "connections to it are refused, break or time out"
+                            : "it refuses the write (a read-only replica, out of memory, or credentials it does not accept)");
+        }
+        if (failure.isEmpty()) {
+            outage.served();
+        }
+        lastProbe = new Probe(failure, System.nanoTime());
+        return failure;
     }
 
     /** Where the keys go, for the log: server, database and key prefix, never the password. */

@@ -23,4 +23,12 @@ public interface ReplayGuard {
 
     /** Drops entries whose window has passed; @return how many were dropped. */
     int purgeExpired();
+
+    /**
+     * Whether an entry could be recorded now, for readiness. The PostgreSQL guard's store is the database,
+     * which readiness already looks at, so it says yes.
+     */
+    default boolean recordsNow() {
+        return true;
+    }
 }

@@ -116,6 +116,13 @@ class RedisReplayGuardTest {
         }
     }
 
+    @Test
+    void theProbeWritesAndReadinessAsksIt() {
+        assertThat(guard.probe()).isEmpty();
+        assertThat(guard.recordsNow()).isTrue();
+        assertThat(redis.exists(PREFIX + RedisReplayGuard.PROBE_KEY)).isTrue();
+    }
+
     private static String eventId() {
         byte[] bytes = new byte[32];
         ThreadLocalRandom.current().nextBytes(bytes);

@@ -9,6 +9,7 @@ import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RawHttp;
 import chat.buzz.relay.testing.TestRedis;
 import chat.buzz.relay.testing.TestRelay;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -106,6 +107,17 @@ class ReplayGuardInRedisAcrossInstancesTest {
                             .one());
             assertThat(rows).isZero();
         }
+    }
+
+    @Test
+    void readinessAndTheHealthCheckSeeTheRedis() throws Exception {
+        String ready = RawHttp.exchange(
+                FIRST.baseUrl(), "GET /health/ready HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        assertThat(ready).startsWith("HTTP/1.1 200").endsWith("{\"status\":\"ready\"}");
+        JsonNode checks = FIRST.admin().get("/healthcheck").json();
+        assertThat(checks.path(RedisReplayGuardHealthCheck.NAME).path("healthy").asBoolean())
+                .as(checks.toString())
+                .isTrue();
     }
 
     private String header() {

@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,11 +34,13 @@ import org.junit.jupiter.api.io.TempDir;
  * The replay guard's Redis taken away and brought back, with a Redis of this test's own (the shared one is
  * never stopped) and the relay as its own process from config/production.yml: every signed route answers
  * the 503 a database outage gets, in its own shape and with a Retry-After, never a 500 and never served
- * unrecorded; the log says so once however many requests were turned away; and
+ * unrecorded; readiness says not ready; the log says so once however many requests were turned away; and
  * the relay serves again by itself once Redis is back.
  */
 @IntegrationTest
 class ReplayGuardRedisOutageTest {
+    private static final String OPERATOR_TOKEN = "relay-process-test-operator-token-0001";
+    private static final Pattern ADMIN_PORT = Pattern.compile("serving on port \\d+ \\(admin (\\d+)\\)");
     private static final Pattern REQUEST_LOG_LINE = Pattern.compile("^\\S+ - \\S+ \\[.*\\] \".*");
     private static final String QUERY = "[{\"artifact\":\"current\"}]";
     /** Rounds of every route during the outage: one log line must cover them all. */
@@ -49,6 +52,7 @@ class ReplayGuardRedisOutageTest {
     private static RedisServer redis;
     private static String databaseUrl;
     private static RelayProcess relay;
+    private static String adminUrl;
 
     private final NostrKeys alice = NostrKeys.generate();
     private final HttpClient http = HttpClient.newHttpClient();
@@ -65,6 +69,9 @@ class ReplayGuardRedisOutageTest {
                         "BUZZ_REPLAY_GUARD", "redis",
                         "BUZZ_REPLAY_GUARD_REDIS_URL", redis.url(),
                         "BUZZ_ARTIFACT_INCREMENTAL_ENABLED", "true"));
+        Matcher admin = ADMIN_PORT.matcher(Files.readString(log));
+        assertThat(admin.find()).as("the start-up summary names the admin port").isTrue();
+        adminUrl = "http://127.0.0.1:" + admin.group(1);
     }
 
     @AfterAll
@@ -110,11 +117,42 @@ class ReplayGuardRedisOutageTest {
         assertThat(get(relay.baseUrl() + "/", "application/nostr+json", null).statusCode())
                 .as("the unsigned NIP-11 document needs no guard")
                 .isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> {
+                    HttpResponse<String> ready = get(relay.baseUrl() + "/health/ready", null, null);
+                    assertUnavailable("/health/ready", ready);
+                    assertThat(ready.body()).isEqualTo("{\"status\":\"not ready\"}");
+                });
+        assertThat(get(relay.baseUrl() + "/health/live", null, null).statusCode())
+                .isEqualTo(200);
+        HttpResponse<String> health = get(adminUrl + "/healthcheck", null, OPERATOR_TOKEN);
+        assertUnavailable("/healthcheck", health);
+        assertThat(RelayClient.JSON
+                        .readTree(health.body())
+                        .path(RedisReplayGuardHealthCheck.NAME)
+                        .path("healthy")
+                        .asBoolean(true))
+                .isFalse();
+        assertThat(RelayClient.JSON
+                        .readTree(health.body())
+                        .path(RedisReplayGuardHealthCheck.NAME)
+                        .path("message")
+                        .asText())
+                .contains("connections to it are refused, break or time out");
+        assertThat(RelayClient.JSON
+                        .readTree(health.body())
+                        .path("postgresql")
+                        .path("healthy")
+                        .asBoolean())
+                .as("the database is fine; only Redis is not")
+                .isTrue();
 
         redis.start();
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> client.query(alice, QUERY).status() == 200
+                        && get(relay.baseUrl() + "/health/ready", null, null).statusCode() == 200
                         && logSince(logBefore).stream().anyMatch(line -> line.contains("available again")));
         // Turned away, it was never recorded: served now, once.
         assertThat(sendQuery(client, headerSentDuringTheOutage).status()).isEqualTo(200);
