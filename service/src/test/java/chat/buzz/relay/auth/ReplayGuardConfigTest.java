@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class ReplayGuardConfigTest {
     private static final String PRODUCTION = "../config/production.yml";
+    private static final String LOCAL = "../config/local.yml";
     /** What production.yml needs besides the replay guard. */
     private static final Map<String, String> BASE = Map.of(
             "BUZZ_DATABASE_URL",
@@ -44,6 +45,17 @@ class ReplayGuardConfigTest {
         assertThat(guard.isRedis()).isTrue();
         assertThat(RedisUrl.parse(guard.getRedisUrl())).isEqualTo(new RedisUrl(false, "10.0.0.5", 6379, 2, null, null));
         assertThat(guard.getRedisKeyPrefix()).isEqualTo("buzz:nip98:");
+    }
+
+    @Test
+    void localModeReadsTheSameVariables() throws Exception {
+        // bench/read-cost.sh runs a local-mode relay with the guard in Redis through them.
+        ReplayGuardConfig guard = load(
+                        LOCAL,
+                        Map.of("BUZZ_REPLAY_GUARD", "redis", "BUZZ_REPLAY_GUARD_REDIS_URL", "redis://127.0.0.1:6379/0"))
+                .getReplayGuard();
+        assertThat(guard.isRedis()).isTrue();
+        assertThat(load(LOCAL, Map.of()).getReplayGuard().isRedis()).isFalse();
     }
 
     @Test
@@ -106,6 +118,10 @@ class ReplayGuardConfigTest {
     }
 
     private static BuzzRelayConfiguration load(Map<String, String> environment) throws Exception {
+        return load(PRODUCTION, environment);
+    }
+
+    private static BuzzRelayConfiguration load(String file, Map<String, String> environment) throws Exception {
         Map<String, String> variables = new HashMap<>(BASE);
         variables.putAll(environment);
         // As the relay's EnvironmentVariableSubstitutor(false), with this map for the environment.
@@ -113,6 +129,6 @@ class ReplayGuardConfigTest {
         substitutor.setEnableSubstitutionInVariables(true);
         ObjectMapper json = Jackson.newObjectMapper();
         return new YamlConfigurationFactory<>(BuzzRelayConfiguration.class, Validators.newValidator(), json, "dw")
-                .build(new SubstitutingSourceProvider(new FileConfigurationSourceProvider(), substitutor), PRODUCTION);
+                .build(new SubstitutingSourceProvider(new FileConfigurationSourceProvider(), substitutor), file);
     }
 }
