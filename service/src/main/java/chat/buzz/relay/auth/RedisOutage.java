@@ -5,12 +5,15 @@ import chat.buzz.relay.web.DependencyUnavailable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * Whether the replay guard's Redis is failing this instance, as {@link DatabaseOutage} does for the
@@ -117,6 +120,26 @@ final class RedisOutage {
 
     boolean isOngoing() {
         return current.get() != null;
+    }
+
+    /** What failed, in the operator's words, for the health check; the log has the client's own. */
+    static String inWords(Throwable failure) {
+        int depth = 0;
+        for (Throwable cause = failure; cause != null && depth++ < 16; cause = cause.getCause()) {
+            if (cause instanceof JedisConnectionException) {
+                return "connections to it are refused, break or time out";
+            }
+            if (cause instanceof JedisDataException) {
+                return "it refuses the write (a read-only replica, out of memory, or credentials it does not accept)";
+            }
+            if (cause instanceof NoSuchElementException) {
+                return "no pooled connection came free within replayGuard.redisTimeout";
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return "its calls fail";
     }
 
     /** The exception's kind and the first line of its message: the client's words, for the log only. */

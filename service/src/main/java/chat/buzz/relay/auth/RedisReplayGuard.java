@@ -9,7 +9,6 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
-import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
 
@@ -132,10 +131,7 @@ public final class RedisReplayGuard implements ReplayGuard, AutoCloseable {
             jedis.set(keyPrefix + PROBE_KEY, "1", SetParams.setParams().px(MARGIN.toMillis()));
         } catch (JedisException e) {
             outage.probeFailed(e);
-            failure = Optional.of(
-                    e instanceof JedisConnectionException
-                            ? "connections to it are refused, break or time out"
-                            : "it refuses the write (a read-only replica, out of memory, or credentials it does not accept)");
+            failure = Optional.of(RedisOutage.inWords(e));
         }
         if (failure.isEmpty()) {
             outage.served();
