@@ -13,6 +13,8 @@ import chat.buzz.relay.testing.RelayClient;
 import chat.buzz.relay.testing.RelayClient.Reply;
 import chat.buzz.relay.testing.RelayProcess;
 import chat.buzz.relay.testing.TestDatabases;
+import chat.buzz.relay.testing.TestRedis;
+import chat.buzz.relay.testing.TestRelay;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -175,6 +177,38 @@ class ReplayGuardRedisOutageTest {
                 .hasSizeBetween(2, 4)
                 .anyMatch(line -> line.matches(
                         ".*available again after \\d+ s; \\d+ signed requests were answered " + "503 meanwhile.*"));
+    }
+
+    @Test
+    void anInstanceStartedWhileRedisIsDownStartsNotReadyAndServesOnceItIsUp() throws Exception {
+        Path own = Files.createDirectory(directory.resolve("late-redis"));
+        try (RedisServer late = RedisServer.start(own)) {
+            late.stop();
+            TestRelay relayBeforeRedis = TestRelay.create(Map.of(
+                    "replayGuard.store", "redis",
+                    "replayGuard.redisUrl", late.url(),
+                    "replayGuard.redisKeyPrefix", TestRedis.freshPrefix()));
+            relayBeforeRedis.start();
+            try {
+                RelayClient client = new RelayClient(relayBeforeRedis.baseUrl());
+                assertUnavailable(
+                        "current before Redis", client.query(alice, QUERY).response());
+                assertThat(get(relayBeforeRedis.baseUrl() + "/health/ready", null, null)
+                                .statusCode())
+                        .isEqualTo(503);
+
+                late.start();
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(250))
+                        .until(() -> get(relayBeforeRedis.baseUrl() + "/health/ready", null, null)
+                                                .statusCode()
+                                        == 200
+                                && client.query(alice, QUERY).status() == 200);
+            } finally {
+                relayBeforeRedis.stop();
+                TestDatabases.drop(relayBeforeRedis.databaseUrl());
+            }
+        }
     }
 
     private String header() {
