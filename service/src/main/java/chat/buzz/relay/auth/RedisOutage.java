@@ -118,10 +118,6 @@ final class RedisOutage {
         }
     }
 
-    boolean isOngoing() {
-        return current.get() != null;
-    }
-
     /** What failed, in the operator's words, for the health check; the log has the client's own. */
     static String inWords(Throwable failure) {
         int depth = 0;

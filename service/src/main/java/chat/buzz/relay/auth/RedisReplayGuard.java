@@ -55,7 +55,7 @@ public final class RedisReplayGuard implements ReplayGuard, AutoCloseable {
         pool.setMinIdle(0);
         // A request that finds every connection busy waits no longer than a call may take, then is a 503.
         pool.setBlockWhenExhausted(true);
-        pool.setMaxWait(java.time.Duration.ofMillis(timeoutMillis));
+        pool.setMaxWait(Duration.ofMillis(timeoutMillis));
         // No PING per borrow (it would double the round trips); a broken connection fails its call, is
         // dropped, and the outage clears the idle ones (RedisOutage).
         pool.setTestOnBorrow(false);
