@@ -2,6 +2,7 @@ package chat.buzz.relay;
 
 import chat.buzz.relay.artifact.ArtifactFeature;
 import chat.buzz.relay.auth.AuthFeature;
+import chat.buzz.relay.auth.ReplayGuard;
 import chat.buzz.relay.channel.ChannelDao;
 import chat.buzz.relay.channel.ChannelFeature;
 import chat.buzz.relay.channelmeta.ChannelMetadataEvents;
@@ -117,7 +118,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
         new TrustedProxies(config.getRelay().getTrustedProxies()).installOn(environment.lifecycle());
         QuietRequestLog.installOn(environment.lifecycle());
         CommunityDirectory communities = CommunityFeature.register(environment, jdbi, config.getCommunities());
-        AuthFeature.register(environment, config.getRelay(), jdbi, clock);
+        ReplayGuard replayGuard =
+                AuthFeature.register(environment, config.getRelay(), config.getReplayGuard(), jdbi, clock);
 
         ScheduledExecutorService opsScheduler = OperationsFeature.scheduler(environment);
         IncrementalReadiness readiness = new IncrementalReadiness(jdbi);
@@ -199,7 +201,8 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 config.getChangelog(),
                 changeFeedConnected,
                 () -> gates.isEnabled(Gate.INCREMENTAL),
-                drain);
+                drain,
+                replayGuard::recordsNow);
         Fleet fleet = FleetFeature.register(
                 environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
         OperationsFeature.register(

@@ -1,6 +1,7 @@
 package chat.buzz.relay;
 
 import chat.buzz.relay.admin.AdminConfig;
+import chat.buzz.relay.auth.ReplayGuardConfig;
 import chat.buzz.relay.channel.PolicyChangeLimitConfig;
 import chat.buzz.relay.community.CommunityConfig;
 import chat.buzz.relay.database.Database;
@@ -49,6 +50,11 @@ public class BuzzRelayConfiguration extends Configuration {
     @NotNull
     private RelayConfig relay = new RelayConfig();
 
+    /** Where the NIP-98 replay guard records auth event ids: PostgreSQL unless Redis is chosen. */
+    @Valid
+    @NotNull
+    private ReplayGuardConfig replayGuard = new ReplayGuardConfig();
+
     @Valid
     @NotEmpty
     private List<CommunityConfig> communities = List.of();
@@ -79,6 +85,16 @@ public class BuzzRelayConfiguration extends Configuration {
     @JsonProperty
     public void setInstanceName(String instanceName) {
         this.instanceName = instanceName;
+    }
+
+    @JsonProperty
+    public ReplayGuardConfig getReplayGuard() {
+        return replayGuard;
+    }
+
+    @JsonProperty
+    public void setReplayGuard(ReplayGuardConfig replayGuard) {
+        this.replayGuard = replayGuard;
     }
 
     @JsonProperty

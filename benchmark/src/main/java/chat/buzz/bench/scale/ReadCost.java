@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -54,6 +55,12 @@ public final class ReadCost implements Callable<Integer> {
                     + " of 100), bootstrap1000 (pages of 1,000)")
     List<String> kinds;
 
+    @Option(
+            names = "--redis-pid",
+            description = "the replay guard's redis-server, when the relay keeps the guard in Redis: its CPU per"
+                    + " read is reported too")
+    long redisPid;
+
     private Reads reads;
     private NostrKeys reader;
     private List<String> seeded;
@@ -77,26 +84,37 @@ public final class ReadCost implements Callable<Integer> {
         reader = fixture.reader;
         cursor = reads.session(reader, null).cursor();
         long postmaster = ProcessCpu.postmaster(shape.jdbcUrl);
+        // The relay's PostgreSQL is its primary: in local mode there is no other server, and the replay
+        // guard's write (when the guard is there) is the primary's work per signed read.
         System.out.printf(
-                "%-10s %8s %10s %10s %14s %17s%n",
-                "read", "reads", "median ms", "p90 ms", "relay CPU ms", "PostgreSQL CPU ms");
+                "%-10s %8s %10s %10s %14s %17s%s%n",
+                "read",
+                "reads",
+                "median ms",
+                "p90 ms",
+                "relay CPU ms",
+                "PostgreSQL CPU ms",
+                redisPid == 0 ? "" : String.format(Locale.ROOT, " %13s", "Redis CPU ms"));
         for (String kind : kinds) {
             Runnable read = read(kind);
             run(read, warmupSeconds);
             long relayBefore = ProcessCpu.ticks(relay.relayPid);
             long postgresBefore = ProcessCpu.treeTicks(postmaster);
+            long redisBefore = redisPid == 0 ? 0 : ProcessCpu.ticks(redisPid);
             Timings timings = run(read, seconds);
             long relayAfter = ProcessCpu.ticks(relay.relayPid);
             long postgresAfter = ProcessCpu.treeTicks(postmaster);
+            long redisAfter = redisPid == 0 ? 0 : ProcessCpu.ticks(redisPid);
             double perTick = 1000.0 / ProcessCpu.TICKS_PER_SECOND / timings.count();
             Load.figure(
-                    "%-10s %8d %10.2f %10.2f %14.3f %17.3f",
+                    "%-10s %8d %10.2f %10.2f %14.3f %17.3f%s",
                     kind,
                     timings.count(),
                     timings.medianMillis(),
                     timings.percentileMillis(0.9),
                     (relayAfter - relayBefore) * perTick,
-                    (postgresAfter - postgresBefore) * perTick);
+                    (postgresAfter - postgresBefore) * perTick,
+                    redisPid == 0 ? "" : String.format(Locale.ROOT, " %13.3f", (redisAfter - redisBefore) * perTick));
         }
         return 0;
     }

@@ -7,6 +7,7 @@ import chat.buzz.relay.identity.RelayConfig;
 import io.dropwizard.auth.AuthDynamicFeature;
 import io.dropwizard.auth.AuthValueFactoryProvider;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.lifecycle.Managed;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
@@ -21,10 +22,12 @@ public final class AuthFeature {
 
     private AuthFeature() {}
 
-    public static void register(Environment environment, RelayConfig relay, Jdbi jdbi, Clock clock) {
+    /** @return the replay guard, whose {@link ReplayGuard#recordsNow} readiness asks */
+    public static ReplayGuard register(
+            Environment environment, RelayConfig relay, ReplayGuardConfig guard, Jdbi jdbi, Clock clock) {
         // Chosen here, at start, rather than by the first signed request.
         LOG.info("BIP-340 signature checks: {}", SchnorrVerifiers.choice());
-        ReplayGuard replayGuard = new PostgresReplayGuard(jdbi);
+        ReplayGuard replayGuard = guard.isRedis() ? redis(environment, guard, clock) : new PostgresReplayGuard(jdbi);
         Nip98AuthFilter filter = new Nip98AuthFilter(
                 new Nip98Verifier(clock),
                 replayGuard,
@@ -33,7 +36,28 @@ public final class AuthFeature {
                 Duration.ofSeconds(relay.getReplayWindowSeconds()));
         environment.jersey().register(new AuthDynamicFeature(filter));
         environment.jersey().register(new AuthValueFactoryProvider.Binder<>(Caller.class));
-        purgePeriodically(environment, replayGuard);
+        if (replayGuard instanceof PostgresReplayGuard) {
+            // Redis expires its keys itself.
+            purgePeriodically(environment, replayGuard);
+        }
+        return replayGuard;
+    }
+
+    /**
+     * The start does not wait for Redis: an instance that cannot reach it starts not ready and answers
+     * signed requests 503 until it can, as with the database.
+     */
+    private static RedisReplayGuard redis(Environment environment, ReplayGuardConfig config, Clock clock) {
+        RedisReplayGuard guard = new RedisReplayGuard(config, clock);
+        LOG.info("NIP-98 replay guard: {}", guard.describe());
+        environment.lifecycle().manage(new Managed() {
+            @Override
+            public void stop() {
+                guard.close();
+            }
+        });
+        environment.healthChecks().register(RedisReplayGuardHealthCheck.NAME, new RedisReplayGuardHealthCheck(guard));
+        return guard;
     }
 
     private static void purgePeriodically(Environment environment, ReplayGuard replayGuard) {

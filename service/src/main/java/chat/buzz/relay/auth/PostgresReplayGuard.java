@@ -8,12 +8,6 @@ import org.jdbi.v3.core.Jdbi;
 
 /** The replay guard in PostgreSQL: every relay instance on the same database shares it. */
 public final class PostgresReplayGuard implements ReplayGuard {
-    /**
-     * created_at has whole seconds, and the relay instances and the database each read their own clock:
-     * keep entries a little past the window so neither rounding nor a small clock difference opens a gap.
-     */
-    static final Duration MARGIN = Duration.ofSeconds(10);
-
     private final Jdbi jdbi;
 
     public PostgresReplayGuard(Jdbi jdbi) {

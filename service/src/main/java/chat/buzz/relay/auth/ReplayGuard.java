@@ -8,6 +8,12 @@ import java.time.Duration;
  */
 public interface ReplayGuard {
     /**
+     * created_at has whole seconds, and the relay instances and the store each read their own clock: keep
+     * entries a little past the window so neither rounding nor a small clock difference opens a gap.
+     */
+    Duration MARGIN = Duration.ofSeconds(10);
+
+    /**
      * Records the id until {@code createdAtSeconds} + {@code window} and a margin, so the entry outlives
      * every moment at which the auth event still passes the created_at check.
      *
@@ -17,4 +23,12 @@ public interface ReplayGuard {
 
     /** Drops entries whose window has passed; @return how many were dropped. */
     int purgeExpired();
+
+    /**
+     * Whether an entry could be recorded now, for readiness. The PostgreSQL guard's store is the database,
+     * which readiness already looks at, so it says yes.
+     */
+    default boolean recordsNow() {
+        return true;
+    }
 }

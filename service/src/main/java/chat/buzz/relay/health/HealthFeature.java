@@ -18,13 +18,14 @@ public final class HealthFeature {
             String changelog,
             BooleanSupplier changeFeedConnected,
             BooleanSupplier incrementalEnabled,
-            Drain drain) {
+            Drain drain,
+            BooleanSupplier replayGuardRecords) {
         DatabaseHealthCheck database = new DatabaseHealthCheck(jdbi, outage);
         environment.healthChecks().unregister(DatabaseHealthCheck.NAME);
         environment.healthChecks().register(DatabaseHealthCheck.NAME, database);
         environment
                 .admin()
-                .addFilter("health-status", new HealthStatusFilter(database))
+                .addFilter("health-status", new HealthStatusFilter(database, replayGuardRecords))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, HealthStatusFilter.PATH);
         environment.healthChecks().register(ChangeFeedHealthCheck.NAME, new ChangeFeedHealthCheck(changeFeedConnected));
         Readiness readiness = new Readiness(
@@ -34,6 +35,8 @@ public final class HealthFeature {
                 incrementalEnabled,
                 environment.metrics().counter(Readiness.CHECKS));
         readiness.notReadyWhile(drain::draining);
+        // Every signed HTTP request records its auth event id first: no record, no service.
+        readiness.requires("the NIP-98 replay guard cannot record auth event ids", replayGuardRecords);
         environment
                 .healthChecks()
                 .register(

@@ -9,19 +9,22 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
+import java.util.function.BooleanSupplier;
 
 /**
- * Dropwizard answers /healthcheck 500 when any check is unhealthy. While the database is what fails, the
- * answer is 503 with a Retry-After instead, as every other route answers then: still "not 200", which is
+ * Dropwizard answers /healthcheck 500 when any check is unhealthy. While the database, or the replay
+ * guard's Redis, is what fails, the answer is 503 with a Retry-After instead, as every other route answers then: still "not 200", which is
  * all a monitor reads as unhealthy, and it tells a database outage from a bug at a glance.
  */
 final class HealthStatusFilter implements Filter {
     static final String PATH = "/healthcheck";
 
     private final DatabaseHealthCheck database;
+    private final BooleanSupplier replayGuardRecords;
 
-    HealthStatusFilter(DatabaseHealthCheck database) {
+    HealthStatusFilter(DatabaseHealthCheck database, BooleanSupplier replayGuardRecords) {
         this.database = database;
+        this.replayGuardRecords = replayGuardRecords;
     }
 
     @Override
@@ -35,7 +38,7 @@ final class HealthStatusFilter implements Filter {
             @Override
             public void setStatus(int status) {
                 if (status == HttpServletResponse.SC_INTERNAL_SERVER_ERROR
-                        && database.lastFault().isPresent()) {
+                        && (database.lastFault().isPresent() || !replayGuardRecords.getAsBoolean())) {
                     super.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
                     super.setHeader("Retry-After", Integer.toString(DatabaseOutage.retryAfterSeconds()));
                     return;

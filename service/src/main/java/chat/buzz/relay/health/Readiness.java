@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -45,6 +46,10 @@ public final class Readiness {
     private volatile SchemaState schema;
     private volatile String lastReason = "";
     private volatile BooleanSupplier stopping = () -> false;
+    private final List<Requirement> requirements = new CopyOnWriteArrayList<>();
+
+    /** Something besides the database the instance needs to serve, and what the log says without it. */
+    private record Requirement(String whenMissing, BooleanSupplier met) {}
 
     public Readiness(
             Jdbi jdbi,
@@ -121,12 +126,25 @@ public final class Readiness {
         this.stopping = stopping;
     }
 
+    /**
+     * Not ready while {@code met} is false; {@code whenMissing} is the reason the log gets. {@code met} is
+     * asked on every probe, so it must answer from memory most of the time.
+     */
+    void requires(String whenMissing, BooleanSupplier met) {
+        requirements.add(new Requirement(whenMissing, met));
+    }
+
     private String notReadyReason(SchemaState state) {
         if (stopping.getAsBoolean()) {
             return "stopping: draining before shutdown";
         }
         if (!changeFeedConnected.getAsBoolean()) {
             return "the change feed (LISTEN) is not connected";
+        }
+        for (Requirement requirement : requirements) {
+            if (!requirement.met().getAsBoolean()) {
+                return requirement.whenMissing();
+            }
         }
         if (!state.problem().isEmpty()) {
             return state.problem();

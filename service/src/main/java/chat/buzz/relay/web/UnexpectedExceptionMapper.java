@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A database outage answers 503 with a Retry-After in each route's own shape, logged once per outage;
+ * A database outage, or one of another store a request needs ({@link DependencyUnavailable}), answers 503 with a Retry-After in each route's own shape, logged once per outage;
  * anything else is a bug, and still answers in JSON, with an id that finds the stack trace in the log.
  */
 @Provider
@@ -34,18 +34,25 @@ public final class UnexpectedExceptionMapper implements ExceptionMapper<Throwabl
 
     @Override
     public Response toResponse(Throwable exception) {
+        if (exception instanceof DependencyUnavailable unavailable) {
+            // Logged where it was thrown; the database's outage is not this one.
+            return outageReply(unavailable.retryAfterSeconds());
+        }
         if (DatabaseFaults.isFault(exception)) {
-            int retryAfter = outage.turnedAway(exception);
-            OutageReply reply = outageReplies.get(request.getRequestURI());
-            if (reply == null) {
-                return OutageReply.plain(retryAfter);
-            }
-            return reply.reply(
-                    request.getAttribute(OutageReply.BODY_ATTRIBUTE) instanceof byte[] body ? body : new byte[0],
-                    retryAfter);
+            return outageReply(outage.turnedAway(exception));
         }
         String incident = Long.toHexString(ThreadLocalRandom.current().nextLong());
         LOG.error("Unexpected error, incident {}", incident, exception);
         return Refusal.bare(500, "internal error (incident " + incident + ")").response();
+    }
+
+    private Response outageReply(int retryAfter) {
+        OutageReply reply = outageReplies.get(request.getRequestURI());
+        if (reply == null) {
+            return OutageReply.plain(retryAfter);
+        }
+        return reply.reply(
+                request.getAttribute(OutageReply.BODY_ATTRIBUTE) instanceof byte[] body ? body : new byte[0],
+                retryAfter);
     }
 }
