@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
@@ -121,7 +122,7 @@ public final class StandbyOffload implements Callable<Integer> {
     /** How {@link ProcessCpu#treeTicksByName} names the backends of the benchmark's database. */
     private String databaseBackends;
     /** Each delta follower's cursor on each relay, kept from window to window: followers keep following. */
-    private final Map<String, String> cursors = new HashMap<>();
+    private final Map<String, String> cursors = new ConcurrentHashMap<>();
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new StandbyOffload()).execute(args));
@@ -367,9 +368,7 @@ public final class StandbyOffload implements Callable<Integer> {
             reads.incrementAndGet();
             cursor = page.cursor();
         }
-        synchronized (cursors) {
-            cursors.put(follower, cursor);
-        }
+        cursors.put(follower, cursor);
     }
 
     private static void bootstrap(SignedCalls calls, NostrKeys reader, long end, AtomicLong reads, AtomicLong refused) {
