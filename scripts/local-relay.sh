@@ -3,13 +3,14 @@
 # Usage: start_local_relay [VAR=value ...]   (extra environment for the relay)
 #        RELAY_JAR=<jar> start_local_relay ...  (another build than service/target/buzz-relay.jar)
 #        RELAY_IN_DIR=<dir> start_local_relay ...  (again in a directory an earlier start left: its data kept)
+#        RELAY_CONFIG=<yml> start_local_relay ...  (another configuration than config/local.yml)
 #        stop_local_relay
 
 start_local_relay() {
   local root jar config
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   jar="${RELAY_JAR:-$root/service/target/buzz-relay.jar}"
-  config="$root/config/local.yml"
+  config="${RELAY_CONFIG:-$root/config/local.yml}"
   RELAY_DIR=${RELAY_IN_DIR:-$(mktemp -d)}
   (cd "$RELAY_DIR" && exec env BUZZ_HTTP_PORT=0 BUZZ_ADMIN_PORT=0 "$@" java -jar "$jar" server "$config" > relay.log 2>&1) &
   RELAY_PID=$!
