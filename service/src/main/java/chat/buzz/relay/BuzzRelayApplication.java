@@ -181,6 +181,6 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
         OperationsFeature.register(
                 environment, config.getAdmin(), database, config.getChangelog(), clock, gates, readiness, fleet);
-        PrometheusFeature.register(environment);
+        PrometheusFeature.register(environment, config.getDataSourceFactory());
     }
 }
