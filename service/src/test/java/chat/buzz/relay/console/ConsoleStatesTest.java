@@ -75,7 +75,16 @@ class ConsoleStatesTest {
         assertThat(rollback.status()).as(rollback.body()).isEqualTo(200);
         Map<String, String> rolledBack = everyPage("4-rolled-back");
         assertThat(rolledBack.get("fleet.html")).contains("Incremental schema not in place");
-        assertThat(rolledBack.get("migrations.html")).contains("0076-add-artifact-modified-at");
+        java.util.regex.Matcher collapsed = java.util.regex.Pattern.compile("(\\d+) changesets, each collapsed")
+                .matcher(rolledBack.get("migrations.html"));
+        assertThat(collapsed.find()).as(rolledBack.get("migrations.html")).isTrue();
+        assertThat(Integer.parseInt(collapsed.group(1)))
+                .as("every changeset the rollback undid, one line each")
+                .isGreaterThanOrEqualTo(20);
+        assertThat(rolledBack.get("migrations.html"))
+                .contains("buzz:0076-add-artifact-modified-at (")
+                .as("collapsed: the SQL is not on the page until one is opened")
+                .doesNotContain("ALTER TABLE artifact_heads ADD COLUMN modified_at");
 
         insertSilentInstance();
         try (Connection session = sessionNamedFor(SILENT)) {
@@ -84,6 +93,7 @@ class ConsoleStatesTest {
                     .contains(SILENT, "STALE", "blocks flips until forced")
                     .as("its change feed is not known now; its last report is dated")
                     .containsPattern("\\bunknown\\s+connected \\d+ s ago");
+            gateOffWhileAnInstanceIsStale();
             assertThat(session.isValid(1)).isTrue();
         }
         Map<String, String> gone = everyPage("6-instance-gone");
@@ -101,6 +111,26 @@ class ConsoleStatesTest {
         browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("main"), "Recorded " + id));
         assertThat(mainText()).contains("Pending changesets (0)").doesNotContain("[object");
         browser.screenshot(SHOTS, "3-changesets-pending-recorded");
+    }
+
+    /** The gate-off waits its bound for the stale instance: the page shows it waiting, then who did not confirm. */
+    private void gateOffWhileAnInstanceIsStale() {
+        browser.driver.get(RELAY.adminUrl() + "/console/rollback.html");
+        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("gate-off")));
+        browser.driver.findElement(By.id("reason")).sendKeys("gate off while a host is frozen");
+        browser.driver.findElement(By.id("gate-off")).click();
+        String waiting = browser.waiting()
+                .until(ExpectedConditions.visibilityOfElementLocated(By.id("rollback-waiting")))
+                .getText();
+        assertThat(waiting).containsPattern("Waiting for every instance to confirm the gate off: \\d+ s so far");
+        assertThat(browser.driver.findElement(By.id("gate-off")).isEnabled()).isFalse();
+        browser.screenshot(SHOTS, "5-instance-frozen-rollback-waiting");
+        String unconfirmed = browser.waiting()
+                .until(ExpectedConditions.visibilityOfElementLocated(By.id("unconfirmed")))
+                .getText();
+        assertThat(unconfirmed).isEqualTo("Not confirmed: " + SILENT);
+        assertThat(mainText()).doesNotContain("[object", "undefined", "NaN");
+        browser.screenshot(SHOTS, "5-instance-frozen-rollback-unconfirmed");
     }
 
     private void forgetTheGoneInstance() {
