@@ -178,9 +178,16 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 () -> gates.isEnabled(Gate.INCREMENTAL),
                 drain);
         Fleet fleet = FleetFeature.register(
-                environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
+                environment,
+                jdbi,
+                instanceId,
+                gates,
+                changeFeedConnected,
+                config.getAdmin(),
+                opsScheduler,
+                config.getDataSourceFactory().getMaxSize());
         OperationsFeature.register(
                 environment, config.getAdmin(), database, config.getChangelog(), clock, gates, readiness, fleet);
-        PrometheusFeature.register(environment, config.getDataSourceFactory());
+        PrometheusFeature.register(environment);
     }
 }

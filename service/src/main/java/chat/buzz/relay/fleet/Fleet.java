@@ -37,6 +37,9 @@ public final class Fleet {
     private static final int MAX_SAMPLES = 120;
     public static final String SUBSCRIPTIONS = "buzz.sync.subscriptions";
     public static final String PERMITS_IN_USE = "buzz.incremental.permits-in-use";
+    /** database.maxSize: the most connections this instance's pool may open. */
+    public static final String POOL_MAX_SIZE = "buzz.database.pool.max-size";
+
     private static final String RESETS_SERVED = "ops.sync.resets-served.";
 
     private final Jdbi jdbi;
@@ -132,7 +135,7 @@ public final class Fleet {
                 gates,
                 changeFeedConnected.getAsBoolean(),
                 gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.active"),
-                gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.size"),
+                gauge(POOL_MAX_SIZE),
                 gauge("buzz.sync.connections"),
                 gauge(SUBSCRIPTIONS),
                 gauge(PERMITS_IN_USE),

@@ -2,7 +2,6 @@ package chat.buzz.relay.metrics;
 
 import chat.buzz.relay.admin.AdminSecurityFilter;
 import io.dropwizard.core.setup.Environment;
-import io.dropwizard.db.DataSourceFactory;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -16,10 +15,7 @@ import io.prometheus.metrics.model.snapshots.PrometheusNaming;
 public final class PrometheusFeature {
     private PrometheusFeature() {}
 
-    public static void register(Environment environment, DataSourceFactory database) {
-        // Dropwizard's pool gauges say how many connections are in use and open, not how many there may
-        // be: a dashboard needs the maximum to tell a busy pool from an exhausted one.
-        environment.metrics().gauge("buzz.database.pool.max-size", () -> database::getMaxSize);
+    public static void register(Environment environment) {
         // A registry of this relay's own: tests run several relays in one JVM.
         PrometheusRegistry registry = new PrometheusRegistry();
         DropwizardExports.builder()
