@@ -2,17 +2,13 @@ package chat.buzz.relay.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import chat.buzz.relay.fleet.InstanceName;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.TestDatabases;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,8 +52,8 @@ class ConsoleStaleFlipTest {
 
     @Test
     void aStaleInstanceIsNamedAtOnceAndTheForcedFlipDoesNotWaitForIt() throws Exception {
-        insertSilentInstance();
-        try (Connection session = sessionNamedFor(SILENT)) {
+        SilentInstance.insert(RELAY, SILENT, "{\"sync\": false}");
+        try (Connection session = SilentInstance.session(RELAY, SILENT)) {
             AdminClient.Reply refused =
                     admin().post("/api/flags", Map.of("gate", "sync", "value", "on", "reason", "api check"));
             assertThat(refused.status()).as(refused.body()).isEqualTo(409);
@@ -115,23 +111,6 @@ class ConsoleStaleFlipTest {
                 .withHandle(h -> h.createQuery("SELECT count(*) FROM feature_flag_history WHERE gate = 'sync'")
                         .mapTo(Long.class)
                         .one());
-    }
-
-    private static void insertSilentInstance() {
-        RELAY.jdbi().useHandle(h -> h.execute("""
-                INSERT INTO relay_instances (instance_id, host, version, started_at, last_seen, gates,
-                                             change_feed_connected, pool_active, pool_size, websocket_connections)
-                VALUES (?, 'frozen-host', '0.1.0', now() - interval '1 hour', now() - interval '1 minute',
-                        '{"sync": false}', true, 0, 4, 0)
-                """, SILENT));
-    }
-
-    /** A session as the frozen instance's process would hold one: named as the relay names its sessions. */
-    private static Connection sessionNamedFor(String instanceId) throws Exception {
-        Properties named = new Properties();
-        named.setProperty("user", TestDatabases.USER);
-        named.setProperty("ApplicationName", InstanceName.applicationName(instanceId));
-        return DriverManager.getConnection(RELAY.databaseUrl(), named);
     }
 
     private static AdminClient admin() {

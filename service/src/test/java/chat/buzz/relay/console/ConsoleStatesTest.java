@@ -2,19 +2,15 @@ package chat.buzz.relay.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import chat.buzz.relay.fleet.InstanceName;
 import chat.buzz.relay.incremental.IncrementalSchema;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.TestDatabases;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,8 +82,8 @@ class ConsoleStatesTest {
                 .as("collapsed: the SQL is not on the page until one is opened")
                 .doesNotContain("ALTER TABLE artifact_heads ADD COLUMN modified_at");
 
-        insertSilentInstance();
-        try (Connection session = sessionNamedFor(SILENT)) {
+        SilentInstance.insert(RELAY, SILENT, "{\"incremental\": false}");
+        try (Connection session = SilentInstance.session(RELAY, SILENT)) {
             Map<String, String> frozen = everyPage("5-instance-frozen");
             assertThat(frozen.get("fleet.html"))
                     .contains(SILENT, "STALE", "blocks flips until forced")
@@ -164,23 +160,6 @@ class ConsoleStatesTest {
 
     private static String mainText() {
         return browser.driver.findElement(By.id("main")).getText();
-    }
-
-    private static void insertSilentInstance() {
-        RELAY.jdbi().useHandle(h -> h.execute("""
-                INSERT INTO relay_instances (instance_id, host, version, started_at, last_seen, gates,
-                                             change_feed_connected, pool_active, pool_size, websocket_connections)
-                VALUES (?, 'frozen-host', '0.1.0', now() - interval '1 hour', now() - interval '1 minute',
-                        '{"incremental": false}', true, 0, 4, 0)
-                """, SILENT));
-    }
-
-    /** A session as the frozen instance's process would hold one: named as the relay names its sessions. */
-    private static Connection sessionNamedFor(String instanceId) throws Exception {
-        Properties named = new Properties();
-        named.setProperty("user", TestDatabases.USER);
-        named.setProperty("ApplicationName", InstanceName.applicationName(instanceId));
-        return DriverManager.getConnection(RELAY.databaseUrl(), named);
     }
 
     private static AdminClient admin() {
