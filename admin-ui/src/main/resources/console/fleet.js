@@ -89,6 +89,7 @@ function changeFeed(view) {
 // The sparklines' time axis, written once under them: how many beats they span and how long that is.
 function timeScale(traffic, heartbeatSeconds) {
   const beats = traffic.length;
+  if (!beats) return el("small", { class: "time-scale" }, "no traffic reported yet");
   const seconds = beats * heartbeatSeconds;
   const span = seconds >= 120 ? `${(seconds / 60).toFixed(1)} min` : `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
   return el("small", { class: "time-scale" }, `time → last ${beats} beat(s), ${span}, one point per ${heartbeatSeconds} s`);

@@ -87,6 +87,8 @@ class ConsoleStatesTest {
             Map<String, String> frozen = everyPage("5-instance-frozen");
             assertThat(frozen.get("fleet.html"))
                     .contains(SILENT, "STALE", "blocks flips until forced")
+                    .as("its row has no traffic series, and says so instead of a zero-length time scale")
+                    .contains("no traffic reported yet")
                     .as("its change feed is not known now; its last report is dated")
                     .containsPattern("\\bunknown\\s+connected \\d+ s ago");
             gateOffWhileAnInstanceIsStale();
