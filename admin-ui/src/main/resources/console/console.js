@@ -108,8 +108,10 @@ export function table(headers, rows) {
     el("tbody", {}, rows.map(cells => el("tr", {}, cells.map(c => el("td", {}, c))))));
 }
 
+// Every time the console shows names its zone (the browser's, e.g. "UTC" or "GMT+1"), so an operator
+// comparing it with a log line or a colleague's screen knows which clock it is.
 export function when(instant) {
-  return instant ? new Date(instant).toLocaleString() : "";
+  return instant ? new Date(instant).toLocaleString(undefined, { timeZoneName: "short" }) : "";
 }
 
 export function showMessage(container, kind, text, items = []) {

@@ -27,11 +27,10 @@ function flagCard(flag, unmet) {
     el("label", { for: `value-${id}` }, "New value"), value,
     el("label", { for: `reason-${id}` }, "Reason (required, kept in the history)"), reason,
     el("div", {}, force, " ", el("label", { for: `force-${id}`, style: "display:inline" },
-      "Force past unmet preconditions (the history records it)")),
+      "Force past unmet preconditions or stale instances (the history records it)")),
     el("button", { type: "submit", id: `apply-${id}` }, "Apply"), message);
-  form.addEventListener("submit", async event => {
-    event.preventDefault();
-    // The flip waits for every instance's heartbeat: say so, and take no second click meanwhile.
+  // The flip waits for every instance's heartbeat: say so, and take no second click meanwhile.
+  async function flip(forced) {
     const apply = form.querySelector(`#apply-${id}`);
     apply.disabled = true;
     const started = Date.now();
@@ -40,17 +39,35 @@ function flagCard(flag, unmet) {
     waiting();
     const ticker = setInterval(waiting, 1000);
     const reply = await api("/api/flags", { method: "POST",
-      body: { gate: id, value: value.value, reason: reason.value, force: force.checked } });
+      body: { gate: id, value: value.value, reason: reason.value, force: forced } });
     clearInterval(ticker);
     apply.disabled = false;
     if (reply.ok) {
       const every = reply.json.confirmation?.everyInstanceConfirmed;
-      await render(`${id}: ${reply.json.action} (${reply.json.oldValue ? "on" : "off"} → ${reply.json.newValue ? "on" : "off"}); `
+      await render(`${id}: ${reply.json.forced ? "FORCED " : ""}${reply.json.action} (${reply.json.oldValue ? "on" : "off"} → ${reply.json.newValue ? "on" : "off"}); `
         + confirmationSummary(reply.json.confirmation), every ? "notice" : "warning");
+    } else if (reply.json?.error === "instances_stale") {
+      staleOffer(reply.json);
     } else {
       showMessage(message, "error", reply.json?.message ?? `refused (${reply.status})`, reply.json?.missing ?? []);
       message.querySelector("div").id = `refusal-${id}`;
     }
+  }
+  // A stale instance cannot confirm: the server said so at once and changed nothing. Name it, and offer
+  // the forced flip, which does not wait for it.
+  function staleOffer(refusal) {
+    const forceIt = el("button", { type: "button", id: `force-stale-${id}` },
+      "Flip anyway, forced (do not wait for the stale instance)");
+    forceIt.addEventListener("click", () => flip(true));
+    message.replaceChildren(el("div", { class: "warning", role: "alert", id: `stale-${id}` },
+      el("p", {}, `Not flipped: ${refusal.missing.length === 1 ? "an instance is" : "instances are"} stale. `
+        + "A stale instance (frozen or cut off) cannot confirm the flip, so the flip would only wait for it."),
+      el("ul", {}, refusal.missing.map(m => el("li", {}, m))),
+      forceIt));
+  }
+  form.addEventListener("submit", event => {
+    event.preventDefault();
+    flip(force.checked);
   });
   const state = flag.effective ? "on" : "off";
   return el("section", { class: "card", "aria-labelledby": `title-${id}` },

@@ -27,8 +27,22 @@ function sparkline(instanceId, traffic, field, color) {
     el("small", { class: `scale scale-${field}` }, `peak ${Math.max(0, ...values)} ${UNITS[field]}/beat, ${total} in all`));
 }
 
-function gates(report) {
-  return Object.entries(report.gates).map(([gate, on]) => el("span", { class: on ? "on" : "off" }, `${gate} ${on ? "on" : "off"} `));
+// The gates a live instance applies now. A gone or stale instance's are only what it last reported:
+// shown grey and marked last-known, never green, since nobody knows what it applies (or would, on waking).
+function gates(view) {
+  const entries = Object.entries(view.report.gates);
+  if (view.gone || view.stale) {
+    return el("span", { class: "last-known" }, "last known: ",
+      entries.map(([gate, on]) => `${gate} ${on ? "on" : "off"}`).join(", "));
+  }
+  return entries.map(([gate, on]) => el("span", { class: on ? "on" : "off" }, `${gate} ${on ? "on" : "off"} `));
+}
+
+// Connections in use against the most the pool may open (database.maxSize), and how full that is.
+function pool(r) {
+  const share = r.poolSize > 0 ? Math.round(100 * r.poolActive / r.poolSize) : 0;
+  return el("td", { class: `pool ${share >= 90 ? "bad" : ""}` }, `${r.poolActive} / ${r.poolSize} max`, el("br"),
+    el("small", {}, `${share}% in use`));
 }
 
 // A gone instance (no database session left) can be forgotten; a stale one still holds sessions and blocks.
@@ -72,7 +86,16 @@ function changeFeed(view) {
   return el("td", { class: `${view.report.changeFeedConnected ? "ok" : "bad"} change-feed` }, reported);
 }
 
-function row(view) {
+// The sparklines' time axis, written once under them: how many beats they span and how long that is.
+function timeScale(traffic, heartbeatSeconds) {
+  const beats = traffic.length;
+  if (!beats) return el("small", { class: "time-scale" }, "no traffic reported yet");
+  const seconds = beats * heartbeatSeconds;
+  const span = seconds >= 120 ? `${(seconds / 60).toFixed(1)} min` : `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+  return el("small", { class: "time-scale" }, `time → last ${beats} beat(s), ${span}, one point per ${heartbeatSeconds} s`);
+}
+
+function row(view, heartbeatSeconds) {
   const r = view.report;
   return el("tr", { id: `instance-${r.instanceId}`, class: view.gone ? "gone" : view.stale ? "stale" : null },
     el("td", {}, el("code", {}, r.instanceId), view.self ? " (this one)" : null, state(view),
@@ -80,12 +103,13 @@ function row(view) {
     el("td", {}, r.host),
     el("td", {}, r.version, el("br"), el("small", {}, `built ${r.build}`)),
     el("td", {}, `${view.secondsSinceSeen.toFixed(1)} s ago`, el("br"), el("small", {}, `up since ${when(r.startedAt)}`)),
-    el("td", {}, gates(r), el("br"), el("small", {}, `flags reread ${when(r.flagsReadAt)}`)),
+    el("td", {}, gates(view), el("br"), el("small", {}, `flags reread ${when(r.flagsReadAt) || "never reported"}`)),
     changeFeed(view),
-    el("td", {}, `${r.poolActive} / ${r.poolSize}`),
+    pool(r),
     el("td", {}, `${r.websocketConnections} connections, ${r.websocketSubscriptions} subscriptions`),
     el("td", {}, String(r.incrementalPermitsUsed)),
-    el("td", { class: "sparklines" }, SERIES.map(([field, color]) => sparkline(r.instanceId, r.traffic, field, color))));
+    el("td", { class: "sparklines" }, SERIES.map(([field, color]) => sparkline(r.instanceId, r.traffic, field, color)),
+      timeScale(r.traffic, heartbeatSeconds)));
 }
 
 let refresh;
@@ -106,7 +130,7 @@ let lastFleetAt = null;
 function staleBanner(message) {
   return el("div", { class: "error", id: "fleet-stale", role: "alert" },
     el("p", {}, `STALE: the fleet could not be reloaded (${message}); below is the fleet as last loaded at `
-      + `${lastFleetAt.toISOString()}, retrying every 5 s.`));
+      + `${when(lastFleetAt)}, retrying every 5 s.`));
 }
 
 async function render(notice) {
@@ -134,7 +158,7 @@ function draw(fleet, banner) {
   }
   const stale = fleet.instances.filter(i => i.stale && !i.gone).length;
   const gone = fleet.instances.filter(i => i.gone).length;
-  const headers = ["Instance", "Host", "Version", "Last heartbeat", "Gates applied", "Change feed", "Pool in use",
+  const headers = ["Instance", "Host", "Version", "Last heartbeat", "Gates applied", "Change feed", "Database pool (used / max)",
     "WebSocket", "Incremental permits", "Requests · 503s · resets"];
   main.replaceChildren(
     banner,
@@ -143,7 +167,7 @@ function draw(fleet, banner) {
       + `${fleet.heartbeatSeconds} s; ${fleet.staleAfterMissedBeats} missed beats mark it stale.`),
     el("table", { id: "fleet" },
       el("thead", {}, el("tr", {}, headers.map(h => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, fleet.instances.map(row))),
+      el("tbody", {}, fleet.instances.map(view => row(view, fleet.heartbeatSeconds)))),
     el("p", { class: "legend" }, SERIES.map(([field, color]) =>
       el("span", {}, el("span", { class: "swatch", style: `background:${color}` }), `${UNITS[field]} per heartbeat`))));
   return true;

@@ -30,6 +30,19 @@ function pendingCard(changeSet, output) {
     el("p", {}, "Record it only after you ran this SQL yourself; the relay checks the result where it can."), form);
 }
 
+// More pending changesets than fit a screen (a rolled-back schema has twenty and more): one line each,
+// opened one at a time, so the list shows what is pending and the SQL of the one being read.
+const COLLAPSE_ABOVE = 5;
+
+function pendingList(pending, output) {
+  if (!pending.length) return el("p", {}, "None: the ledger is up to date.");
+  if (pending.length <= COLLAPSE_ABOVE) return pending.map(c => pendingCard(c, output));
+  // One flat list: el() flattens its children one level only, and a nested array would be written as text.
+  return [el("p", { id: "pending-collapsed" }, `${pending.length} changesets, each collapsed: open one to read its SQL and record it.`),
+    ...pending.map(c => el("details", { class: "pending-changeset", id: `pending-${c.id}` },
+      el("summary", {}, `${c.author}:${c.id} (${c.sql.length} statement(s), ${c.filename})`), pendingCard(c, output)))];
+}
+
 let refresh;
 
 async function render(notice) {
@@ -55,7 +68,7 @@ async function render(notice) {
     el("h2", {}, `Pending changesets (${m.pending.length})`),
     // One element: replaceChildren takes nodes, and an array passed to it would be written out as text.
     el("div", { id: "pending" },
-      m.pending.length ? m.pending.map(c => pendingCard(c, output)) : el("p", {}, "None: the ledger is up to date.")),
+      pendingList(m.pending, output)),
     el("h2", {}, "Ledger (databasechangelog)"),
     el("p", {}, `Rollback tag ${m.rollbackTag}: `, el("strong", {}, m.rollbackTagPresent ? "present" : "missing")),
     table(["Order", "Id", "Author", "File", "Executed", "Type", "Tag"],

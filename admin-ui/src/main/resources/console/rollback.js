@@ -2,8 +2,25 @@ import { api, el, page, showMessage } from "/console/console.js";
 
 const main = document.getElementById("main");
 
+// A rollback other than a dry run waits for every instance to confirm the gate off: show that it is
+// waiting and for how long, and take no second click meanwhile.
 async function run(body, output) {
-  const reply = await api("/api/rollback", { method: "POST", body });
+  const buttons = [...document.querySelectorAll("#rollback-form button")];
+  buttons.forEach(b => { b.disabled = true; });
+  const started = Date.now();
+  const waiting = () => output.replaceChildren(el("div", { class: "notice", role: "status", id: "rollback-waiting" },
+    el("progress", { "aria-label": "waiting for confirmations" }),
+    ` ${body.dryRun ? "Preparing the dry run" : "Waiting for every instance to confirm the gate off"}: `
+      + `${((Date.now() - started) / 1000).toFixed(0)} s so far…`));
+  waiting();
+  const ticker = setInterval(waiting, 1000);
+  let reply;
+  try {
+    reply = await api("/api/rollback", { method: "POST", body });
+  } finally {
+    clearInterval(ticker);
+    buttons.forEach(b => { b.disabled = false; });
+  }
   if (!reply.ok) {
     showMessage(output, "error", reply.json?.message ?? `refused (${reply.status})`, reply.json?.missing ?? []);
     return;
@@ -15,8 +32,8 @@ async function run(body, output) {
       `. Schema rolled back: ${r.schemaRolledBack ? "yes" : "no"}.`),
     el("p", {}, r.next),
     r.blockers?.length ? el("p", { id: "blockers" }, `Would block the schema rollback now: ${r.blockers.join(", ")}`) : "",
-    partial ? el("p", {}, `Not confirmed: ${r.confirmation.instances.filter(i => !i.confirmed && !i.gone)
-      .map(i => i.instanceId).join(", ")}`) : ""),
+    partial ? el("p", { id: "unconfirmed" }, `${body.force && r.schemaRolledBack ? "FORCED past" : "Not confirmed"}: `
+      + `${r.confirmation.instances.filter(i => !i.confirmed && !i.gone).map(i => i.instanceId).join(", ")}`) : ""),
     r.sql ? el("pre", { id: "rollback-sql" }, r.sql) : "");
 }
 

@@ -204,7 +204,14 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 drain,
                 replayGuard::recordsNow);
         Fleet fleet = FleetFeature.register(
-                environment, jdbi, instanceId, gates, changeFeedConnected, config.getAdmin(), opsScheduler);
+                environment,
+                jdbi,
+                instanceId,
+                gates,
+                changeFeedConnected,
+                config.getAdmin(),
+                opsScheduler,
+                config.getDataSourceFactory().getMaxSize());
         OperationsFeature.register(
                 environment,
                 config.getAdmin(),

@@ -18,6 +18,8 @@ public final class OperatorTokens {
     public static final String ENVIRONMENT_VARIABLE = "BUZZ_ADMIN_TOKEN";
     public static final String ENVIRONMENT_OPERATOR = "admin";
     public static final String METRICS_VARIABLE = "BUZZ_ADMIN_METRICS_TOKEN";
+    /** The token BUZZ_ADMIN_TOKEN had before a rotation: it still opens the admin port, as "admin". */
+    public static final String PREVIOUS_VARIABLE = "BUZZ_ADMIN_TOKEN_PREVIOUS";
 
     // Entries are never compared as records: matching goes through MessageDigest.isEqual, in constant time.
     @SuppressWarnings("ArrayRecordComponent")
@@ -46,7 +48,8 @@ public final class OperatorTokens {
     }
 
     /**
-     * Configured operators, plus BUZZ_ADMIN_TOKEN as "admin", plus a generated token in local mode; and
+     * Configured operators, plus BUZZ_ADMIN_TOKEN (and BUZZ_ADMIN_TOKEN_PREVIOUS) as "admin", plus a
+     * generated token in local mode; and
      * the metrics token from {@code admin.metricsToken} or BUZZ_ADMIN_METRICS_TOKEN (the variable wins).
      *
      * @throws IllegalStateException when BUZZ_ADMIN_TOKEN or BUZZ_ADMIN_METRICS_TOKEN is shorter than
@@ -55,6 +58,10 @@ public final class OperatorTokens {
     public static OperatorTokens load(AdminConfig config, Map<String, String> environment) {
         List<OperatorConfig> operators = new ArrayList<>(config.getOperators());
         fromEnvironment(environment, ENVIRONMENT_VARIABLE)
+                .ifPresent(token -> operators.add(new OperatorConfig(ENVIRONMENT_OPERATOR, token)));
+        // Both tokens open the port while a rotation rolls through the fleet (docs/security.md), so no
+        // instance, restarted or not, refuses the tooling in between.
+        fromEnvironment(environment, PREVIOUS_VARIABLE)
                 .ifPresent(token -> operators.add(new OperatorConfig(ENVIRONMENT_OPERATOR, token)));
         String metricsToken = fromEnvironment(environment, METRICS_VARIABLE).orElse(config.getMetricsToken());
         if (operators.isEmpty() && config.isGenerateTokenWhenMissing()) {

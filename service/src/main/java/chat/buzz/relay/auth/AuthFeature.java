@@ -33,7 +33,8 @@ public final class AuthFeature {
                 replayGuard,
                 new RequestBodies(relay.getMaxBodyBytes()),
                 relay.getPublicScheme(),
-                Duration.ofSeconds(relay.getReplayWindowSeconds()));
+                Duration.ofSeconds(relay.getReplayWindowSeconds()),
+                environment.metrics());
         environment.jersey().register(new AuthDynamicFeature(filter));
         environment.jersey().register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         if (replayGuard instanceof PostgresReplayGuard) {

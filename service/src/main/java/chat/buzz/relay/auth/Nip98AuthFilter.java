@@ -8,6 +8,8 @@ import chat.buzz.relay.community.Community;
 import chat.buzz.relay.community.TenancyFilter;
 import chat.buzz.relay.proxy.PublicOrigin;
 import chat.buzz.relay.web.Refusal;
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.MetricRegistry;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.WebApplicationException;
@@ -31,18 +33,26 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
     private final RequestBodies bodies;
     private final String publicScheme;
     private final Duration replayWindow;
+    private final Counter guardAccepted;
+    private final Counter guardReplayed;
+    private final Counter guardFailed;
 
     public Nip98AuthFilter(
             Nip98Verifier verifier,
             ReplayGuard replayGuard,
             RequestBodies bodies,
             String publicScheme,
-            Duration replayWindow) {
+            Duration replayWindow,
+            MetricRegistry metrics) {
         this.verifier = verifier;
         this.replayGuard = replayGuard;
         this.bodies = bodies;
         this.publicScheme = publicScheme;
         this.replayWindow = replayWindow;
+        // The replay guard's verdicts on /metrics: failed is the guard itself failing (its store unreachable).
+        this.guardAccepted = metrics.counter("buzz.nip98.replay-guard.accepted");
+        this.guardReplayed = metrics.counter("buzz.nip98.replay-guard.replayed");
+        this.guardFailed = metrics.counter("buzz.nip98.replay-guard.failed");
     }
 
     @Override
@@ -60,7 +70,15 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
         } catch (Nip98Exception e) {
             throw unauthorized(ErrorCodes.NIP98_PREFIX + e.getMessage());
         }
-        if (!replayGuard.firstUse(result.eventId(), result.createdAt(), replayWindow)) {
+        boolean firstUse;
+        try {
+            firstUse = replayGuard.firstUse(result.eventId(), result.createdAt(), replayWindow);
+        } catch (RuntimeException e) {
+            guardFailed.inc();
+            throw e;
+        }
+        (firstUse ? guardAccepted : guardReplayed).inc();
+        if (!firstUse) {
             throw unauthorized(ErrorCodes.NIP98_REPLAY);
         }
         Caller caller = new Caller(result.pubkey(), community);

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -36,6 +37,9 @@ public final class Fleet {
     private static final int MAX_SAMPLES = 120;
     public static final String SUBSCRIPTIONS = "buzz.sync.subscriptions";
     public static final String PERMITS_IN_USE = "buzz.incremental.permits-in-use";
+    /** database.maxSize: the most connections this instance's pool may open. */
+    public static final String POOL_MAX_SIZE = "buzz.database.pool.max-size";
+
     private static final String RESETS_SERVED = "ops.sync.resets-served.";
 
     private final Jdbi jdbi;
@@ -131,7 +135,7 @@ public final class Fleet {
                 gates,
                 changeFeedConnected.getAsBoolean(),
                 gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.active"),
-                gauge("io.dropwizard.db.ManagedPooledDataSource.postgresql.size"),
+                gauge(POOL_MAX_SIZE),
                 gauge("buzz.sync.connections"),
                 gauge(SUBSCRIPTIONS),
                 gauge(PERMITS_IN_USE),
@@ -198,15 +202,22 @@ public final class Fleet {
      * Waits until every instance in the fleet view that is not gone has sent a heartbeat after
      * {@code flippedAt} (database clock) that applies {@code value} for the gate, or until {@code bound}
      * passes. Each instance is reported with the time of its first confirming heartbeat, not the last one
-     * seen while others were awaited.
+     * seen while others were awaited. The instances in {@code notAwaited} (stale ones a forced flip goes
+     * past) are still reported, unconfirmed until they do confirm, but the wait does not last for them.
      */
-    public GateConfirmation awaitGate(Gate gate, boolean value, Instant flippedAt, Duration bound) {
+    public GateConfirmation awaitGate(
+            Gate gate, boolean value, Instant flippedAt, Duration bound, Set<String> notAwaited) {
         String name = gate.name().toLowerCase(Locale.ROOT);
         long deadline = System.nanoTime() + bound.toNanos();
         Map<String, Double> firstConfirmed = new HashMap<>();
         while (true) {
             GateConfirmation confirmation = confirmation(name, value, flippedAt, firstConfirmed);
-            if (confirmation.everyInstanceConfirmed() || System.nanoTime() >= deadline) {
+            boolean awaitedConfirmed = confirmation.instances().stream()
+                    .filter(i -> !i.gone() && !notAwaited.contains(i.instanceId()))
+                    .allMatch(GateConfirmation.InstanceConfirmation::confirmed);
+            if (confirmation.everyInstanceConfirmed()
+                    || (!notAwaited.isEmpty() && awaitedConfirmed)
+                    || System.nanoTime() >= deadline) {
                 return confirmation;
             }
             try {

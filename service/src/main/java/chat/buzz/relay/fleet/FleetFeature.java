@@ -21,7 +21,11 @@ public final class FleetFeature {
             FlagService gates,
             BooleanSupplier changeFeedConnected,
             AdminConfig admin,
-            ScheduledExecutorService scheduler) {
+            ScheduledExecutorService scheduler,
+            int poolMaxSize) {
+        // Dropwizard's pool gauges say how many connections are in use and open, not how many there may
+        // be: the fleet view and a dashboard need the maximum to tell a busy pool from an exhausted one.
+        environment.metrics().gauge(Fleet.POOL_MAX_SIZE, () -> () -> poolMaxSize);
         Fleet fleet = new Fleet(
                 jdbi,
                 instanceId,

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,33 +46,56 @@ public final class GateFlips {
 
     /** @throws FlagRefusedException as {@link FlagService#change} does, before anything changed */
     public ConfirmedFlip flip(String operator, Gate gate, FlagAction action, String reason, boolean force) {
+        return flip(operator, gate, action, reason, force, List.of());
+    }
+
+    /**
+     * As above, forced past {@code staleNow} (from {@link #staleInstances()}): the history records the flip
+     * as forced past them, and the wait ends once every other instance confirmed, since a frozen process
+     * would only use up the whole bound.
+     */
+    public ConfirmedFlip flip(
+            String operator, Gate gate, FlagAction action, String reason, boolean force, List<InstanceView> staleNow) {
         Instant flippedAt = Instant.now();
         try {
             flippedAt = fleet.databaseNow();
         } catch (RuntimeException e) {
             // Only the confirmation needs the database's clock; awaitConfirmation reports the problem.
         }
-        FlagHistoryEntry change = flags.change(operator, gate, action, reason, force);
-        return new ConfirmedFlip(change, awaitConfirmation(gate, change.newValue(), flippedAt));
+        List<String> forcedPast = staleNow.stream()
+                .map(view -> "instance " + describe(view) + " not waited for")
+                .toList();
+        FlagHistoryEntry change = flags.change(operator, gate, action, reason, force, forcedPast);
+        Set<String> notAwaited =
+                staleNow.stream().map(view -> view.report().instanceId()).collect(Collectors.toSet());
+        return new ConfirmedFlip(change, awaitConfirmation(gate, change.newValue(), flippedAt, notAwaited));
     }
 
     /**
      * The instances that would leave a flip unconfirmed if it were made now: stale (silent) but not gone,
      * so frozen or cut off; empty when the fleet view cannot be read.
      */
-    public List<String> likelyBlockers() {
+    public List<InstanceView> staleInstances() {
         try {
             return fleet.instances().stream()
                     .filter(view -> view.stale() && !view.gone())
-                    .map(view -> String.format(
-                            Locale.ROOT,
-                            "%s (stale, silent %d s)",
-                            view.report().instanceId(),
-                            Math.round(view.secondsSinceSeen())))
                     .toList();
         } catch (RuntimeException e) {
             return List.of();
         }
+    }
+
+    /** {@link #staleInstances()} as the operator reads them: each named, with how long it has been silent. */
+    public List<String> likelyBlockers() {
+        return staleInstances().stream().map(GateFlips::describe).toList();
+    }
+
+    public static String describe(InstanceView stale) {
+        return String.format(
+                Locale.ROOT,
+                "%s (stale, silent %d s)",
+                stale.report().instanceId(),
+                Math.round(stale.secondsSinceSeen()));
     }
 
     public Duration bound() {
@@ -81,9 +106,9 @@ public final class GateFlips {
      * Every instance's confirmation, or null when the fleet view cannot be read (relay_instances missing
      * on a database that predates it): then the instances are given the whole bound to reread the flag.
      */
-    private GateConfirmation awaitConfirmation(Gate gate, boolean value, Instant flippedAt) {
+    private GateConfirmation awaitConfirmation(Gate gate, boolean value, Instant flippedAt, Set<String> notAwaited) {
         try {
-            return fleet.awaitGate(gate, value, flippedAt, bound);
+            return fleet.awaitGate(gate, value, flippedAt, bound, notAwaited);
         } catch (RuntimeException e) {
             LOG.warn("No fleet view to confirm the gate flip; waiting {} s instead", bound.toSeconds(), e);
             try {

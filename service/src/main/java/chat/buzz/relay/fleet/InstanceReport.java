@@ -7,6 +7,8 @@ import java.util.Map;
 /**
  * What one instance says about itself in each heartbeat (GET /api/instances adds staleness). lastSeen
  * is the database's clock when the heartbeat was stored: null in the report an instance writes.
+ * {@code poolActive} is the connections in use, {@code poolSize} the most the pool may open
+ * (database.maxSize), so the console shows used / maximum.
  */
 public record InstanceReport(
         String instanceId,

@@ -140,6 +140,16 @@ public final class FlagService implements Gates {
      *         unmet and {@code force} is false
      */
     public FlagHistoryEntry change(String operator, Gate gate, FlagAction action, String reason, boolean force) {
+        return change(operator, gate, action, reason, force, List.of());
+    }
+
+    /**
+     * As above; {@code forcedPast} names what else the operator forced the flip past (stale instances that
+     * cannot confirm it): the history then records the flip as forced, with those beside any unmet
+     * preconditions, so a forced flip reads as forced wherever the history is shown.
+     */
+    public FlagHistoryEntry change(
+            String operator, Gate gate, FlagAction action, String reason, boolean force, List<String> forcedPast) {
         if (reason == null || reason.isBlank()) {
             throw new IllegalArgumentException("a reason is required");
         }
@@ -155,6 +165,8 @@ public final class FlagService implements Gates {
             if (!unmet.isEmpty() && !force) {
                 throw new FlagRefusedException(gate, unmet);
             }
+            List<String> wentPast = new ArrayList<>(force ? unmet : List.of());
+            wentPast.addAll(forcedPast);
             dao.setOverride(name, newOverride, operator);
             dao.appendHistory(
                     name,
@@ -163,8 +175,8 @@ public final class FlagService implements Gates {
                     reason.strip(),
                     oldValue,
                     newValue,
-                    force && !unmet.isEmpty(),
-                    unmet.toArray(String[]::new));
+                    !wentPast.isEmpty(),
+                    wentPast.toArray(String[]::new));
             return dao.history(name, 1).get(0);
         });
         refresh();

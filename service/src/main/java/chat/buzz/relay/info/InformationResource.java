@@ -3,6 +3,7 @@ package chat.buzz.relay.info;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Limits;
 import chat.buzz.protocol.Nip11;
+import chat.buzz.relay.fleet.BuildInfo;
 import chat.buzz.relay.identity.RelayConfig;
 import chat.buzz.relay.sync.SyncConfig;
 import com.codahale.metrics.annotation.ExceptionMetered;
@@ -41,8 +42,9 @@ public final class InformationResource {
         this.config = config;
         this.relayPubkey = relayPubkey;
         this.capabilities = capabilities;
-        String implementation = InformationResource.class.getPackage().getImplementationVersion();
-        this.version = implementation == null ? "development" : implementation;
+        // The version Maven stamped into this build, the same the fleet view reports for the instance;
+        // the jar manifest's is absent when the relay runs from classes (tests, an IDE).
+        this.version = BuildInfo.ofThisBuild().version();
     }
 
     @GET

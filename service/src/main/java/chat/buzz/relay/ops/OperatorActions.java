@@ -2,6 +2,7 @@ package chat.buzz.relay.ops;
 
 import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.GateFlips;
+import chat.buzz.relay.fleet.InstanceView;
 import chat.buzz.relay.gate.FlagAction;
 import chat.buzz.relay.gate.FlagRefusedException;
 import chat.buzz.relay.gate.FlagService;
@@ -35,12 +36,42 @@ public final class OperatorActions {
         try {
             return flips.flip(operator, gate, action, why, force);
         } catch (FlagRefusedException e) {
+            throw preconditionsUnmet(gate, e);
+        }
+    }
+
+    private static OpsRefusal preconditionsUnmet(Gate gate, FlagRefusedException e) {
+        return new OpsRefusal(
+                409,
+                "preconditions_unmet",
+                "turning " + FlagService.wireName(gate)
+                        + " on was refused: its preconditions are not met (force=true with a reason overrides)",
+                e.unmet());
+    }
+
+    /**
+     * The console's flip ({@code POST /api/flags}): an instance already stale could only use up the whole
+     * confirmation bound and then be reported unconfirmed, so it is named at once and nothing changes
+     * (409 {@code instances_stale}). Forced, the flip goes past it: recorded as forced, not waited for.
+     * The {@code flag} task keeps waiting, as the runbooks expect.
+     */
+    public GateFlips.ConfirmedFlip setFlagNamingStale(
+            String operator, Gate gate, FlagAction action, String reason, boolean force) {
+        String why = requireReason(reason);
+        List<InstanceView> stale = flips.staleInstances();
+        if (!stale.isEmpty() && !force) {
             throw new OpsRefusal(
                     409,
-                    "preconditions_unmet",
-                    "turning " + FlagService.wireName(gate)
-                            + " on was refused: its preconditions are not met (force=true with a reason overrides)",
-                    e.unmet());
+                    "instances_stale",
+                    "nothing changed: a stale instance (frozen or cut off) cannot confirm the flip, which would"
+                            + " wait " + flips.bound().toSeconds() + " s for it; force=true flips without waiting"
+                            + " for it (the history records it as forced)",
+                    stale.stream().map(GateFlips::describe).toList());
+        }
+        try {
+            return flips.flip(operator, gate, action, why, force, stale);
+        } catch (FlagRefusedException e) {
+            throw preconditionsUnmet(gate, e);
         }
     }
 

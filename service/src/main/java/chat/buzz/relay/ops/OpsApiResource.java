@@ -134,7 +134,8 @@ public final class OpsApiResource {
     public GateFlips.ConfirmedFlip setFlag(@HeaderParam(HttpHeaders.CONTENT_TYPE) String type, InputStream body)
             throws IOException {
         OpsApiRequests.FlagChange change = OpsApiRequests.read(type, body, OpsApiRequests.FlagChange.class);
-        return actions.setFlag(Operator.name(), change.gate(), change.value(), change.reason(), change.force());
+        return actions.setFlagNamingStale(
+                Operator.name(), change.gate(), change.value(), change.reason(), change.force());
     }
 
     @POST

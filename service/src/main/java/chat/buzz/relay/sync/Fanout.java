@@ -45,6 +45,7 @@ final class Fanout {
 
     /** Runs on the listener thread: only queues. */
     void accept(Change change) {
+        long heard = System.nanoTime();
         CompletableFuture<Runnable> judged;
         try {
             judged = CompletableFuture.supplyAsync(() -> judge(change), judges);
@@ -52,6 +53,7 @@ final class Fanout {
             LOG.debug("Sync fan-out is shutting down; a change was dropped", e);
             return;
         }
+        context.metrics().fanoutQueued();
         handedOut = handedOut.thenCombine(
                 judged.exceptionally(failure -> {
                     LOG.warn("Sync fan-out could not judge a change", failure);
@@ -63,6 +65,7 @@ final class Fanout {
                     } catch (RuntimeException e) {
                         LOG.warn("Sync fan-out could not hand out a change", e);
                     }
+                    context.metrics().handedOut(System.nanoTime() - heard);
                     return null;
                 });
     }

@@ -3,6 +3,12 @@ package chat.buzz.relay.sync;
 import chat.buzz.relay.changes.PolicyChangeEntriesSent;
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 
@@ -12,6 +18,9 @@ import java.util.function.IntSupplier;
  * counters are bumped by whoever sees the event; the gauges read the parts that hold the state.
  */
 final class SyncMetrics {
+    /** The client messages timed one by one; any other verb is timed as "other". */
+    private static final List<String> VERBS = List.of("auth", "req", "close", "other");
+
     private final MetricRegistry registry;
     private final Counter tooSlow;
     private final Counter feedResets;
@@ -25,6 +34,9 @@ final class SyncMetrics {
     private final AtomicInteger activeSnapshots = new AtomicInteger();
     private final AtomicInteger parkedStreams = new AtomicInteger();
     private final PolicyChangeEntriesSent policyChangeEntriesSent;
+    private final Timer fanoutLag;
+    private final AtomicInteger fanoutPending = new AtomicInteger();
+    private final Map<String, Timer> messages = new HashMap<>();
 
     SyncMetrics(MetricRegistry registry, PolicyChangeEntriesSent policyChangeEntriesSent) {
         this.registry = registry;
@@ -40,6 +52,34 @@ final class SyncMetrics {
         this.shedConnections = registry.counter("buzz.sync.shed-unauthenticated");
         registry.gauge("buzz.sync.snapshots-active", () -> activeSnapshots::get);
         registry.gauge("buzz.sync.streams-parked", () -> parkedStreams::get);
+        this.fanoutLag = registry.timer("buzz.sync.fanout-lag");
+        registry.gauge("buzz.sync.fanout-pending", () -> fanoutPending::get);
+        for (String verb : VERBS) {
+            messages.put(verb, registry.timer(MetricRegistry.name("buzz", "sync", "messages", verb)));
+        }
+    }
+
+    /** A change the listener heard was queued for judging; {@link #handedOut} follows in order. */
+    void fanoutQueued() {
+        fanoutPending.incrementAndGet();
+    }
+
+    /**
+     * A change was handed to its subscriptions, {@code nanos} after the listener heard it: the fan-out lag,
+     * which grows when judging falls behind the feed (the commit-to-NOTIFY delay is PostgreSQL's, not here).
+     */
+    void handedOut(long nanos) {
+        fanoutPending.decrementAndGet();
+        fanoutLag.update(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Times a WebSocket client message of {@code verb} (AUTH, REQ, CLOSE; anything else counts as other):
+     * the WebSocket's per-route rate and how long the relay took to take the message in.
+     */
+    Timer.Context message(String verb) {
+        Timer timer = messages.get(verb.toLowerCase(Locale.ROOT));
+        return (timer == null ? messages.get("other") : timer).time();
     }
 
     /** The gauges of the parts that hold their own state: connections, subscriptions, workers and reads. */

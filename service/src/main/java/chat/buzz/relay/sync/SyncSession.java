@@ -8,6 +8,7 @@ import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.Nip42Exception;
 import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.community.Community;
+import com.codahale.metrics.Timer;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.security.SecureRandom;
@@ -128,12 +129,14 @@ final class SyncSession implements ConnectionAdmission.Connection {
             return;
         }
         String verb = message.get(0).asText();
-        switch (verb) {
-            case "AUTH" -> auth(message);
-            case "REQ" -> subscriptions.req(message);
-            case "CLOSE" -> subscriptions.close(message);
-            case "EVENT" -> reply(Frames.notice("unsupported: publish with POST /events, not over the WebSocket"));
-            default -> reply(Frames.notice("invalid: unknown message type " + truncate(verb)));
+        try (Timer.Context timed = context.metrics().message(verb)) {
+            switch (verb) {
+                case "AUTH" -> auth(message);
+                case "REQ" -> subscriptions.req(message);
+                case "CLOSE" -> subscriptions.close(message);
+                case "EVENT" -> reply(Frames.notice("unsupported: publish with POST /events, not over the WebSocket"));
+                default -> reply(Frames.notice("invalid: unknown message type " + truncate(verb)));
+            }
         }
     }
 

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
@@ -59,36 +60,57 @@ class ConsoleFleetTest {
             browser.waiting()
                     .until(ExpectedConditions.textToBePresentInElementLocated(
                             By.id("fleet-summary"), "3 instance(s), 0 stale, 1 gone"));
-            List<WebElement> rows = browser.driver.findElements(By.cssSelector("#fleet tbody tr"));
-            assertThat(rows).hasSize(3);
-            assertThat(browser.driver.findElements(By.cssSelector("#fleet tbody tr.gone")))
-                    .singleElement()
-                    .satisfies(row -> assertThat(row.getAttribute("id")).isEqualTo("instance-" + GONE))
-                    .satisfies(
-                            row -> assertThat(row.getText()).contains("GONE", "gone-host", "0.0.9", "incremental on"));
-            assertThat(rows)
-                    .filteredOn(row -> !row.getAttribute("id").equals("instance-" + GONE))
-                    .hasSize(2)
-                    .allSatisfy(row -> assertThat(row.getText()).contains("connected", "built "));
-            // Its last heartbeat said "connected"; the page says what is known now: the feed went with the process.
-            assertThat(browser.driver
-                            .findElement(By.cssSelector("#instance-" + GONE + " td.change-feed"))
-                            .getText())
-                    .isEqualTo("gone\nlast reported connected");
-            assertThat(rows)
-                    .filteredOn(row -> !row.getAttribute("id").equals("instance-" + GONE))
-                    .allSatisfy(row -> assertThat(row.findElement(By.cssSelector("td.change-feed"))
-                                    .getText())
-                            .isEqualTo("connected"));
-            assertThat(rows)
-                    .allSatisfy(row -> assertThat(row.findElements(By.cssSelector("svg.sparkline")))
-                            .hasSize(3));
-            WebElement unavailable =
-                    browser.driver.findElement(By.cssSelector("#instance-" + GONE + " svg.sparkline-unavailable"));
-            assertThat(unavailable.getAttribute("data-total")).isEqualTo("2");
-            assertThat(unavailable.findElements(By.tagName("circle")))
-                    .as("one beat is drawn as a dot")
-                    .hasSize(1);
+            // The page redraws every heartbeat (0.3 s here): the checks read the rows afresh, and start again
+            // only when a redraw replaced an element under them; a failed check fails at once.
+            int maxSize = FIRST.configuration().getDataSourceFactory().getMaxSize();
+            browser.waiting().ignoring(StaleElementReferenceException.class).until(driver -> {
+                List<WebElement> rows = driver.findElements(By.cssSelector("#fleet tbody tr"));
+                assertThat(rows).hasSize(3);
+                assertThat(driver.findElements(By.cssSelector("#fleet tbody tr.gone")))
+                        .singleElement()
+                        .satisfies(row -> assertThat(row.getAttribute("id")).isEqualTo("instance-" + GONE))
+                        .satisfies(row ->
+                                assertThat(row.getText()).contains("GONE", "gone-host", "0.0.9", "incremental on"));
+                assertThat(rows)
+                        .filteredOn(row -> !row.getAttribute("id").equals("instance-" + GONE))
+                        .hasSize(2)
+                        .allSatisfy(row -> assertThat(row.getText()).contains("connected", "built "));
+                // Its last heartbeat said "connected"; the page says what is known now: the feed went with the process.
+                assertThat(driver.findElement(By.cssSelector("#instance-" + GONE + " td.change-feed"))
+                                .getText())
+                        .isEqualTo("gone\nlast reported connected");
+                assertThat(rows)
+                        .filteredOn(row -> !row.getAttribute("id").equals("instance-" + GONE))
+                        .allSatisfy(row -> assertThat(row.findElement(By.cssSelector("td.change-feed"))
+                                        .getText())
+                                .isEqualTo("connected"));
+                assertThat(rows)
+                        .allSatisfy(row -> assertThat(row.findElements(By.cssSelector("svg.sparkline")))
+                                .hasSize(3));
+                WebElement unavailable =
+                        driver.findElement(By.cssSelector("#instance-" + GONE + " svg.sparkline-unavailable"));
+                assertThat(unavailable.getAttribute("data-total")).isEqualTo("2");
+                assertThat(unavailable.findElements(By.tagName("circle")))
+                        .as("one beat is drawn as a dot")
+                        .hasSize(1);
+                // A gone instance's gates are what it last said, not a state: grey, marked, never the green "on".
+                WebElement goneRow = driver.findElement(By.id("instance-" + GONE));
+                assertThat(goneRow.getText()).contains("last known: incremental on");
+                assertThat(goneRow.findElements(By.cssSelector(".on"))).isEmpty();
+                List<WebElement> live = driver.findElements(By.cssSelector("#fleet tbody tr:not(.gone)"));
+                assertThat(live).hasSize(2).allSatisfy(row -> {
+                    assertThat(row.findElement(By.cssSelector("td.pool")).getText())
+                            .matches("(?s)\\d+ / " + maxSize + " max\n\\d+% in use");
+                    assertThat(row.findElements(By.cssSelector(".on, .off"))).isNotEmpty();
+                });
+                // Times carry their zone; the sparklines carry their time scale.
+                assertThat(goneRow.getText()).containsPattern("up since \\S.* (UTC|GMT[+-]?\\d*)");
+                assertThat(goneRow.findElement(By.cssSelector(".time-scale")).getText())
+                        .startsWith("time → last 1 beat(s), 0.3 s");
+                return true;
+            });
+            assertThat(browser.driver.findElement(By.id("main")).getText())
+                    .doesNotContain("[object", "undefined", "NaN");
             assertThat(browser.driver.findElement(By.tagName("h1")).getText()).isEqualTo("Fleet");
             browser.screenshot("fleet");
         }

@@ -2,19 +2,15 @@ package chat.buzz.relay.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import chat.buzz.relay.fleet.InstanceName;
 import chat.buzz.relay.incremental.IncrementalSchema;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.IntegrationTest;
-import chat.buzz.relay.testing.TestDatabases;
 import chat.buzz.relay.testing.TestRelay;
 import io.dropwizard.testing.ConfigOverride;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -75,15 +71,27 @@ class ConsoleStatesTest {
         assertThat(rollback.status()).as(rollback.body()).isEqualTo(200);
         Map<String, String> rolledBack = everyPage("4-rolled-back");
         assertThat(rolledBack.get("fleet.html")).contains("Incremental schema not in place");
-        assertThat(rolledBack.get("migrations.html")).contains("0076-add-artifact-modified-at");
+        java.util.regex.Matcher collapsed = java.util.regex.Pattern.compile("(\\d+) changesets, each collapsed")
+                .matcher(rolledBack.get("migrations.html"));
+        assertThat(collapsed.find()).as(rolledBack.get("migrations.html")).isTrue();
+        assertThat(Integer.parseInt(collapsed.group(1)))
+                .as("every changeset the rollback undid, one line each")
+                .isGreaterThanOrEqualTo(20);
+        assertThat(rolledBack.get("migrations.html"))
+                .contains("buzz:0076-add-artifact-modified-at (")
+                .as("collapsed: the SQL is not on the page until one is opened")
+                .doesNotContain("ALTER TABLE artifact_heads ADD COLUMN modified_at");
 
-        insertSilentInstance();
-        try (Connection session = sessionNamedFor(SILENT)) {
+        SilentInstance.insert(RELAY, SILENT, "{\"incremental\": false}");
+        try (Connection session = SilentInstance.session(RELAY, SILENT)) {
             Map<String, String> frozen = everyPage("5-instance-frozen");
             assertThat(frozen.get("fleet.html"))
                     .contains(SILENT, "STALE", "blocks flips until forced")
+                    .as("its row has no traffic series, and says so instead of a zero-length time scale")
+                    .contains("no traffic reported yet")
                     .as("its change feed is not known now; its last report is dated")
                     .containsPattern("\\bunknown\\s+connected \\d+ s ago");
+            gateOffWhileAnInstanceIsStale();
             assertThat(session.isValid(1)).isTrue();
         }
         Map<String, String> gone = everyPage("6-instance-gone");
@@ -101,6 +109,26 @@ class ConsoleStatesTest {
         browser.waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("main"), "Recorded " + id));
         assertThat(mainText()).contains("Pending changesets (0)").doesNotContain("[object");
         browser.screenshot(SHOTS, "3-changesets-pending-recorded");
+    }
+
+    /** The gate-off waits its bound for the stale instance: the page shows it waiting, then who did not confirm. */
+    private void gateOffWhileAnInstanceIsStale() {
+        browser.driver.get(RELAY.adminUrl() + "/console/rollback.html");
+        browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("gate-off")));
+        browser.driver.findElement(By.id("reason")).sendKeys("gate off while a host is frozen");
+        browser.driver.findElement(By.id("gate-off")).click();
+        String waiting = browser.waiting()
+                .until(ExpectedConditions.visibilityOfElementLocated(By.id("rollback-waiting")))
+                .getText();
+        assertThat(waiting).containsPattern("Waiting for every instance to confirm the gate off: \\d+ s so far");
+        assertThat(browser.driver.findElement(By.id("gate-off")).isEnabled()).isFalse();
+        browser.screenshot(SHOTS, "5-instance-frozen-rollback-waiting");
+        String unconfirmed = browser.waiting()
+                .until(ExpectedConditions.visibilityOfElementLocated(By.id("unconfirmed")))
+                .getText();
+        assertThat(unconfirmed).isEqualTo("Not confirmed: " + SILENT);
+        assertThat(mainText()).doesNotContain("[object", "undefined", "NaN");
+        browser.screenshot(SHOTS, "5-instance-frozen-rollback-unconfirmed");
     }
 
     private void forgetTheGoneInstance() {
@@ -134,23 +162,6 @@ class ConsoleStatesTest {
 
     private static String mainText() {
         return browser.driver.findElement(By.id("main")).getText();
-    }
-
-    private static void insertSilentInstance() {
-        RELAY.jdbi().useHandle(h -> h.execute("""
-                INSERT INTO relay_instances (instance_id, host, version, started_at, last_seen, gates,
-                                             change_feed_connected, pool_active, pool_size, websocket_connections)
-                VALUES (?, 'frozen-host', '0.1.0', now() - interval '1 hour', now() - interval '1 minute',
-                        '{"incremental": false}', true, 0, 4, 0)
-                """, SILENT));
-    }
-
-    /** A session as the frozen instance's process would hold one: named as the relay names its sessions. */
-    private static Connection sessionNamedFor(String instanceId) throws Exception {
-        Properties named = new Properties();
-        named.setProperty("user", TestDatabases.USER);
-        named.setProperty("ApplicationName", InstanceName.applicationName(instanceId));
-        return DriverManager.getConnection(RELAY.databaseUrl(), named);
     }
 
     private static AdminClient admin() {

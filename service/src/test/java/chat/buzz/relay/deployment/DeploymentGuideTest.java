@@ -45,14 +45,7 @@ class DeploymentGuideTest {
     private static final Path JAR = Path.of("target", "buzz-relay.jar");
     private static final Path PRODUCTION = Path.of("..", "config", "production.yml");
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The unit's EnvironmentFile lines, Environment line and ExecStart, in one shell. */
-    private static final String UNIT_START = String.join(
-            "; ",
-            "set -a",
-            ". \"$ETC/common.env\"",
-            ". \"$ETC/$INSTANCE.env\"",
-            "set +a",
-            "BUZZ_INSTANCE_NAME=buzz-relay@$INSTANCE exec java -jar \"$OPT/buzz-relay.jar\" server \"$OPT/production.yml\"");
+    private static final Path UNIT = Path.of("..", "deploy", "systemd", "buzz-relay@.service");
 
     @Test
     void theGuideTakesAnEmptyDatabaseToAServingFleet() throws Exception {
@@ -60,8 +53,6 @@ class DeploymentGuideTest {
                 "buzz_guide_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         Path etc = Files.createTempDirectory("guide-etc");
         Path opt = Files.createTempDirectory("guide-opt");
-        Files.createSymbolicLink(opt.resolve("buzz-relay.jar"), JAR.toAbsolutePath());
-        Files.createSymbolicLink(opt.resolve("production.yml"), PRODUCTION.toAbsolutePath());
         // The machine's PostgreSQL, as psql and the relay reach it over TCP.
         String probe = TestDatabases.fresh();
         TestDatabases.drop(probe);
@@ -74,10 +65,16 @@ class DeploymentGuideTest {
         env.put("PUBLIC_HOST", "localhost");
         env.put("ETC", etc.toString());
         env.put("OPT", opt.toString());
+        env.put("JAR", JAR.toAbsolutePath().toString());
+        env.put("CONFIG", PRODUCTION.toAbsolutePath().toString());
         List<Process> instances = new ArrayList<>();
         NginxProxy nginx = null;
         try {
             RunbookShell.run(blocks("before-start"), env);
+            assertThat(opt.resolve("buzz-relay.jar"))
+                    .as("the guide installed the jar the unit runs")
+                    .isRegularFile()
+                    .hasSameBinaryContentAs(JAR);
 
             Map<String, Integer> adminPorts = new HashMap<>();
             List<String> upstreams = new ArrayList<>();
@@ -160,10 +157,36 @@ class DeploymentGuideTest {
         return new RunbookScript(GUIDE, marked);
     }
 
+    /**
+     * deploy/systemd/buzz-relay@.service as a shell: its Environment= lines, then its EnvironmentFile=s
+     * (which systemd lets override them), then its ExecStart with the guide's $ETC and $OPT for the
+     * unit's fixed directories. So the test starts the JVM with the unit's own flags (the heap limit too).
+     */
+    static String unitAsShell() throws IOException {
+        List<String> shell = new ArrayList<>(List.of("set -a"));
+        List<String> files = new ArrayList<>();
+        String execStart = null;
+        for (String line : Files.readAllLines(UNIT)) {
+            String value = line.substring(line.indexOf('=') + 1).replace("%i", "$INSTANCE");
+            if (line.startsWith("Environment=")) {
+                shell.add(value);
+            } else if (line.startsWith("EnvironmentFile=")) {
+                files.add(". \"" + value.replace("/etc/buzz-relay", "$ETC") + "\"");
+            } else if (line.startsWith("ExecStart=")) {
+                execStart = value.replace("/usr/bin/java", "java").replace("/opt/buzz-relay", "$OPT");
+            }
+        }
+        assertThat(execStart).as("%s has an ExecStart", UNIT).isNotNull();
+        shell.addAll(files);
+        shell.add("set +a");
+        shell.add("exec " + execStart);
+        return String.join("\n", shell);
+    }
+
     /** As deploy/systemd/buzz-relay@.service does: both environment files, its instance name, the jar. */
     private static Process startAsTheUnitDoes(Path etc, Path opt, String instance) throws IOException {
         Path log = Files.createTempFile("guide-instance-" + instance, ".log");
-        ProcessBuilder unit = new ProcessBuilder("bash", "-c", UNIT_START)
+        ProcessBuilder unit = new ProcessBuilder("bash", "-c", unitAsShell())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         unit.environment().put("ETC", etc.toString());

@@ -34,6 +34,36 @@ class SystemdUnitTest {
         assertThat(output.strip()).isEmpty();
     }
 
+    /**
+     * The JVM options of the unit's ExecStart, with its Environment= default for the heap, give the JVM
+     * a 1 GiB heap: what {@code -XX:+PrintFlagsFinal} reports, not only what the line says.
+     */
+    @Test
+    void theUnitBoundsTheHeap() throws Exception {
+        String unit = Files.readString(UNIT);
+        String execStart = unit.lines()
+                .filter(line -> line.startsWith("ExecStart="))
+                .findFirst()
+                .orElseThrow();
+        String options = execStart.substring(execStart.indexOf("java ") + 5, execStart.indexOf(" -jar "));
+        assertThat(options).contains("-Xmx");
+        String defaults = String.join(
+                "\n",
+                unit.lines()
+                        .filter(line -> line.startsWith("Environment=BUZZ_MAX_HEAP="))
+                        .map(line -> line.substring("Environment=".length()))
+                        .toList());
+        Process java = new ProcessBuilder(
+                        "bash", "-c", defaults + "\nexec java " + options + " -XX:+PrintFlagsFinal -version")
+                .redirectErrorStream(true)
+                .start();
+        String flags = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(java.exitValue()).as(flags).isZero();
+        assertThat(flags).containsPattern("\\bMaxHeapSize\\s+= 1073741824\\b");
+        assertThat(flags).containsPattern("\\bExitOnOutOfMemoryError\\s+= true\\b");
+    }
+
     @Test
     void aBrokenUnitIsNoticed(@TempDir Path directory) throws IOException, InterruptedException {
         Path broken = directory.resolve("broken@a.service");

@@ -4,12 +4,15 @@ import static chat.buzz.relay.testing.Nostr.createChannel;
 import static chat.buzz.relay.testing.Nostr.newId;
 import static chat.buzz.relay.testing.Replies.accepted;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.Nip98;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.relay.testing.AdminClient;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.RelayClient;
+import chat.buzz.relay.testing.SyncSocket;
 import chat.buzz.relay.testing.TestRelay;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,6 +21,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -34,7 +39,7 @@ class PrometheusScrapeTest {
     private static final String METRICS_TOKEN = "test-metrics-token-scraper-0003";
 
     @RegisterExtension
-    static final TestRelay RELAY = TestRelay.create(Map.of("admin.metricsToken", METRICS_TOKEN));
+    static final TestRelay RELAY = TestRelay.create(Map.of("admin.metricsToken", METRICS_TOKEN, "gates.sync", "true"));
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -73,6 +78,106 @@ class PrometheusScrapeTest {
         JsonNode flags = RELAY.admin().get("/api/flags").json();
         boolean incremental = flagEnabled(flags, "incremental");
         assertThat(sample(after, "gates_incremental_enabled")).isEqualTo(incremental ? 1.0 : 0.0);
+    }
+
+    /**
+     * Each family an SRE's dashboard needs, after the relay served a signed write, a signed read (and its
+     * replay), NIP-11 and a WebSocket subscriber: per route and protocol, bulkheads, WebSocket
+     * connections and subscriptions, fan-out lag, the pool against its maximum, the replay guard's and
+     * the write path's outcomes, and the gates. docs/operations.md lists the same names.
+     */
+    @Test
+    void everyFamilyAnSreNeedsIsScrapedAndMovesWithTraffic() throws Exception {
+        String before = scrape(Optional.of(AdminClient.OLIVIA)).body();
+        NostrKeys owner = NostrKeys.generate();
+        RelayClient client = RELAY.client();
+        try (SyncSocket subscriber = SyncSocket.connect(RELAY.baseUrl())) {
+            subscriber.authenticate(owner);
+            subscriber.send("[\"REQ\",\"everything\",{\"artifact\":\"sync\"}]");
+            subscriber.awaitEose("everything");
+
+            accepted(client.publish(owner, createChannel(owner, newId(), "open")));
+            String header = Nip98.authorizationHeader(
+                    owner,
+                    "POST",
+                    RELAY.baseUrl() + "/query",
+                    QUERY.getBytes(StandardCharsets.UTF_8),
+                    System.currentTimeMillis() / 1000);
+            assertThat(signedQuery(client, header).status()).isEqualTo(200);
+            assertThat(signedQuery(client, header).status()).as("replayed").isEqualTo(401);
+            assertThat(http.send(
+                                    HttpRequest.newBuilder(URI.create(RELAY.baseUrl() + "/"))
+                                            .header("Accept", "application/nostr+json")
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .statusCode())
+                    .isEqualTo(200);
+
+            String after = await().atMost(Duration.ofSeconds(15))
+                    .until(
+                            () -> scrape(Optional.of(AdminClient.OLIVIA)).body(),
+                            body -> sample(body, "buzz_sync_fanout_lag_count")
+                                    > sample(before, "buzz_sync_fanout_lag_count"));
+            Map<String, String> families = new java.util.LinkedHashMap<>();
+            families.put("chat_buzz_relay_events_EventsResource_publish", "summary");
+            families.put("chat_buzz_relay_query_QueryResource_query", "summary");
+            families.put("chat_buzz_relay_info_InformationResource_information", "summary");
+            families.put("buzz_sync_messages_auth", "summary");
+            families.put("buzz_sync_messages_req", "summary");
+            families.put("buzz_sync_messages_close", "summary");
+            families.put("buzz_current_reads_refused_total", "counter");
+            families.put("buzz_incremental_reads_refused_total", "counter");
+            families.put("buzz_sync_refused_connections_total", "counter");
+            families.put("buzz_sync_connections", "gauge");
+            families.put("buzz_sync_subscriptions", "gauge");
+            families.put("buzz_sync_fanout_lag", "summary");
+            families.put("buzz_sync_fanout_pending", "gauge");
+            families.put("io_dropwizard_db_ManagedPooledDataSource_postgresql_active", "gauge");
+            families.put("io_dropwizard_db_ManagedPooledDataSource_postgresql_size", "gauge");
+            families.put("buzz_database_pool_max_size", "gauge");
+            families.put("buzz_nip98_replay_guard_accepted_total", "counter");
+            families.put("buzz_nip98_replay_guard_replayed_total", "counter");
+            families.put("buzz_nip98_replay_guard_failed_total", "counter");
+            families.put("buzz_events_outcome_accepted_total", "counter");
+            families.put("buzz_events_outcome_duplicate_total", "counter");
+            families.put("gates_incremental_enabled", "gauge");
+            families.put("gates_sync_enabled", "gauge");
+            families.put("gates_scoped_policy_enabled", "gauge");
+            families.forEach((family, type) -> assertThat(after)
+                    .as("family %s", family)
+                    .containsPattern("(?m)^# TYPE " + Pattern.quote(family) + " " + type + "$"));
+
+            assertThat(moved(before, after, "buzz_nip98_replay_guard_accepted_total"))
+                    .as("the write and the first read")
+                    .isEqualTo(2.0);
+            assertThat(moved(before, after, "buzz_nip98_replay_guard_replayed_total"))
+                    .isEqualTo(1.0);
+            assertThat(moved(before, after, "buzz_nip98_replay_guard_failed_total"))
+                    .isZero();
+            assertThat(moved(before, after, "chat_buzz_relay_query_QueryResource_query_count"))
+                    .as("the replayed read never reached the route")
+                    .isEqualTo(1.0);
+            assertThat(moved(before, after, "buzz_sync_messages_auth_count")).isEqualTo(1.0);
+            assertThat(moved(before, after, "buzz_sync_messages_req_count")).isEqualTo(1.0);
+            assertThat(sample(after, "buzz_sync_connections")).isGreaterThanOrEqualTo(1.0);
+            assertThat(sample(after, "buzz_sync_subscriptions")).isGreaterThanOrEqualTo(1.0);
+            assertThat(sample(after, "buzz_database_pool_max_size"))
+                    .isEqualTo(RELAY.configuration().getDataSourceFactory().getMaxSize());
+            assertThat(sample(after, "io_dropwizard_db_ManagedPooledDataSource_postgresql_active"))
+                    .isLessThanOrEqualTo(sample(after, "buzz_database_pool_max_size"));
+        }
+    }
+
+    private static final String QUERY = "[{\"artifact\":\"current\"}]";
+
+    private static RelayClient.Reply signedQuery(RelayClient client, String header) {
+        return client.send(client.request("/query")
+                .header("Authorization", header)
+                .POST(HttpRequest.BodyPublishers.ofString(QUERY)));
+    }
+
+    private static double moved(String before, String after, String name) {
+        return sample(after, name) - sample(before, name);
     }
 
     @Test

@@ -15,7 +15,7 @@ import org.awaitility.Awaitility;
  * test's relays as upstreams, its own state directory and no admin endpoint (tests run side by side).
  * It logs at debug level (each upstream chosen, each health check), for the failure messages of tests.
  */
-public final class CaddyProxy implements AutoCloseable {
+public final class CaddyProxy implements ShippedProxy {
     public static final Path CADDYFILE = Path.of("..", "deploy", "caddy", "Caddyfile");
     private static final Pattern SITE = Pattern.compile("(?m)^chat\\.example\\.com \\{");
     private static final Pattern UPSTREAMS = Pattern.compile("reverse_proxy( @[\\w-]+)?( [^@{\\s][^{\\n]*)\\{");
@@ -74,6 +74,7 @@ public final class CaddyProxy implements AutoCloseable {
         return "{\n\tdebug\n\tadmin off\n\tauto_https off\n}\n\n" + local;
     }
 
+    @Override
     public String baseUrl() {
         return "http://localhost:" + port;
     }

@@ -20,7 +20,7 @@ import org.awaitility.core.ConditionTimeoutException;
  * (deploy/nginx/buzz-relay.conf) with its TLS lines dropped, its listen address on a free 127.0.0.1
  * port and its upstream servers replaced. .ci/run installs nginx.
  */
-public final class NginxProxy implements AutoCloseable {
+public final class NginxProxy implements ShippedProxy {
     public static final Path SITE = Path.of("..", "deploy", "nginx", "buzz-relay.conf");
     private static final Pattern UPSTREAM = Pattern.compile("upstream buzz_relay \\{[^}]*}");
     /** The parameters after the address of the shipped site's first upstream server. */
@@ -59,6 +59,7 @@ public final class NginxProxy implements AutoCloseable {
         return proxy;
     }
 
+    @Override
     public String baseUrl() {
         return "http://localhost:" + port;
     }
