@@ -126,6 +126,50 @@ function schemaState(unmet) {
 // the page keeps showing it, marked stale, instead of losing the table the operator is reading.
 let lastFleet = null;
 let lastFleetAt = null;
+// The hot standbys as this instance last sampled them (GET /api/standbys); null when it could not say.
+let lastStandbys = null;
+
+const STANDBY_STATES = {
+  HEALTHY: "serves reads",
+  LAGGING: "lags past the bound: serves nothing",
+  UNREACHABLE: "does not answer: serves nothing",
+  PROMOTED: "promoted: serves nothing",
+  STARTING: "not sampled yet",
+};
+
+function lag(millis) {
+  if (millis === null || millis === undefined) return "unknown";
+  return millis < 1000 ? `${millis} ms` : `${(millis / 1000).toFixed(1)} s`;
+}
+
+// Reads on hot standbys (runbook 09): each standby with its state and lag, as this instance routes to them.
+function standbysSection(view) {
+  if (!view) {
+    return el("p", { id: "standbys-summary" }, "Hot standbys: this instance did not say (GET /api/standbys failed).");
+  }
+  const reads = `Reads since start: ${view.reads.standby} on standbys, ${view.reads.primary} on the primary `
+    + `(${view.reads.primaryAfterStandby} of them after a standby could not).`;
+  if (view.standbys.length === 0) {
+    return el("section", { id: "standbys" },
+      el("h2", {}, "Hot standbys"),
+      el("p", { id: "standbys-summary" }, `None configured: every read runs on the primary. ${reads}`));
+  }
+  const serving = view.standbys.filter(s => s.state === "HEALTHY").length;
+  return el("section", { id: "standbys" },
+    el("h2", {}, "Hot standbys"),
+    el("p", { id: "standbys-summary" }, `${serving} of ${view.standbys.length} serving reads, as this instance `
+      + `sees them; a standby further behind than ${lag(view.maxLagMillis)} serves nothing. ${reads}`),
+    el("table", { id: "standby-table" },
+      el("thead", {}, el("tr", {}, ["Standby", "State", "Lag", "Replayed", "Sampled", "Why"]
+        .map(h => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, view.standbys.map(s => el("tr", { class: s.state === "HEALTHY" ? "ok" : "stale" },
+        el("td", {}, s.name),
+        el("td", { class: "standby-state" }, `${s.state}: ${STANDBY_STATES[s.state] ?? ""}`),
+        el("td", {}, lag(s.lagMillis)),
+        el("td", {}, s.replayed + (s.replayPaused ? " (replay paused)" : "")),
+        el("td", {}, s.sampledAt ? when(new Date(s.sampledAt)) : "never"),
+        el("td", {}, s.detail || "—"))))));
+}
 
 function staleBanner(message) {
   return el("div", { class: "error", id: "fleet-stale", role: "alert" },
@@ -145,6 +189,8 @@ async function render(notice) {
   }
   lastFleet = reply.json;
   lastFleetAt = new Date();
+  const standbys = await api("/api/standbys");
+  lastStandbys = standbys.ok ? standbys.json : null;
   const drawn = draw(lastFleet, notice ? el("div", { class: "notice", role: "status" }, notice) : "");
   refresh = setTimeout(render, drawn ? Math.max(1000, lastFleet.heartbeatSeconds * 1000) : 1000);
 }
@@ -169,7 +215,8 @@ function draw(fleet, banner) {
       el("thead", {}, el("tr", {}, headers.map(h => el("th", { scope: "col" }, h)))),
       el("tbody", {}, fleet.instances.map(view => row(view, fleet.heartbeatSeconds)))),
     el("p", { class: "legend" }, SERIES.map(([field, color]) =>
-      el("span", {}, el("span", { class: "swatch", style: `background:${color}` }), `${UNITS[field]} per heartbeat`))));
+      el("span", {}, el("span", { class: "swatch", style: `background:${color}` }), `${UNITS[field]} per heartbeat`))),
+    standbysSection(lastStandbys));
   return true;
 }
 
