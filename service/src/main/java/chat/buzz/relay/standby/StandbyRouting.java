@@ -97,8 +97,8 @@ public final class StandbyRouting implements ReadNodes {
     }
 
     /**
-     * How far the primary has written WAL: every transaction it had committed lies before it. One plain
-     * statement, no transaction of its own to commit.
+     * How far the primary has flushed WAL: every write it had acknowledged lies before it
+     * ({@link StandbySql#PRIMARY_POSITION}). One plain statement, no transaction of its own to commit.
      */
     static long primaryPosition(Jdbi primary) {
         return primary.withHandle(handle -> {
