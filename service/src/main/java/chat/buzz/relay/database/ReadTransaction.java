@@ -1,7 +1,6 @@
 package chat.buzz.relay.database;
 
 import chat.buzz.relay.database.ReadNodes.StandbyRead;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
@@ -158,14 +157,11 @@ public final class ReadTransaction {
         }
     }
 
+    /** How far the standby has replayed; 0 on a server that is not replaying. */
     private static long replayed(Handle handle) {
-        try (Statement statement = handle.getConnection().createStatement();
-                ResultSet row = statement.executeQuery(REPLAYED)) {
-            row.next();
-            return row.getLong(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException("reading a standby's replay position failed", e);
-        }
+        return PlainStatements.on(handle)
+                .first(REPLAYED, none -> {}, row -> row.getLong(1))
+                .orElse(0L);
     }
 
     /** A statement of a read was cancelled: it ran over the statement budget. */

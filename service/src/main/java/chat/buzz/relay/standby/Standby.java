@@ -122,6 +122,7 @@ public final class Standby {
         return new StandbyHealth(StandbyState.HEALTHY, lag, sample.replayed(), sample.paused(), at, "");
     }
 
+    /** Plain JDBC rather than PlainStatements: the sample needs a query timeout of its own. */
     private static Sample read(Connection connection) {
         try (Statement statement = connection.createStatement()) {
             statement.setQueryTimeout(SAMPLE_TIMEOUT_SECONDS);

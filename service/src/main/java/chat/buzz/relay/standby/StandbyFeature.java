@@ -3,14 +3,11 @@ package chat.buzz.relay.standby;
 import chat.buzz.relay.database.DatabaseFeature;
 import chat.buzz.relay.database.DatabaseSettings;
 import chat.buzz.relay.database.DatabaseUrl;
+import chat.buzz.relay.database.PlainStatements;
 import chat.buzz.relay.database.RelayDatabase;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.db.ManagedDataSource;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +44,7 @@ public final class StandbyFeature {
                     + " s): a session on a standby re-reads its overlap behind what the standby had applied");
         }
         List<Standby> standbys = new ArrayList<>();
-        long cluster = urls.isEmpty() ? 0 : systemIdentifier(database.jdbi(), "the primary");
+        long cluster = urls.isEmpty() ? 0 : systemIdentifier(database.jdbi());
         for (int i = 0; i < urls.size(); i++) {
             String setting = "database.replicas[" + i + "]";
             DataSourceFactory factory = poolSettings(setting, urls.get(i), database.settings(), settings);
@@ -111,8 +108,8 @@ public final class StandbyFeature {
         boolean recovering;
         long identifier;
         try {
-            recovering = jdbi.withHandle(handle -> inRecovery(handle.getConnection()));
-            identifier = systemIdentifier(jdbi, which);
+            recovering = inRecovery(jdbi);
+            identifier = systemIdentifier(jdbi);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(which + " does not answer: " + Standby.rootMessage(e));
         }
@@ -127,26 +124,16 @@ public final class StandbyFeature {
         }
     }
 
-    private static boolean inRecovery(Connection connection) {
-        try (Statement statement = connection.createStatement();
-                ResultSet row = statement.executeQuery("/* Standby.inRecovery */ SELECT pg_is_in_recovery()")) {
-            row.next();
-            return row.getBoolean(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException("asking whether the standby is in recovery failed", e);
-        }
+    private static boolean inRecovery(Jdbi jdbi) {
+        return jdbi.withHandle(handle -> PlainStatements.on(handle)
+                .first(StandbySql.IN_RECOVERY, none -> {}, row -> row.getBoolean(1))
+                .orElseThrow());
     }
 
-    private static long systemIdentifier(Jdbi jdbi, String which) {
-        return jdbi.withHandle(handle -> {
-            try (Statement statement = handle.getConnection().createStatement();
-                    ResultSet row = statement.executeQuery(StandbySql.SYSTEM_IDENTIFIER)) {
-                row.next();
-                return row.getLong(1);
-            } catch (SQLException e) {
-                throw new IllegalStateException("reading the system identifier of " + which + " failed", e);
-            }
-        });
+    private static long systemIdentifier(Jdbi jdbi) {
+        return jdbi.withHandle(handle -> PlainStatements.on(handle)
+                .first(StandbySql.SYSTEM_IDENTIFIER, none -> {}, row -> row.getLong(1))
+                .orElseThrow());
     }
 
     /** host:port/database of a JDBC URL, as logs and the console name the standby. */

@@ -1,12 +1,10 @@
 package chat.buzz.relay.standby;
 
+import chat.buzz.relay.database.PlainStatements;
 import chat.buzz.relay.database.ReadNodes;
 import chat.buzz.relay.database.ReadPlacement;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -101,15 +99,9 @@ public final class StandbyRouting implements ReadNodes {
      * ({@link StandbySql#PRIMARY_POSITION}). One plain statement, no transaction of its own to commit.
      */
     static long primaryPosition(Jdbi primary) {
-        return primary.withHandle(handle -> {
-            try (Statement statement = handle.getConnection().createStatement();
-                    ResultSet row = statement.executeQuery(StandbySql.PRIMARY_POSITION)) {
-                row.next();
-                return row.getLong(1);
-            } catch (SQLException e) {
-                throw new IllegalStateException("reading the primary's WAL position failed", e);
-            }
-        });
+        return primary.withHandle(handle -> PlainStatements.on(handle)
+                .first(StandbySql.PRIMARY_POSITION, none -> {}, row -> row.getLong(1))
+                .orElseThrow());
     }
 
     /** {@link #primaryPosition}, or empty when the primary does not answer (a sample then judges by time). */

@@ -24,6 +24,10 @@ final class StandbySql {
                    CAST(extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000 AS bigint) AS behind_millis,
                    CASE WHEN pg_is_in_recovery() THEN pg_is_wal_replay_paused() ELSE false END AS paused""";
 
+    /** Whether the server is a standby (still replaying), not a primary. */
+    static final String IN_RECOVERY = """
+            /* Standby.inRecovery */ SELECT pg_is_in_recovery()""";
+
     /** The cluster's identity: a standby of this primary has the same. */
     static final String SYSTEM_IDENTIFIER = """
             /* Standby.systemIdentifier */ SELECT system_identifier FROM pg_control_system()""";

@@ -10,7 +10,6 @@ import chat.buzz.relay.testing.DedicatedPostgres;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.StreamingStandby;
 import chat.buzz.relay.testing.TestRelay;
-import com.codahale.metrics.Gauge;
 import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
 import java.util.List;
@@ -146,17 +145,7 @@ class StandbyFailoverTest {
     private static void awaitServing(TestRelay relay, boolean serving) {
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(50))
-                .until(() -> serving(relay) == serving);
-    }
-
-    private static boolean serving(TestRelay relay) {
-        return relay
-                .metrics()
-                .getGauges((name, metric) -> name.startsWith("buzz.standby.") && name.endsWith(".serving"))
-                .values()
-                .stream()
-                .map(Gauge::getValue)
-                .anyMatch(value -> Integer.valueOf(1).equals(value));
+                .until(() -> relay.aStandbyServes() == serving);
     }
 
     private static long served(TestRelay relay, String meter) {

@@ -8,7 +8,6 @@ import chat.buzz.relay.standby.StandbyRouting;
 import chat.buzz.relay.testing.IntegrationTest;
 import chat.buzz.relay.testing.StreamingStandby;
 import chat.buzz.relay.testing.TestRelay;
-import com.codahale.metrics.Gauge;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
 import java.sql.Connection;
@@ -153,13 +152,7 @@ class StandbyReadsTest {
     }
 
     private static boolean serving() {
-        return ON_STANDBY
-                .metrics()
-                .getGauges((name, metric) -> name.startsWith("buzz.standby.") && name.endsWith(".serving"))
-                .values()
-                .stream()
-                .map(Gauge::getValue)
-                .anyMatch(value -> Integer.valueOf(1).equals(value));
+        return ON_STANDBY.aStandbyServes();
     }
 
     private static long served(String meter) {

@@ -42,8 +42,7 @@ class StandbyRunbookTest {
         env.put("BUZZ_STANDBY_PGPORT", String.valueOf(standby.getPort()));
         org.awaitility.Awaitility.await()
                 .atMost(Duration.ofSeconds(30))
-                .until(() -> RELAY.metrics().getGauges((name, metric) -> name.endsWith(".serving")).values().stream()
-                        .allMatch(gauge -> Integer.valueOf(1).equals(gauge.getValue())));
+                .until(() -> RELAY.standbysServing(serving -> serving.allMatch(Boolean::booleanValue)));
         RunbookShell.run(RunbookScript.read(Path.of("..", "runbooks", RUNBOOK)), env);
     }
 }

@@ -207,6 +207,21 @@ public final class TestRelay implements BeforeAllCallback, AfterAllCallback {
         return "http://127.0.0.1:" + support.getAdminPort();
     }
 
+    /** Whether the relay's routing counts {@code wanted} of its standbys as serving reads now (its gauges). */
+    public boolean standbysServing(java.util.function.Predicate<java.util.stream.Stream<Boolean>> wanted) {
+        return wanted.test(
+                metrics()
+                        .getGauges((name, metric) -> name.startsWith("buzz.standby.") && name.endsWith(".serving"))
+                        .values()
+                        .stream()
+                        .map(gauge -> Integer.valueOf(1).equals(gauge.getValue())));
+    }
+
+    /** Whether any standby of the relay serves reads now. */
+    public boolean aStandbyServes() {
+        return standbysServing(serving -> serving.anyMatch(Boolean::booleanValue));
+    }
+
     /** The running relay's metrics (counters of where reads ran, the standbys' gauges). */
     public com.codahale.metrics.MetricRegistry metrics() {
         return support.getEnvironment().metrics();
