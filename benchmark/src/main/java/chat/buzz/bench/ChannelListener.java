@@ -56,6 +56,12 @@ public abstract class ChannelListener implements WebSocket.Listener {
         sending = sending.thenCompose(previous -> socket.sendText(text, true));
     }
 
+    /** The id of the event in an EVENT frame, found by looking for it rather than parsing; empty if none. */
+    protected static String eventId(String frame) {
+        int at = frame.indexOf("\"id\":\"");
+        return at < 0 || at + 70 > frame.length() ? "" : frame.substring(at + 6, at + 70);
+    }
+
     @Override
     public final CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
         if (partial.length() == 0) {

@@ -1,19 +1,15 @@
 package chat.buzz.bench.fanout;
 
-import chat.buzz.bench.Events;
+import chat.buzz.bench.OpenLoopWriter;
 import chat.buzz.bench.SignedCalls;
 import chat.buzz.bench.Timings;
-import chat.buzz.protocol.Event;
 import chat.buzz.protocol.NostrKeys;
-import java.net.http.HttpRequest;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The one fan-out load generator: WebSocket subscribers of one channel spread over the given relay
@@ -84,25 +80,25 @@ public final class FanOut {
         try (FanoutSubscribers subscribed = new FanoutSubscribers(sentNanos, authenticate)) {
             subscribed.connect(calls.http(), baseUrls, channel, subscribers);
             requireNoneLost(subscribed, subscribers, "while subscribing");
-            new Writer(calls, writer, channel, new ConcurrentHashMap<>()).run(writesPerSecond, WARMUP_SECONDS);
-            Writer measured = new Writer(calls, writer, channel, sentNanos);
+            new OpenLoopWriter(calls, writer, channel, new ConcurrentHashMap<>()).run(writesPerSecond, WARMUP_SECONDS);
+            OpenLoopWriter measured = new OpenLoopWriter(calls, writer, channel, sentNanos);
             measured.run(writesPerSecond, seconds);
-            long expected = measured.accepted.get() * subscribers;
+            long expected = measured.accepted() * subscribers;
             awaitFrames(subscribed.frames, expected);
             requireNoneLost(subscribed, subscribers, "during the writes");
             if (subscribed.frames.count() < expected) {
                 throw new SubscribersLost(String.format(
                         "%d of %d frames arrived (%d writes accepted x %d subscribers), none closed: the rest did"
                                 + " not come within 10 s of the last one or 120 s in all",
-                        subscribed.frames.count(), expected, measured.accepted.get(), subscribers));
+                        subscribed.frames.count(), expected, measured.accepted(), subscribers));
             }
             return new Result(
                     subscribers,
                     writesPerSecond,
                     seconds,
-                    measured.accepted.get(),
-                    measured.failed.get(),
-                    measured.latencies,
+                    measured.accepted(),
+                    measured.failed(),
+                    measured.latencies(),
                     expected,
                     subscribed.frames,
                     subscribed.closedByRelay.get(),
@@ -132,57 +128,6 @@ public final class FanOut {
                 return;
             }
             TimeUnit.MILLISECONDS.sleep(50); // polling frames still in flight, bounded above
-        }
-    }
-
-    /** Creates one artifact per tick in the channel; each write is sent without waiting for the last. */
-    private static final class Writer {
-        private final SignedCalls calls;
-        private final NostrKeys keys;
-        private final UUID channel;
-        private final Map<String, Long> sentNanos;
-        final AtomicLong accepted = new AtomicLong();
-        final AtomicLong failed = new AtomicLong();
-        final Timings latencies = new Timings();
-
-        Writer(SignedCalls calls, NostrKeys keys, UUID channel, Map<String, Long> sentNanos) {
-            this.calls = calls;
-            this.keys = keys;
-            this.channel = channel;
-            this.sentNanos = sentNanos;
-        }
-
-        void run(double perSecond, int seconds) throws InterruptedException {
-            int total = (int) Math.round(perSecond * seconds);
-            List<Event> events = new ArrayList<>(total);
-            for (int i = 0; i < total; i++) {
-                events.add(Events.revision(keys, UUID.randomUUID(), channel, null, "fan-out " + i, "fan-out body"));
-            }
-            AtomicLong inFlight = new AtomicLong();
-            long interval = (long) (1e9 / perSecond);
-            long start = System.nanoTime();
-            for (int i = 0; i < total; i++) {
-                long wait = start + i * interval - System.nanoTime();
-                if (wait > 0) {
-                    TimeUnit.NANOSECONDS.sleep(wait); // the write schedule, not a race
-                }
-                Event event = events.get(i);
-                HttpRequest request = calls.request(keys, "/events", event.toJson());
-                inFlight.incrementAndGet();
-                sentNanos.put(event.id(), System.nanoTime());
-                calls.sendAsync(request).whenComplete((reply, failure) -> {
-                    if (failure == null && reply.status() == 200) {
-                        latencies.add(reply.nanos());
-                        accepted.incrementAndGet();
-                    } else {
-                        failed.incrementAndGet();
-                    }
-                    inFlight.decrementAndGet();
-                });
-            }
-            while (inFlight.get() > 0) {
-                TimeUnit.MILLISECONDS.sleep(10); // the last writes' answers, bounded by the request timeout
-            }
         }
     }
 }

@@ -162,9 +162,4 @@ final class FanoutSubscribers implements AutoCloseable {
             live.completeExceptionally(new IllegalStateException(reason));
         }
     }
-
-    private static String eventId(String frame) {
-        int at = frame.indexOf("\"id\":\"");
-        return at < 0 || at + 70 > frame.length() ? "" : frame.substring(at + 6, at + 70);
-    }
 }
