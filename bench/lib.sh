@@ -17,8 +17,13 @@
 #   bench_start_naive_relay [heap=512m]
 #                             starts the fan-out baseline (fanout.NaiveRelay) in its own JVM on a free
 #                             port; sets NAIVE_PID, NAIVE_PORT; stopped at exit like the relays
-#   bench_admit_subscribers N prints the -Ddw.sync.* options that let one relay admit N WebSocket
-#                             subscribers from 127.0.0.1 (for JAVA_TOOL_OPTIONS of that relay only)
+#   bench_admit_subscribers N [atOnce]
+#                             prints the -Ddw.sync.* options that let one relay admit N WebSocket
+#                             subscribers from 127.0.0.1 (for JAVA_TOOL_OPTIONS of that relay only); with
+#                             atOnce, also that many waiting to authenticate at once and every snapshot
+#                             worker for the one address, as that many clients from distinct addresses
+#   bench_open_files N        raises this shell's open-file limit (so the relays and the load generator it
+#                             starts) to at least N, up to the hard limit; exits 1 when the hard limit is lower
 
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH_MAX_LOAD=1.5
@@ -86,10 +91,34 @@ bench_java() {
 # (sync.maxConnectionsPerAddress, 64 by default: a flood from one address must not fill an instance).
 # A benchmark's relay gets room for its own subscribers plus a margin (never below the default 64), and
 # its instance total at least that; the defaults in config/*.yml stay as they are.
+# A crowd that arrives at once (bench/subscribers.sh, bench/herd.sh) from one address also meets the cap on
+# connections waiting to authenticate per address (16) and the share of snapshot workers one address may use
+# (sync.workersPerAddress, 4 of 8): with atOnce the relay lets that many wait per address, and lets the one
+# address use every worker (256 is clamped to sync.workerThreads). The instance-wide caps on waiting
+# connections are left as they are: they are what a real crowd from many addresses meets.
 bench_admit_subscribers() {
   local wanted=$(( $1 + 16 > 64 ? $1 + 16 : 64 ))
   local total=$(( wanted > 4000 ? wanted : 4000 ))
-  echo "-Ddw.sync.maxConnectionsPerAddress=$wanted -Ddw.sync.maxConnections=$total"
+  echo -n "-Ddw.sync.maxConnectionsPerAddress=$wanted -Ddw.sync.maxConnections=$total"
+  if [ -n "${2:-}" ]; then
+    echo -n " -Ddw.sync.maxUnauthenticatedPerAddress=$(( $2 + 16 )) -Ddw.sync.workersPerAddress=256"
+  fi
+  echo
+}
+
+# Every WebSocket subscriber is one socket in the relay and one in the load generator, each a file descriptor.
+bench_open_files() {
+  local wanted=$1 hard
+  hard=$(ulimit -Hn)
+  if [ "$hard" != unlimited ] && [ "$hard" -lt "$wanted" ]; then
+    echo "[$BENCH_NAME] needs $wanted open files per process, the hard limit is $hard: raise it (limits.conf," \
+      "LimitNOFILE=, or docker --ulimit nofile=$wanted:$wanted) and run again" >&2
+    exit 1
+  fi
+  if [ "$(ulimit -Sn)" != unlimited ] && [ "$(ulimit -Sn)" -lt "$wanted" ]; then
+    ulimit -Sn "$wanted"
+  fi
+  echo "[$BENCH_NAME] open files per process: $(ulimit -Sn) (hard limit $hard)"
 }
 
 BENCH_RELAY_PIDS=()
