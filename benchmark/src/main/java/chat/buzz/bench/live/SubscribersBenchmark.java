@@ -87,7 +87,12 @@ public final class SubscribersBenchmark implements Callable<Integer> {
         Cpu cpu = new Cpu(relay.relayPid, jdbc == null ? 0 : ProcessCpu.postmaster(jdbc));
 
         RelayMemory empty = RelayMemory.of(relay.relayPid);
-        Load.figure("relay with no subscriber: %s", empty);
+        // Native memory and RSS include the stacks of the relay's threads; Jetty retires the ones a burst of
+        // connections
+        // called up after 60 s idle, so the count is printed beside each reading.
+        Load.figure(
+                "relay with no subscriber: %s, %d threads",
+                empty, sampler.sample(0).threads());
         List<UUID> both = List.of(busyChannel.channel(), quietChannel.channel());
         List<UUID> quietOnly = List.of(quietChannel.channel());
         try (Crowd crowd = new Crowd(relay.baseUrl, measured, sink)) {
@@ -114,7 +119,9 @@ public final class SubscribersBenchmark implements Callable<Integer> {
                     "relay's own count of sync connections: %d",
                     sampler.sample(0).syncConnections());
             RelayMemory idle = RelayMemory.of(relay.relayPid);
-            Load.figure("relay with %,d idle subscribers: %s", subscribers, idle);
+            Load.figure(
+                    "relay with %,d idle subscribers: %s, %d threads",
+                    subscribers, idle, sampler.sample(0).threads());
             Load.figure(
                     "per idle subscriber: %s (target: heap at most 64 KiB)", idle.perConnection(empty, subscribers));
 
