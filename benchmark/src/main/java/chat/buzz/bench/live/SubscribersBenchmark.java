@@ -8,13 +8,17 @@ import chat.buzz.bench.RelaySampler;
 import chat.buzz.bench.Seed;
 import chat.buzz.bench.SignedCalls;
 import chat.buzz.bench.Timings;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -120,10 +124,14 @@ public final class SubscribersBenchmark implements Callable<Integer> {
                     sampler.sample(0).syncConnections());
             RelayMemory idle = RelayMemory.of(relay.relayPid);
             Load.figure(
-                    "relay with %,d idle subscribers: %s, %d threads",
-                    subscribers, idle, sampler.sample(0).threads());
+                    "relay with %,d idle subscribers: %s, %d threads, %d open files",
+                    subscribers, idle, sampler.sample(0).threads(), openFiles(relay.relayPid));
             Load.figure(
                     "per idle subscriber: %s (target: heap at most 64 KiB)", idle.perConnection(empty, subscribers));
+            System.gc(); // the load generator's own share, to size its -Xmx for more subscribers
+            Load.figure(
+                    "load generator heap after a full GC: %.0f MiB for %,d subscribers",
+                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0, subscribers);
 
             OpenLoopWriter busyWriter = new OpenLoopWriter(
                     calls, busyChannel.keys(), busyChannel.channel(), measured.get(busyChannel.channel()));
@@ -185,6 +193,12 @@ public final class SubscribersBenchmark implements Callable<Integer> {
         }
     }
 
+    private static long openFiles(long pid) throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            return files.count();
+        }
+    }
+
     private static int failed(String why) {
         System.err.println("live subscribers FAILED: " + why);
         return 1;
@@ -221,14 +235,14 @@ public final class SubscribersBenchmark implements Callable<Integer> {
             this.postmaster = postmaster;
         }
 
-        void start() throws java.io.IOException {
+        void start() throws IOException {
             wallStart = System.nanoTime();
             relayStart = ProcessCpu.ticks(relayPid);
             postgresStart = postmaster == 0 ? 0 : ProcessCpu.treeTicks(postmaster);
             generatorStart = generatorNanos();
         }
 
-        String report() throws java.io.IOException {
+        String report() throws IOException {
             double wall = (System.nanoTime() - wallStart) / 1e9;
             double relayCpu = (ProcessCpu.ticks(relayPid) - relayStart) / (double) ProcessCpu.TICKS_PER_SECOND;
             double postgres = postmaster == 0
