@@ -44,11 +44,14 @@ public final class SyncFeature {
      */
     public static BooleanSupplier register(
             Environment environment, SyncConfig config, String publicScheme, long overlapSeconds, Needs needs) {
+        LiveDemand liveDemand = new LiveDemand();
         FairWorkers streamWorkers = new FairWorkers(
                 fixedThreads(environment, "sync-worker-%d", config.getWorkerThreads()),
                 config.getWorkerThreads(),
                 config.getWorkersPerPubkey(),
-                config.getWorkersPerAddress());
+                config.getWorkersPerAddress(),
+                liveDemand);
+        liveDemand.whenIdle(streamWorkers::dispatch);
         FairWorkers liveWorkers = new FairWorkers(
                 fixedThreads(environment, "sync-live-%d", config.getLiveWorkerThreads()),
                 config.getLiveWorkerThreads(),
@@ -65,7 +68,7 @@ public final class SyncFeature {
         ExecutorService fanoutThread = fixedThreads(environment, "sync-fanout-%d", FANOUT_JUDGES);
         // Channel metadata subscriptions: one thread, so each snapshot is ordered before later changes.
         ExecutorService channelMetadataThread = fixedThreads(environment, "channel-metadata-%d", 1);
-        SyncWorkers workers = new SyncWorkers(streamWorkers, liveWorkers, timers);
+        SyncWorkers workers = new SyncWorkers(streamWorkers, liveWorkers, liveDemand, timers);
         SyncMetrics metrics = new SyncMetrics(environment.metrics(), needs.policyChangeEntriesSent());
         SyncReads reads = new SyncReads(needs.database().jdbi(), config.getStatementBudgetMillis(), overlapSeconds);
         SyncConnections connections = new SyncConnections(config, metrics);
