@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.access.Overlap;
 import chat.buzz.relay.changes.PolicyChangeEntriesSent;
 import chat.buzz.relay.channelmeta.ChannelMetadataLive;
 import chat.buzz.relay.channelmeta.ChannelMetadataReads;
@@ -39,11 +40,11 @@ public final class SyncFeature {
 
     /**
      * @param publicScheme the scheme clients connect with when no trusted proxy says otherwise
-     * @param overlapSeconds the incremental overlap: how late a change's commit may become visible
+     * @param overlap the incremental overlap: how late a change's commit may become visible
      * @return whether this instance's change feed is connected now (readiness)
      */
     public static BooleanSupplier register(
-            Environment environment, SyncConfig config, String publicScheme, long overlapSeconds, Needs needs) {
+            Environment environment, SyncConfig config, String publicScheme, Overlap overlap, Needs needs) {
         LiveDemand liveDemand = new LiveDemand();
         FairWorkers streamWorkers = new FairWorkers(
                 fixedThreads(environment, "sync-worker-%d", config.getWorkerThreads()),
@@ -70,7 +71,7 @@ public final class SyncFeature {
         ExecutorService channelMetadataThread = fixedThreads(environment, "channel-metadata-%d", 1);
         SyncWorkers workers = new SyncWorkers(streamWorkers, liveWorkers, liveDemand, timers);
         SyncMetrics metrics = new SyncMetrics(environment.metrics(), needs.policyChangeEntriesSent());
-        SyncReads reads = new SyncReads(needs.database().jdbi(), config.getStatementBudgetMillis(), overlapSeconds);
+        SyncReads reads = new SyncReads(needs.database().jdbi(), config.getStatementBudgetMillis(), overlap);
         SyncConnections connections = new SyncConnections(config, metrics);
         LiveSubscriptions subscriptions = new LiveSubscriptions();
         metrics.watch(connections, subscriptions, workers, reads);
