@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * owner runs more than {@code perOwner} tasks at once and no address (the group a task comes from)
  * more than {@code perAddress}, so neither one pubkey with many connections nor many fresh pubkeys
  * from one address can occupy every worker. Tasks are short (one query and some queueing); none waits
- * for a client. A pool given a {@link LiveDemand} is the stream pool: it yields to live work (see there).
+ * for a client. The queues and counts have one lock, this object's, held only to pick or release a
+ * task, never while one runs: the pool is the scheduler, and an owner thread for it would be a
+ * scheduler for the scheduler. A pool given a {@link LiveDemand} is the stream pool: it yields to live work (see there).
  */
 final class FairWorkers {
     /** Stream tasks started at once while live work waits: one, so snapshots never starve under steady writes. */

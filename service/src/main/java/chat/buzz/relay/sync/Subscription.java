@@ -43,7 +43,7 @@ final class Subscription {
         this.filter = filter;
         this.streams = new ReaderStreams(context, owner, id, filter);
         this.inbox = new Inbox(context.config().getPendingChanges(), this::submit);
-        this.failures = new StepFailures(context);
+        this.failures = new StepFailures(context.outage(), context.metrics());
         this.lane = owner.outbox().lane();
         this.target = new BulkStream.LaneTarget(owner.outbox(), lane, context.metrics(), drained);
     }

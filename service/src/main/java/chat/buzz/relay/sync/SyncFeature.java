@@ -88,7 +88,9 @@ public final class SyncFeature {
                 subscriptions,
                 new ChannelMetadataLive(needs.channelMetadata(), channelMetadataThread));
         ChangeListener listener = new ChangeListener(
-                needs.database().settings(), new ChangeDispatch(context, new Fanout(context, fanoutThread)));
+                needs.database().settings(),
+                new ChangeDispatch(
+                        new Fanout(context, fanoutThread), context.channelMetadata(), subscriptions, metrics));
         environment.lifecycle().manage(listener);
         // Once the proxy has moved traffic away, subscribers reconnect elsewhere before the listeners close.
         needs.drain().afterDrain(connections::goAwayAll);
