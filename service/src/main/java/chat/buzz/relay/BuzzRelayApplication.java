@@ -183,7 +183,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 environment,
                 config.getSync(),
                 config.getRelay().getPublicScheme(),
-                config.getIncremental().getOverlapSeconds(),
+                config.getIncremental().overlap(),
                 new SyncFeature.Needs(
                         database,
                         communities,

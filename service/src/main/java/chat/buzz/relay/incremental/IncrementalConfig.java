@@ -1,5 +1,6 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.relay.access.Overlap;
 import chat.buzz.relay.capacity.ReadCapacityConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.AssertTrue;
@@ -46,6 +47,11 @@ public class IncrementalConfig extends ReadCapacityConfig {
     @JsonProperty
     public void setOverlapSeconds(int overlapSeconds) {
         this.overlapSeconds = overlapSeconds;
+    }
+
+    /** The overlap in the one unit readers use. */
+    public Overlap overlap() {
+        return Overlap.ofSeconds(overlapSeconds);
     }
 
     @JsonProperty

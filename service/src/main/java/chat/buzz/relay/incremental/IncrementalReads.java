@@ -1,5 +1,6 @@
 package chat.buzz.relay.incremental;
 
+import chat.buzz.relay.access.Overlap;
 import chat.buzz.relay.auth.Caller;
 import chat.buzz.relay.database.ReadNodes;
 import chat.buzz.relay.database.ReadPlacement;
@@ -39,7 +40,7 @@ public final class IncrementalReads implements IncrementalMode {
     private final CursorCodec cursors;
     private final ReadCapacity capacity;
     private final SyncStatistics statistics;
-    private final long overlapMicros;
+    private final Overlap overlap;
 
     public IncrementalReads(
             ReadNodes nodes,
@@ -54,7 +55,7 @@ public final class IncrementalReads implements IncrementalMode {
         this.cursors = cursors;
         this.capacity = capacity;
         this.statistics = statistics;
-        this.overlapMicros = config.getOverlapSeconds() * 1_000_000L;
+        this.overlap = config.overlap();
     }
 
     @Override
@@ -110,7 +111,7 @@ public final class IncrementalReads implements IncrementalMode {
                 throw IncrementalError.ttlChannel(channel);
             });
         }
-        SessionStep step = SessionStep.plan(since, policy, snapshot, overlapMicros);
+        SessionStep step = SessionStep.plan(since, policy, snapshot, overlap);
         PageWalk walk = step.phase() == Phase.BOOTSTRAP
                 ? bootstrapPage(queries, request, step, snapshot)
                 : deltaPage(queries, request, step, snapshot);
@@ -174,7 +175,7 @@ public final class IncrementalReads implements IncrementalMode {
         boolean unseen = walk.delivered().stream().anyMatch(row -> !judged.covers(row.position(), row.xid()));
         if (!unseen && step.phase() == Phase.BOOTSTRAP) {
             unseen = queries.candidates()
-                    .accessChangedUnseen(judged.last(), now.xmax(), step.sessionStart() - overlapMicros);
+                    .accessChangedUnseen(judged.last(), now.xmax(), overlap.windowStart(step.sessionStart()));
         }
         return unseen ? judged.extendedBy(step.after(), now, snapshot.nowMicros()) : judged;
     }

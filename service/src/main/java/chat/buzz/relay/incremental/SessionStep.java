@@ -1,6 +1,7 @@
 package chat.buzz.relay.incremental;
 
 import chat.buzz.relay.access.Judge;
+import chat.buzz.relay.access.Overlap;
 import chat.buzz.relay.incremental.Cursor.Phase;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.Optional;
@@ -28,7 +29,7 @@ record SessionStep(
         Position after,
         boolean reset) {
 
-    static SessionStep plan(Optional<Cursor> since, PolicyStamp policy, ReadSnapshot snapshot, long overlapMicros) {
+    static SessionStep plan(Optional<Cursor> since, PolicyStamp policy, ReadSnapshot snapshot, Overlap overlap) {
         long now = snapshot.nowMicros();
         if (since.isEmpty()) {
             return bootstrap(policy, snapshot, false);
@@ -50,7 +51,7 @@ record SessionStep(
             // for everything before it, so the reader's past access is judged no further back than that;
             // policy changes delivered as entries leave the stamp alone and are judged from the channels'
             // settings history. What the previous session judged is not sent again (PROTOCOL 4.2).
-            long start = cursor.position().micros() - overlapMicros;
+            long start = overlap.windowStart(cursor.position().micros());
             return new SessionStep(
                     Phase.DELTA,
                     policy,

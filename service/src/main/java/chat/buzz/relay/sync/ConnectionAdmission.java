@@ -11,6 +11,9 @@ import java.util.Map;
  * against the (smaller) caps on waiting connections. When the instance is full, the connection that
  * has waited longest without authenticating makes room for the new one: a crowd of sockets that never
  * answer their challenge cannot lock new clients out, and a client that authenticated is never shed.
+ *
+ * <p>One lock, this object's: each open, AUTH and close checks and changes the counts in one step. The
+ * connection to shed is returned in the {@link Decision}, so it is told after the lock is released.
  */
 final class ConnectionAdmission {
     /** A connection as admission sees it. */

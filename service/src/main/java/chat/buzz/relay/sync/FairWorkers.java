@@ -15,9 +15,14 @@ import org.slf4j.LoggerFactory;
  * owner runs more than {@code perOwner} tasks at once and no address (the group a task comes from)
  * more than {@code perAddress}, so neither one pubkey with many connections nor many fresh pubkeys
  * from one address can occupy every worker. Tasks are short (one query and some queueing); none waits
- * for a client.
+ * for a client. The queues and counts have one lock, this object's, held only to pick or release a
+ * task, never while one runs: the pool is the scheduler, and an owner thread for it would be a
+ * scheduler for the scheduler. A pool given a {@link LiveDemand} is the stream pool: it yields to live work (see there).
  */
 final class FairWorkers {
+    /** Stream tasks started at once while live work waits: one, so snapshots never starve under steady writes. */
+    static final int FLOOR_WHILE_LIVE_WAITS = 1;
+
     private static final Logger LOG = LoggerFactory.getLogger(FairWorkers.class);
 
     private record Task(String address, Runnable work) {}
@@ -26,6 +31,7 @@ final class FairWorkers {
     private final int size;
     private final int perOwner;
     private final int perAddress;
+    private final LiveDemand yieldTo;
     private final Map<String, ArrayDeque<Task>> waiting = new HashMap<>();
     /** Owners with waiting tasks, in the order they get their next turn. */
     private final ArrayDeque<String> turns = new ArrayDeque<>();
@@ -37,7 +43,13 @@ final class FairWorkers {
 
     /** @param threads runs at most {@code size} tasks at once here, so its own queue stays empty */
     FairWorkers(Executor threads, int size, int perOwner, int perAddress) {
+        this(threads, size, perOwner, perAddress, null);
+    }
+
+    /** @param yieldTo live work this pool gives way to, or null for a pool that never yields */
+    FairWorkers(Executor threads, int size, int perOwner, int perAddress, LiveDemand yieldTo) {
         this.threads = threads;
+        this.yieldTo = yieldTo;
         this.size = size;
         this.perOwner = Math.max(1, Math.min(perOwner, size));
         this.perAddress = Math.max(1, Math.min(perAddress, size));
@@ -63,10 +75,11 @@ final class FairWorkers {
         return queued;
     }
 
-    private void dispatch() {
+    /** Starts what may start now; the live demand calls this once live work is done. */
+    void dispatch() {
         List<Runnable> start = new ArrayList<>();
         synchronized (this) {
-            while (running < size) {
+            while (running < width()) {
                 Runnable next = nextTurn();
                 if (next == null) {
                     break;
@@ -81,6 +94,10 @@ final class FairWorkers {
                 LOG.debug("Sync workers are shutting down; a task was dropped", e);
             }
         }
+    }
+
+    private int width() {
+        return yieldTo != null && yieldTo.waiting() ? Math.min(size, FLOOR_WHILE_LIVE_WAITS) : size;
     }
 
     /**

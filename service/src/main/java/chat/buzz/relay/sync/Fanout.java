@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * by a row, not by a query; a channel policy change delivered as entries is judged the same way, one
  * query per way it can go, unless the channel is too large to judge whole. Several changes may be
  * judged at once, on the judging threads, but each change's frames are handed to the subscriptions
- * only after the previous change's. A subscription still streaming its snapshot has no floor yet: it
+ * only after the previous change's. From the moment a change is heard until it is handed out it
+ * counts as live work ({@link LiveDemand}): the stream workers narrow while it is judged. A subscription still streaming its snapshot has no floor yet: it
  * gets the bare change and judges it itself after EOSE, as before.
  */
 final class Fanout {
@@ -46,10 +47,13 @@ final class Fanout {
     /** Runs on the listener thread: only queues. */
     void accept(Change change) {
         long heard = System.nanoTime();
+        LiveDemand demand = context.workers().liveDemand();
         CompletableFuture<Runnable> judged;
+        demand.arrived();
         try {
             judged = CompletableFuture.supplyAsync(() -> judge(change), judges);
         } catch (RejectedExecutionException e) {
+            demand.done();
             LOG.debug("Sync fan-out is shutting down; a change was dropped", e);
             return;
         }
@@ -66,6 +70,8 @@ final class Fanout {
                         LOG.warn("Sync fan-out could not hand out a change", e);
                     }
                     context.metrics().handedOut(System.nanoTime() - heard);
+                    // After the hand-out: the live tasks it queued already count, so streams stay narrow.
+                    demand.done();
                     return null;
                 });
     }

@@ -10,6 +10,10 @@ import java.util.List;
  * is submitted or running at a time, so the subscription's state is touched by one thread at a time
  * and needs no lock of its own. Signals come before changes and may wake a subscription that is
  * waiting; changes wake only one that is idle and live.
+ *
+ * <p>The inbox itself has one lock, its own: it is the hand-off between many posting threads and the
+ * one run, and an owner thread for it would need a queue of its own, guarded the same way. The lock
+ * covers only the queues and the schedule flag; the runner is called after it is released.
  */
 final class Inbox {
     /** A message that steers the subscription, read before any change. */

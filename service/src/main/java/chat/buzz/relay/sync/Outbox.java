@@ -1,6 +1,5 @@
 package chat.buzz.relay.sync;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,6 +14,11 @@ import java.util.function.Consumer;
  * <p>Answers to the client's own messages ({@link #offerReply}) wait in a second queue, bounded by
  * characters and written first: a client that sends many requests while its subscriptions' snapshots fill the main
  * queue reads its answers promptly, and they never count as frames it failed to read.
+ *
+ * <p>One lock, this object's, guards both queues, the write in flight, the parked producers and the
+ * lanes: a write completes on Jetty's thread and must start the next one at once, so an owner thread
+ * (one per connection, or one for all) would add a thread hop to every frame. The lock is held only for
+ * queue operations, never across a send, a close or a resumed producer.
  */
 final class Outbox {
     /** Where frames go: the WebSocket session. {@code done} gets null on success. */
@@ -33,11 +37,10 @@ final class Outbox {
     private final int maxFrames;
     private final long maxChars;
     private final int reservedFrames;
-    private final ArrayDeque<String> queue = new ArrayDeque<>();
-    private final ArrayDeque<String> replies = new ArrayDeque<>();
+    // All guarded by this outbox's one lock (see the class comment).
+    private final FrameQueue queue = new FrameQueue();
+    private final FrameQueue replies = new FrameQueue();
     private final List<Runnable> parked = new ArrayList<>();
-    private long queuedChars;
-    private long replyChars;
     private boolean inFlight;
     private boolean closing;
     private String closeReason;
@@ -57,7 +60,7 @@ final class Outbox {
             if (closing || !hasRoom(frame)) {
                 return false;
             }
-            enqueue(frame);
+            queue.add(frame);
         }
         pump();
         return true;
@@ -73,11 +76,10 @@ final class Outbox {
      */
     boolean offerReply(String frame) {
         synchronized (this) {
-            if (closing || (!replies.isEmpty() && replyChars + frame.length() > maxChars)) {
+            if (closing || (!replies.isEmpty() && replies.chars() + frame.length() > maxChars)) {
                 return false;
             }
             replies.add(frame);
-            replyChars += frame.length();
         }
         pump();
         return true;
@@ -114,7 +116,7 @@ final class Outbox {
             if (!hasRoom(frame)) {
                 return Offered.FULL;
             }
-            enqueue(frame);
+            queue.add(frame);
         }
         pump();
         return Offered.QUEUED;
@@ -134,7 +136,7 @@ final class Outbox {
             if (!hasRoom(frame) && queue.size() >= maxFrames + reservedFrames) {
                 return Offered.FULL;
             }
-            enqueue(frame);
+            queue.add(frame);
         }
         pump();
         return Offered.QUEUED;
@@ -182,7 +184,7 @@ final class Outbox {
                 return;
             }
             clear();
-            enqueue(lastWords);
+            queue.add(lastWords);
             closing = true;
             closeReason = reason;
             closeGoingAway = goingAway;
@@ -202,8 +204,6 @@ final class Outbox {
     private void clear() {
         queue.clear();
         replies.clear();
-        queuedChars = 0;
-        replyChars = 0;
     }
 
     /** Pings go straight to the socket: they are tiny and must not wait behind a full queue. */
@@ -219,11 +219,11 @@ final class Outbox {
 
     private boolean hasRoom(String frame) {
         // One frame always fits in an empty queue, whatever its size, or a large head could never go out.
-        return queue.isEmpty() || (queue.size() < maxFrames && queuedChars + frame.length() <= maxChars);
+        return queue.isEmpty() || (queue.size() < maxFrames && queue.chars() + frame.length() <= maxChars);
     }
 
     private boolean drained() {
-        return queue.size() <= maxFrames / 2 && queuedChars <= maxChars / 2;
+        return queue.size() <= maxFrames / 2 && queue.chars() <= maxChars / 2;
     }
 
     /** Resumes every parked producer; each only schedules work, so this is cheap on any thread. */
@@ -239,11 +239,6 @@ final class Outbox {
         resume.forEach(Runnable::run);
     }
 
-    private void enqueue(String frame) {
-        queue.add(frame);
-        queuedChars += frame.length();
-    }
-
     /**
      * Starts the next write unless one is in flight. A write that completes on the calling thread
      * loops here instead of recursing, so a fast client cannot grow the stack.
@@ -256,15 +251,7 @@ final class Outbox {
                 if (inFlight) {
                     return;
                 }
-                next = replies.poll();
-                if (next != null) {
-                    replyChars -= next.length();
-                } else {
-                    next = queue.poll();
-                    if (next != null) {
-                        queuedChars -= next.length();
-                    }
-                }
+                next = replies.isEmpty() ? queue.poll() : replies.poll();
                 closeNow = next == null && closing && closeReason != null;
                 if (next == null && !closeNow) {
                     return;

@@ -1,6 +1,7 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.relay.database.DatabaseFaults;
+import chat.buzz.relay.database.DatabaseOutage;
 import chat.buzz.relay.database.ReadTransaction;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -21,18 +22,20 @@ final class StepFailures {
     /** How long a live subscription waits for an unreachable database before it ends. */
     static final long OUTAGE_PATIENCE_SECONDS = 30;
 
-    private final SyncContext context;
+    private final DatabaseOutage outage;
+    private final SyncMetrics metrics;
     /** When this subscription's steps began to fail for an unreachable database (0: they do not). */
     private long unreachableSinceNanos;
 
-    StepFailures(SyncContext context) {
-        this.context = context;
+    StepFailures(DatabaseOutage outage, SyncMetrics metrics) {
+        this.outage = outage;
+        this.metrics = metrics;
     }
 
     /** A step succeeded: the next outage starts its patience afresh. */
     void succeeded() {
         unreachableSinceNanos = 0;
-        context.outage().served();
+        outage.served();
     }
 
     /** @return true when the step should run again a second from now; otherwise call {@link #closing} */
@@ -46,18 +49,18 @@ final class StepFailures {
         } else if (now - unreachableSinceNanos > TimeUnit.SECONDS.toNanos(OUTAGE_PATIENCE_SECONDS)) {
             return false;
         }
-        context.outage().turnedAway(e);
+        outage.turnedAway(e);
         return true;
     }
 
     /** The message of the CLOSED that ends the subscription. */
     String closing(RuntimeException e) {
         if (e instanceof ReadTransaction.OverBudget) {
-            context.metrics().statementTimedOut();
+            metrics.statementTimedOut();
             return "error: a sync query ran over the relay's time budget; subscribe again later, or with a narrower #h";
         }
         if (DatabaseFaults.isFault(e)) {
-            context.outage().turnedAway(e);
+            outage.turnedAway(e);
             return "error: the database is unavailable; subscribe again in a few seconds";
         }
         LOG.warn("Sync subscription failed", e);

@@ -21,15 +21,12 @@ final class Subscription {
     private final ReaderStreams streams;
     private final Inbox inbox;
     private final StepFailures failures;
-    private final Outbox.Lane lane;
-    private final Runnable drained = this::drained;
-    private final BulkStream.Target target;
+    private final SubscriptionOutput output;
 
     // Owned by the run in progress: one at a time, handed on through the workers' queues and the inbox.
     private SubscriptionPhase phase = SubscriptionPhase.SNAPSHOT_STREAMING;
     private SubscriptionWait waiting = SubscriptionWait.NONE;
     private BulkStream bulk;
-    private final ToldLeft toldLeft = new ToldLeft();
     private long floor;
     private ScheduledFuture<?> snapshotDeadline; // set by start(), before the first run
 
@@ -43,9 +40,8 @@ final class Subscription {
         this.filter = filter;
         this.streams = new ReaderStreams(context, owner, id, filter);
         this.inbox = new Inbox(context.config().getPendingChanges(), this::submit);
-        this.failures = new StepFailures(context);
-        this.lane = owner.outbox().lane();
-        this.target = new BulkStream.LaneTarget(owner.outbox(), lane, context.metrics(), drained);
+        this.failures = new StepFailures(context.outage(), context.metrics());
+        this.output = new SubscriptionOutput(owner, context.metrics(), () -> inbox.post(new Inbox.Drained()));
     }
 
     String id() {
@@ -91,14 +87,8 @@ final class Subscription {
 
     /** Ends the subscription without a word; nothing more of it is queued once this returns. */
     void cancel() {
-        owner.outbox().shut(lane);
+        output.shut();
         inbox.post(new Inbox.Cancel());
-    }
-
-    /** Called by the outbox, on whatever thread drained it. */
-    private void drained() {
-        context.metrics().unparked();
-        inbox.post(new Inbox.Drained());
     }
 
     /**
@@ -139,7 +129,7 @@ final class Subscription {
             return Inbox.Wake.NEVER;
         }
         if (bulk != null) {
-            BulkStream.Progress progress = bulk.step(target);
+            BulkStream.Progress progress = bulk.step(output.target());
             failures.succeeded();
             switch (progress) {
                 case FINISHED -> bulkFinished();
@@ -183,7 +173,7 @@ final class Subscription {
             return false;
         }
         floor = streams.floor();
-        bulk = admitted(streams.snapshot(floor));
+        bulk = output.admitted(streams.snapshot(floor));
         return true;
     }
 
@@ -233,12 +223,12 @@ final class Subscription {
             case HEAD -> {
                 BulkStream.Framed frame = streams.headFrame(change, floor);
                 if (frame != null) {
-                    emitLive(frame);
+                    output.live(frame);
                 }
             }
-            case MEMBER -> bulk = admitted(streams.memberChanged(change, floor));
+            case MEMBER -> bulk = output.admitted(streams.memberChanged(change, floor));
             case POLICY -> end("sync_reset: policy changed");
-            case SETTINGS -> bulk = admitted(streams.settingsChanged(change, floor));
+            case SETTINGS -> bulk = output.admitted(streams.settingsChanged(change, floor));
             case CHANNEL -> {} // a new or renamed channel changes no artifact's discoverability
         }
     }
@@ -250,25 +240,10 @@ final class Subscription {
     private void applyJudged(Change change, List<BulkStream.Framed> judged) {
         if (change.kind() == Change.Kind.SETTINGS) {
             context.metrics().policyChangeEntriesSent(community(), change.settings(), judged.size());
-            bulk = admitted(new BulkStream(
+            bulk = output.admitted(new BulkStream(
                     List.of(BulkStream.of(judged)), null, context.config().getSnapshotChunk()));
         } else {
-            judged.forEach(this::emitLive);
-        }
-    }
-
-    /** Every frame this subscription sends passes what it already told its reader ({@link ToldLeft}). */
-    private BulkStream admitted(BulkStream stream) {
-        return stream == null ? null : stream.admitting(toldLeft::admit);
-    }
-
-    /** A single live change: a client whose queue is full has fallen too far behind. */
-    private void emitLive(BulkStream.Framed framed) {
-        if (!toldLeft.admit(framed)) {
-            return;
-        }
-        if (owner.outbox().offer(lane, framed.frame()) == Outbox.Offered.FULL) {
-            owner.tooSlow();
+            judged.forEach(output::live);
         }
     }
 
@@ -296,14 +271,14 @@ final class Subscription {
         inbox.end();
         Outbox.Offered said = Outbox.Offered.SHUT;
         if (message == null) {
-            owner.outbox().shut(lane);
+            output.shut();
         } else {
-            said = owner.outbox().offerLastWord(lane, Frames.closed(id, message));
+            said = output.lastWord(Frames.closed(id, message));
             owner.forget(this);
         }
         context.subscriptions().remove(this);
-        if (waiting == SubscriptionWait.QUEUE_FULL && owner.outbox().unpark(drained)) {
-            context.metrics().unparked();
+        if (waiting == SubscriptionWait.QUEUE_FULL) {
+            output.unpark();
         }
         waiting = SubscriptionWait.NONE;
         if (inSnapshot) {

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.relay.access.Overlap;
 import chat.buzz.relay.changes.PolicyChangeEntriesSent;
 import chat.buzz.relay.channelmeta.ChannelMetadataLive;
 import chat.buzz.relay.channelmeta.ChannelMetadataReads;
@@ -39,16 +40,19 @@ public final class SyncFeature {
 
     /**
      * @param publicScheme the scheme clients connect with when no trusted proxy says otherwise
-     * @param overlapSeconds the incremental overlap: how late a change's commit may become visible
+     * @param overlap the incremental overlap: how late a change's commit may become visible
      * @return whether this instance's change feed is connected now (readiness)
      */
     public static BooleanSupplier register(
-            Environment environment, SyncConfig config, String publicScheme, long overlapSeconds, Needs needs) {
+            Environment environment, SyncConfig config, String publicScheme, Overlap overlap, Needs needs) {
+        LiveDemand liveDemand = new LiveDemand();
         FairWorkers streamWorkers = new FairWorkers(
                 fixedThreads(environment, "sync-worker-%d", config.getWorkerThreads()),
                 config.getWorkerThreads(),
                 config.getWorkersPerPubkey(),
-                config.getWorkersPerAddress());
+                config.getWorkersPerAddress(),
+                liveDemand);
+        liveDemand.whenIdle(streamWorkers::dispatch);
         FairWorkers liveWorkers = new FairWorkers(
                 fixedThreads(environment, "sync-live-%d", config.getLiveWorkerThreads()),
                 config.getLiveWorkerThreads(),
@@ -65,9 +69,9 @@ public final class SyncFeature {
         ExecutorService fanoutThread = fixedThreads(environment, "sync-fanout-%d", FANOUT_JUDGES);
         // Channel metadata subscriptions: one thread, so each snapshot is ordered before later changes.
         ExecutorService channelMetadataThread = fixedThreads(environment, "channel-metadata-%d", 1);
-        SyncWorkers workers = new SyncWorkers(streamWorkers, liveWorkers, timers);
+        SyncWorkers workers = new SyncWorkers(streamWorkers, liveWorkers, liveDemand, timers);
         SyncMetrics metrics = new SyncMetrics(environment.metrics(), needs.policyChangeEntriesSent());
-        SyncReads reads = new SyncReads(needs.database().jdbi(), config.getStatementBudgetMillis(), overlapSeconds);
+        SyncReads reads = new SyncReads(needs.database().jdbi(), config.getStatementBudgetMillis(), overlap);
         SyncConnections connections = new SyncConnections(config, metrics);
         LiveSubscriptions subscriptions = new LiveSubscriptions();
         metrics.watch(connections, subscriptions, workers, reads);
@@ -84,7 +88,9 @@ public final class SyncFeature {
                 subscriptions,
                 new ChannelMetadataLive(needs.channelMetadata(), channelMetadataThread));
         ChangeListener listener = new ChangeListener(
-                needs.database().settings(), new ChangeDispatch(context, new Fanout(context, fanoutThread)));
+                needs.database().settings(),
+                new ChangeDispatch(
+                        new Fanout(context, fanoutThread), context.channelMetadata(), subscriptions, metrics));
         environment.lifecycle().manage(listener);
         // Once the proxy has moved traffic away, subscribers reconnect elsewhere before the listeners close.
         needs.drain().afterDrain(connections::goAwayAll);

@@ -3,6 +3,7 @@ package chat.buzz.relay.sync;
 import chat.buzz.relay.access.AccessHistorySql;
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.access.Judge;
+import chat.buzz.relay.access.Overlap;
 import chat.buzz.relay.changes.PolicyChangeDirection;
 import chat.buzz.relay.database.ReadTransaction;
 import java.sql.ResultSet;
@@ -46,11 +47,11 @@ final class SyncReads {
      */
     private final LongAdder liveAccessQueries = new LongAdder();
 
-    private final long overlapSeconds;
+    private final Overlap overlap;
 
-    /** @param overlapSeconds the incremental overlap: how late a change's commit may become visible after its stamp */
-    SyncReads(Jdbi jdbi, long statementBudgetMillis, long overlapSeconds) {
-        this.overlapSeconds = overlapSeconds;
+    /** @param overlap the incremental overlap: how late a change's commit may become visible after its stamp */
+    SyncReads(Jdbi jdbi, long statementBudgetMillis, Overlap overlap) {
+        this.overlap = overlap;
         // Each call is one statement, so it needs no snapshot longer than that statement's; the budget
         // keeps any subscriber, however often it re-sends REQ, from starting a query that runs longer.
         this.transaction = new ReadTransaction(jdbi, ReadTransaction.Isolation.READ_COMMITTED, statementBudgetMillis);
@@ -263,8 +264,8 @@ final class SyncReads {
     long floor(long community) {
         return transaction.run(handle -> handle.createQuery(SyncQueries.FLOOR_INPUTS)
                 .bind("community", community)
-                .map((rs, ctx) -> Judge.floor(
-                        rs.getLong("now_micros") - overlapSeconds * 1_000_000L, rs.getLong("policy_micros")))
+                .map((rs, ctx) ->
+                        Judge.floor(overlap.windowStart(rs.getLong("now_micros")), rs.getLong("policy_micros")))
                 .one());
     }
 

@@ -2,6 +2,7 @@ package chat.buzz.relay.incremental;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import chat.buzz.relay.access.Overlap;
 import chat.buzz.relay.incremental.Cursor.Phase;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.List;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** Where a delta read's next page starts (PROTOCOL 4.2, 4.4), without a database. */
 class SessionStepTest {
-    private static final long OVERLAP = 120_000_000L;
+    private static final Overlap OVERLAP = Overlap.ofSeconds(120);
     private static final PolicyStamp POLICY = new PolicyStamp(1_000_000_000L, 0);
     private static final PolicyStamp NEWER_POLICY = new PolicyStamp(2_000_000_000L, 0);
     private static final JudgedRows PRIOR = JudgedRows.firstPage(false, new TxSnapshot(10, 12, List.of(11L)));
@@ -98,7 +99,7 @@ class SessionStepTest {
     @Test
     void aFinishedSessionStartsTheNextOneAnOverlapEarlierAndSkipsWhatItJudged() {
         SessionStep step = plan(cursor(Phase.FINISHED, POLICY), POLICY);
-        long start = SAVED.micros() - OVERLAP;
+        long start = OVERLAP.windowStart(SAVED.micros());
         assertThat(step)
                 .isEqualTo(new SessionStep(
                         Phase.DELTA,
@@ -113,10 +114,10 @@ class SessionStepTest {
 
     @Test
     void theFloorOfANewSessionIsNeverBeforeThePolicyStamp() {
-        PolicyStamp recent = new PolicyStamp(SAVED.micros() - OVERLAP / 2, 0);
+        PolicyStamp recent = new PolicyStamp(SAVED.micros() - OVERLAP.micros() / 2, 0);
         SessionStep step = plan(cursor(Phase.FINISHED, recent), recent);
         assertThat(step.floor()).isEqualTo(recent.micros());
-        assertThat(step.after()).isEqualTo(Position.before(SAVED.micros() - OVERLAP));
+        assertThat(step.after()).isEqualTo(Position.before(OVERLAP.windowStart(SAVED.micros())));
     }
 
     @Test
