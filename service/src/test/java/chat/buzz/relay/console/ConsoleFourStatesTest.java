@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,7 +26,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.openqa.selenium.By;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
@@ -148,41 +148,59 @@ class ConsoleFourStatesTest {
         browser.waiting()
                 .until(ExpectedConditions.presenceOfElementLocated(
                         By.cssSelector("#fleet tbody tr:not(.stale):not(.gone) svg.sparkline .x-end")));
-        // The page redraws every heartbeat: the rows are read afresh when a redraw replaced one under the check.
-        browser.waiting().ignoring(StaleElementReferenceException.class).until(driver -> {
-            WebElement live = driver.findElement(By.cssSelector("#fleet tbody tr:not(.stale):not(.gone)"));
-            assertThat(live.getText()).contains("(this one)").containsPattern("up since .*" + ZONED);
-            assertThat(live.findElement(By.cssSelector("td.pool")).getText())
-                    .matches("(?s)\\d+ / " + maxSize + " max\n\\d+% in use");
-            assertThat(live.findElements(By.cssSelector(".on, .off"))).isNotEmpty();
-            sparklineAxes(live, "now");
-            if (state != State.HEALTHY) {
-                WebElement silent = driver.findElement(By.id("instance-" + SILENT));
-                assertThat(silent.getAttribute("class")).isEqualTo(state.name().toLowerCase(java.util.Locale.ROOT));
-                assertThat(silent.getText())
-                        .contains(state == State.STALE ? "STALE" : "GONE", "last known: incremental on");
-                assertThat(silent.findElements(By.cssSelector(".on")))
-                        .as("never green")
-                        .isEmpty();
-                // Its chart ends at its last beat, a minute ago, not "now".
-                sparklineAxes(silent, "−[\\d.]+ (s|min)");
-                assertThat(silent.findElements(By.id("forget-" + SILENT))).hasSize(state == State.GONE ? 1 : 0);
-            }
-            return true;
-        });
+        // The page redraws every second: its rows are read in one script, so no redraw falls between two reads.
+        List<Map<String, Object>> rows = fleetRows();
+        Map<String, Object> live = onlyRow(rows, "", "class");
+        assertThat((String) live.get("text")).contains("(this one)").containsPattern("up since .*" + ZONED);
+        assertThat((String) live.get("pool")).matches("(?s)\\d+ / " + maxSize + " max\n\\d+% in use");
+        assertThat((Long) live.get("gates")).isPositive();
+        sparklineAxes(live, "now");
+        if (state != State.HEALTHY) {
+            Map<String, Object> silent = onlyRow(rows, "instance-" + SILENT, "id");
+            assertThat(silent.get("class")).isEqualTo(state.name().toLowerCase(java.util.Locale.ROOT));
+            assertThat((String) silent.get("text"))
+                    .contains(state == State.STALE ? "STALE" : "GONE", "last known: incremental on");
+            assertThat((Long) silent.get("green")).as("never green").isZero();
+            // Its chart ends at its last beat, a minute ago, not "now".
+            sparklineAxes(silent, "−[\\d.]+ (s|min)");
+            assertThat((Long) silent.get("forget")).isEqualTo(state == State.GONE ? 1L : 0L);
+        }
+    }
+
+    private static Map<String, Object> onlyRow(List<Map<String, Object>> rows, String value, String key) {
+        List<Map<String, Object>> matching =
+                rows.stream().filter(row -> value.equals(row.get(key))).toList();
+        assertThat(matching).as("rows whose %s is '%s'", key, value).hasSize(1);
+        return matching.get(0);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> fleetRows() {
+        return (List<Map<String, Object>>) browser.driver.executeScript("""
+                return [...document.querySelectorAll('#fleet tbody tr')].map(tr => ({
+                  id: tr.id, class: tr.className, text: tr.innerText,
+                  pool: tr.querySelector('td.pool').innerText,
+                  green: tr.querySelectorAll('.on').length,
+                  gates: tr.querySelectorAll('.on, .off').length,
+                  forget: tr.querySelectorAll('button[id^=forget-]').length,
+                  charts: [...tr.querySelectorAll('svg.sparkline')].map(svg => Object.fromEntries(
+                    ['y-min', 'y-max', 'y-unit', 'x-start', 'x-end']
+                      .map(c => [c, svg.querySelector('.' + c)?.textContent ?? ''])
+                      .concat([['label', svg.getAttribute('aria-label')]])))
+                }));""");
     }
 
     /** Each of the row's three sparklines carries its y axis (0, the peak, the unit) and its time axis. */
-    private static void sparklineAxes(WebElement row, String end) {
-        List<WebElement> charts = row.findElements(By.cssSelector("svg.sparkline"));
-        assertThat(charts).hasSize(3);
-        assertThat(charts).allSatisfy(chart -> {
-            assertThat(text(chart, "y-min")).isEqualTo("0");
-            assertThat(text(chart, "y-max")).matches("\\d+");
-            assertThat(text(chart, "y-unit")).matches("(requests|503s|resets)/beat");
-            assertThat(text(chart, "x-start")).matches("−[\\d.]+ (s|min)");
-            assertThat(text(chart, "x-end")).matches(end);
-            assertThat(chart.getAttribute("aria-label")).contains(" per 0.5 s heartbeat, 0 to ");
+    @SuppressWarnings("unchecked")
+    private static void sparklineAxes(Map<String, Object> row, String end) {
+        List<Map<String, String>> charts = (List<Map<String, String>>) row.get("charts");
+        assertThat(charts).hasSize(3).allSatisfy(chart -> {
+            assertThat(chart.get("y-min")).isEqualTo("0");
+            assertThat(chart.get("y-max")).matches("\\d+");
+            assertThat(chart.get("y-unit")).matches("(requests|503s|resets)/beat");
+            assertThat(chart.get("x-start")).matches("−[\\d.]+ (s|min)");
+            assertThat(chart.get("x-end")).matches(end);
+            assertThat(chart.get("label")).contains(" per 0.5 s heartbeat, 0 to ");
         });
     }
 
