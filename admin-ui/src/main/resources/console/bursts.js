@@ -1,10 +1,10 @@
-import { api, el, page, showMessage, svg, table, when } from "/console/console.js";
+import { api, el, loadFailed, page, svg, table, when } from "/console/console.js";
 
 const main = document.getElementById("main");
 // One bar per bucket for resets; capacity rejections, timeouts and refused policy changes stacked above;
 // bursts shaded red. Refused changes sit next to the resets they would have caused.
 function chart(timeline) {
-  const width = 900, height = 260, left = 50, bottom = 30, top = 10;
+  const width = 900, height = 290, left = 64, bottom = 52, top = 10;
   const buckets = timeline.buckets;
   const max = Math.max(1, ...buckets.map(b => b.resetsServed + b.capacityRejections + b.timeouts + b.policyChangesRefused));
   const step = (width - left - 10) / buckets.length;
@@ -16,9 +16,7 @@ function chart(timeline) {
   const refused = buckets.reduce((s, b) => s + b.policyChangesRefused, 0);
   root.append(svg("desc", { id: "chart-desc" },
     `${total} resets in the last ${timeline.window}; ${timeline.bursts.length} burst bucket(s) at or over ${timeline.threshold} resets a minute; ${refused} policy change(s) refused by the rate limit.`));
-  root.append(svg("line", { x1: left, y1: height - bottom, x2: width - 10, y2: height - bottom, stroke: "#888" }));
-  root.append(svg("text", { x: 4, y: top + 10, "font-size": 11 }, String(max)));
-  root.append(svg("text", { x: 4, y: height - bottom, "font-size": 11 }, "0"));
+  axes(root, timeline, { width, height, left, bottom, top, max });
   buckets.forEach((b, i) => {
     const x = left + i * step;
     if (b.burst) {
@@ -46,18 +44,47 @@ function chart(timeline) {
       root.append(mark);
     }
   });
-  const first = buckets[0], last = buckets[buckets.length - 1];
-  root.append(svg("text", { x: left, y: height - 5, "font-size": 11 }, when(first?.start)));
-  root.append(svg("text", { x: width - 170, y: height - 5, "font-size": 11 }, when(last?.start)));
   return root;
 }
 
+// The chart's axes, written on it: the y axis counts events per bucket (ticks at 0, half and the peak),
+// the x axis is time, with the first, middle and last bucket's start in the browser's zone.
+function axes(root, timeline, { width, height, left, bottom, top, max }) {
+  const base = height - bottom;
+  const minutes = timeline.bucketSeconds / 60;
+  const text = (cls, x, y, anchor, label, extra = {}) =>
+    svg("text", { class: cls, x, y, "text-anchor": anchor, "font-size": 11, fill: "#344054", ...extra }, label);
+  root.append(svg("line", { x1: left, y1: top, x2: left, y2: base, stroke: "#888" }));
+  root.append(svg("line", { x1: left, y1: base, x2: width - 10, y2: base, stroke: "#888" }));
+  for (const value of [...new Set([0, Math.round(max / 2), max])]) {
+    const y = base - (base - top) * value / max;
+    root.append(svg("line", { x1: left - 4, y1: y, x2: left, y2: y, stroke: "#888" }));
+    root.append(text("y-tick", left - 6, y + 4, "end", String(value)));
+  }
+  root.append(text("y-title", 12, (top + base) / 2, "middle", `events per ${minutes} min`,
+    { transform: `rotate(-90 12 ${(top + base) / 2})` }));
+  const buckets = timeline.buckets;
+  const step = (width - left - 10) / Math.max(buckets.length, 1);
+  const ticks = [[0, "start"], [Math.floor(buckets.length / 2), "middle"], [buckets.length - 1, "end"]]
+    .filter(([i], n, all) => i >= 0 && all.findIndex(([j]) => j === i) === n);
+  for (const [i, anchor] of ticks) {
+    const x = left + i * step + (anchor === "end" ? step : 0);
+    root.append(svg("line", { x1: x, y1: base, x2: x, y2: base + 4, stroke: "#888" }));
+    root.append(text("x-tick", x, base + 32, anchor, when(buckets[i].start)));
+  }
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  root.append(text("x-title", (left + width) / 2, height - 4, "middle", `time (bucket start, ${zone}) →`));
+}
+
+let retry;
+
 async function render() {
+  clearTimeout(retry);
   const community = document.getElementById("community")?.value ?? "";
   const window = document.getElementById("window")?.value ?? "hour";
   const reply = await api(`/api/bursts?window=${encodeURIComponent(window)}&community=${encodeURIComponent(community)}`);
   if (!reply.ok) {
-    showMessage(main, "error", reply.json?.message ?? "Could not load the timeline.");
+    retry = loadFailed(main, reply, "The reset timeline", render);
     return;
   }
   const { communities, timeline } = reply.json;

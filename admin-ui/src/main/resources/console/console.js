@@ -24,7 +24,36 @@ export async function api(path, { method = "GET", body } = {}) {
   if (response.status === 401 || (response.status === 429 && json && json.error === "admin_throttled")) {
     signOut();
   }
-  return { status: response.status, ok: response.ok, json };
+  const retryAfter = Number(response.headers.get("Retry-After")) || null;
+  return { status: response.status, ok: response.ok, json, retryAfter };
+}
+
+// What every page shows when the API cannot answer (the database is out, say): the server's own words,
+// and that the page tries again by itself, so the operator need not reload during an outage.
+export function loadFailed(container, reply, what, retry) {
+  const seconds = Math.min(Math.max(reply.retryAfter ?? 5, 1), 30);
+  const why = reply.json?.message ?? `HTTP ${reply.status}`;
+  container.replaceChildren(el("div", { class: "error", role: "alert", id: "load-failed" },
+    el("p", {}, `${what} could not be loaded: ${why}. Trying again every ${seconds} s.`)));
+  return setTimeout(retry, seconds * 1000);
+}
+
+// The instances a gate flip or a rollback waits for, as GET /api/instances lists them: a stale one will
+// not confirm (the flip is refused until forced), a gone one is not counted. Null when all is well.
+export function fleetNote(instances) {
+  if (!instances.ok) {
+    return el("p", { class: "warning", id: "fleet-note" },
+      `Fleet unknown (${instances.json?.message ?? `HTTP ${instances.status}`}): a flip may not be confirmed.`);
+  }
+  const named = views => views.map(v => v.report.instanceId).join(", ");
+  const stale = instances.json.instances.filter(v => v.stale && !v.gone);
+  const gone = instances.json.instances.filter(v => v.gone);
+  if (!stale.length && !gone.length) return null;
+  return el("div", { class: "warning", id: "fleet-note", role: "status" },
+    stale.length ? el("p", {}, `${stale.length} instance(s) stale (${named(stale)}): frozen or cut off, `
+      + "they cannot confirm a gate change; a flip is refused until forced.") : null,
+    gone.length ? el("p", {}, `${gone.length} instance(s) gone (${named(gone)}): not counted for confirmations; `
+      + "forget them on the Fleet page.") : null);
 }
 
 const PAGES = [

@@ -1,4 +1,4 @@
-import { api, el, page, showMessage, table, when } from "/console/console.js";
+import { api, el, fleetNote, loadFailed, page, showMessage, table, when } from "/console/console.js";
 
 const main = document.getElementById("main");
 
@@ -81,13 +81,17 @@ function flagCard(flag, unmet) {
     form);
 }
 
+let retry;
+
 async function render(notice, kind = "notice") {
-  const [flags, history] = await Promise.all([api("/api/flags"), api("/api/flags/history?limit=50")]);
+  clearTimeout(retry);
+  const [flags, history, instances] = await Promise.all([api("/api/flags"), api("/api/flags/history?limit=50"),
+    api("/api/instances")]);
   if (!flags.ok || !history.ok) {
-    showMessage(main, "error", "Could not load the flags.");
+    retry = loadFailed(main, flags.ok ? history : flags, "The flags", () => render());
     return;
   }
-  const content = [];
+  const content = [fleetNote(instances) ?? ""];
   if (notice) content.push(el("div", { class: kind, role: "status", id: "notice" }, notice));
   for (const flag of flags.json.flags) content.push(flagCard(flag, flags.json.unmet[flag.gate]));
   content.push(el("h2", {}, "History"));

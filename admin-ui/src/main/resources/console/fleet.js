@@ -1,30 +1,57 @@
-import { api, el, page, showMessage, svg, when } from "/console/console.js";
+import { api, el, loadFailed, page, showMessage, svg, when } from "/console/console.js";
 
 const main = document.getElementById("main");
 const SERIES = [["requests", "#0a58ca"], ["unavailable", "#dc6803"], ["resets", "#b42318"]];
 const UNITS = { requests: "requests", unavailable: "503s", resets: "resets" };
 
-// One small line chart per series: the instance's per-heartbeat requests, 503s and resets served.
-function sparkline(instanceId, traffic, field, color) {
-  const width = 120, height = 24;
-  const values = traffic.map(sample => sample[field]);
-  const max = Math.max(1, ...values);
-  const step = values.length > 1 ? width / (values.length - 1) : width;
-  const points = values.map((v, i) => `${(i * step).toFixed(1)},${(height - 2 - (height - 4) * v / max).toFixed(1)}`);
+// A span of seconds as the axes and captions write it: "0.3 s", "45 s", "2.5 min".
+function span(seconds) {
+  return seconds >= 120 ? `${(seconds / 60).toFixed(1)} min` : `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+}
+
+// One small line chart per series: the instance's per-heartbeat requests, 503s and resets served, with
+// its axes written on it: the peak and 0 on the y axis with the unit, and on the x axis how long ago
+// the first point was and the last ("now" for a live instance; a silent one's last beat is dated).
+function sparkline(view, field, color, heartbeatSeconds) {
+  const r = view.report;
+  const width = 220, height = 54, left = 26, right = 4, top = 4, bottom = 13;
+  const values = r.traffic.map(sample => sample[field]);
+  const peak = Math.max(0, ...values);
+  const max = Math.max(1, peak);
+  const plotWidth = width - left - right, plotHeight = height - top - bottom;
+  const step = values.length > 1 ? plotWidth / (values.length - 1) : 0;
+  const points = values.map((v, i) => [left + i * step, top + plotHeight - plotHeight * v / max]);
   const total = values.reduce((sum, v) => sum + v, 0);
+  const lastAgo = view.gone || view.stale ? view.secondsSinceSeen : 0;
+  const firstAgo = lastAgo + Math.max(values.length - 1, 0) * heartbeatSeconds;
+  const end = lastAgo ? `−${span(lastAgo)}` : "now";
+  const unit = `${UNITS[field]}/beat`;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
-    class: `sparkline sparkline-${field}`, "data-total": total });
-  root.append(svg("title", {}, `${instanceId}: ${total} ${UNITS[field]} over ${values.length} heartbeats (peak ${Math.max(0, ...values)})`));
+    class: `sparkline sparkline-${field}`, "data-total": total,
+    "aria-label": `${r.instanceId}: ${UNITS[field]} per ${heartbeatSeconds} s heartbeat, 0 to ${peak}, `
+      + `from −${span(firstAgo)} to ${end}` });
+  root.append(svg("title", {}, `${r.instanceId}: ${total} ${UNITS[field]} over ${values.length} heartbeats (peak ${peak})`));
+  const axis = { stroke: "#98a2b3", "stroke-width": 1 };
+  root.append(svg("line", { x1: left, y1: top, x2: left, y2: top + plotHeight, ...axis }));
+  root.append(svg("line", { x1: left, y1: top + plotHeight, x2: width - right, y2: top + plotHeight, ...axis }));
+  const label = (cls, x, y, anchor, text) =>
+    svg("text", { class: cls, x, y, "text-anchor": anchor, "font-size": 9, fill: "#475467" }, text);
+  root.append(label("y-max", left - 3, top + 7, "end", String(peak)),
+    label("y-min", left - 3, top + plotHeight, "end", "0"),
+    label("y-unit", left + 3, top + 8, "start", unit));
+  if (values.length) {
+    root.append(label("x-start", left, height - 2, "start", `−${span(firstAgo)}`),
+      label("x-end", width - right, height - 2, "end", end));
+  }
   if (values.length === 1) {
     // One beat so far (or the last one before it went silent): a dot, since a line needs two points.
-    const [x, y] = points[0].split(",");
-    root.append(svg("circle", { cx: x, cy: y, r: 2, fill: color }));
+    root.append(svg("circle", { cx: points[0][0], cy: points[0][1].toFixed(1), r: 2, fill: color }));
   } else if (values.length) {
-    root.append(svg("polyline", { points: points.join(" "), fill: "none", stroke: color, "stroke-width": 1.5 }));
+    root.append(svg("polyline", { points: points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "),
+      fill: "none", stroke: color, "stroke-width": 1.5 }));
   }
-  // The scale, written out: each chart is drawn to its own peak, so one 503 and sixty resets differ in the label.
   return el("div", { class: "spark" }, root,
-    el("small", { class: `scale scale-${field}` }, `peak ${Math.max(0, ...values)} ${UNITS[field]}/beat, ${total} in all`));
+    el("small", { class: `scale scale-${field}` }, `peak ${peak} ${unit}, ${total} in all`));
 }
 
 // The gates a live instance applies now. A gone or stale instance's are only what it last reported:
@@ -90,9 +117,8 @@ function changeFeed(view) {
 function timeScale(traffic, heartbeatSeconds) {
   const beats = traffic.length;
   if (!beats) return el("small", { class: "time-scale" }, "no traffic reported yet");
-  const seconds = beats * heartbeatSeconds;
-  const span = seconds >= 120 ? `${(seconds / 60).toFixed(1)} min` : `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
-  return el("small", { class: "time-scale" }, `time → last ${beats} beat(s), ${span}, one point per ${heartbeatSeconds} s`);
+  return el("small", { class: "time-scale" },
+    `time → last ${beats} beat(s), ${span(beats * heartbeatSeconds)}, one point per ${heartbeatSeconds} s`);
 }
 
 function row(view, heartbeatSeconds) {
@@ -108,7 +134,7 @@ function row(view, heartbeatSeconds) {
     pool(r),
     el("td", {}, `${r.websocketConnections} connections, ${r.websocketSubscriptions} subscriptions`),
     el("td", {}, String(r.incrementalPermitsUsed)),
-    el("td", { class: "sparklines" }, SERIES.map(([field, color]) => sparkline(r.instanceId, r.traffic, field, color)),
+    el("td", { class: "sparklines" }, SERIES.map(([field, color]) => sparkline(view, field, color, heartbeatSeconds)),
       timeScale(r.traffic, heartbeatSeconds)));
 }
 
@@ -182,8 +208,11 @@ async function render(notice) {
   const reply = await api("/api/instances");
   if (!reply.ok) {
     const message = reply.json?.message ?? `HTTP ${reply.status}`;
-    if (lastFleet) draw(lastFleet, staleBanner(message));
-    else showMessage(main, "error", reply.json?.message ?? "Could not load the fleet view.");
+    if (!lastFleet) {
+      refresh = loadFailed(main, reply, "The fleet", render);
+      return;
+    }
+    draw(lastFleet, staleBanner(message));
     refresh = setTimeout(render, 5000);
     return;
   }

@@ -1,4 +1,4 @@
-import { api, el, page, showMessage, table, when } from "/console/console.js";
+import { api, el, loadFailed, page, showMessage, table, when } from "/console/console.js";
 
 const main = document.getElementById("main");
 const yes = flag => el("span", { class: flag ? "ok" : "bad" }, flag ? "yes" : "no");
@@ -46,9 +46,10 @@ function pendingList(pending, output) {
 let refresh;
 
 async function render(notice) {
+  clearTimeout(refresh);
   const reply = await api("/api/migrations");
   if (!reply.ok) {
-    showMessage(main, "error", "Could not load the ledger.");
+    refresh = loadFailed(main, reply, "The migration ledger", () => render());
     return;
   }
   const m = reply.json;

@@ -1,4 +1,4 @@
-import { api, el, page, showMessage } from "/console/console.js";
+import { api, el, fleetNote, loadFailed, page, showMessage } from "/console/console.js";
 
 const main = document.getElementById("main");
 
@@ -37,10 +37,18 @@ async function run(body, output) {
     r.sql ? el("pre", { id: "rollback-sql" }, r.sql) : "");
 }
 
+let retry;
+
 async function render() {
-  const migrations = await api("/api/migrations");
-  const tag = migrations.json?.rollbackTag ?? "before-incremental";
-  const present = migrations.json?.rollbackTagPresent;
+  clearTimeout(retry);
+  // Without the ledger the page cannot say whether the tag is there: no form until it can.
+  const [migrations, instances] = await Promise.all([api("/api/migrations"), api("/api/instances")]);
+  if (!migrations.ok) {
+    retry = loadFailed(main, migrations, "The rollback's ledger", render);
+    return;
+  }
+  const tag = migrations.json.rollbackTag;
+  const present = migrations.json.rollbackTagPresent;
   const reason = el("input", { type: "text", id: "reason", required: true });
   const confirm = el("input", { type: "text", id: "confirm", autocomplete: "off" });
   const force = el("input", { type: "checkbox", id: "force" });
@@ -64,6 +72,7 @@ async function render() {
     run({ confirm: "yes", reason: reason.value, force: force.checked }, output);
   });
   main.replaceChildren(
+    fleetNote(instances) ?? "",
     el("p", {}, "Rollback first turns the incremental gate off for every relay instance (an override, recorded in the flag history), ",
       `waits until every instance has seen it, then rolls the schema back to the Liquibase tag ${tag}. A dry run changes nothing.`),
     el("p", {}, "Tag in the ledger: ", el("strong", { class: present ? "ok" : "bad" }, present ? "present" : "missing")),

@@ -61,6 +61,17 @@ final class Browser implements AutoCloseable {
                         By.className("who"), "Signed in as olivia-oncall"));
     }
 
+    /** Opens {@code page} (e.g. "fleet.html") and waits until it drew its content; @return the text of its main */
+    String open(String adminUrl, String page) {
+        driver.get(adminUrl + "/console/" + page);
+        waiting().until(d -> !mainText().isBlank() && !mainText().startsWith("Loading"));
+        return mainText();
+    }
+
+    String mainText() {
+        return driver.findElement(By.id("main")).getText();
+    }
+
     WebDriverWait waiting() {
         return new WebDriverWait(driver, Duration.ofSeconds(15));
     }

@@ -145,10 +145,7 @@ class ConsoleStatesTest {
     private static Map<String, String> everyPage(String state) {
         Map<String, String> texts = new java.util.LinkedHashMap<>();
         for (String page : PAGES) {
-            browser.driver.get(RELAY.adminUrl() + "/console/" + page);
-            browser.waiting()
-                    .until(driver -> !mainText().isBlank() && !mainText().startsWith("Loading"));
-            String text = mainText();
+            String text = browser.open(RELAY.adminUrl(), page);
             assertThat(text).as("%s in state %s", page, state).doesNotContain("[object", "undefined", "NaN");
             if (page.equals("migrations.html")) {
                 // The pending changesets are what this page is for; the screenshot shows them, not the header.
@@ -161,7 +158,7 @@ class ConsoleStatesTest {
     }
 
     private static String mainText() {
-        return browser.driver.findElement(By.id("main")).getText();
+        return browser.mainText();
     }
 
     private static AdminClient admin() {
