@@ -26,6 +26,17 @@ final class ReplayGuardSql {
             WHERE nip98_replay_guard.expires_at < clock_timestamp()
             """;
 
+    /**
+     * {@link #RECORD} inside a signed write's transaction: the same decision, without turning off the
+     * flush wait, which would apply to the write's commit too.
+     */
+    static final String RECORD_IN_TRANSACTION = """
+            /* ReplayGuard.recordInTransaction */ INSERT INTO nip98_replay_guard (event_id, expires_at)
+            VALUES (?, to_timestamp(?) + make_interval(secs => ?))
+            ON CONFLICT (event_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
+            WHERE nip98_replay_guard.expires_at < clock_timestamp()
+            """;
+
     static final String PURGE_EXPIRED = """
             /* ReplayGuard.purgeExpired */ DELETE FROM nip98_replay_guard WHERE expires_at < clock_timestamp()
             """;
