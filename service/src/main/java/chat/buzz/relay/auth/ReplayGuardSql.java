@@ -18,21 +18,11 @@ final class ReplayGuardSql {
      * (docs/decisions.md, "HTTP"). Parameters: the auth event id, its created_at in seconds, and how
      * many seconds after created_at the entry is kept.
      */
+    // A signed write inserts the same row in its own statement: events.EventStore's INSERT_WITH_TOKEN.
     static final String RECORD = """
             /* ReplayGuard.record */ INSERT INTO nip98_replay_guard (event_id, expires_at)
             SELECT ?, to_timestamp(?) + make_interval(secs => ?)
             FROM (SELECT set_config('synchronous_commit', 'off', true)) AS without_flush_wait
-            ON CONFLICT (event_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
-            WHERE nip98_replay_guard.expires_at < clock_timestamp()
-            """;
-
-    /**
-     * {@link #RECORD} inside a signed write's transaction: the same decision, without turning off the
-     * flush wait, which would apply to the write's commit too.
-     */
-    static final String RECORD_IN_TRANSACTION = """
-            /* ReplayGuard.recordInTransaction */ INSERT INTO nip98_replay_guard (event_id, expires_at)
-            VALUES (?, to_timestamp(?) + make_interval(secs => ?))
             ON CONFLICT (event_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
             WHERE nip98_replay_guard.expires_at < clock_timestamp()
             """;

@@ -87,9 +87,8 @@ public final class EventWriter {
         for (int attempt = 1; ; attempt++) {
             try {
                 return jdbi.inTransaction(handle -> {
-                    token.claimIn(handle);
                     EventStore events = EventStore.on(handle);
-                    if (!events.store(caller.community().id(), event)) {
+                    if (!events.store(caller.community().id(), event, token)) {
                         // Event ids are global; the same event sent to another community was not applied there.
                         if (events.communityOf(event.id())
                                 .filter(id -> id == caller.community().id())
