@@ -4,7 +4,6 @@ import chat.buzz.protocol.Nip98Verifier;
 import chat.buzz.protocol.SchnorrVerifiers;
 import chat.buzz.relay.database.BackgroundFailures;
 import chat.buzz.relay.identity.RelayConfig;
-import io.dropwizard.auth.AuthDynamicFeature;
 import io.dropwizard.auth.AuthValueFactoryProvider;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.Managed;
@@ -28,14 +27,17 @@ public final class AuthFeature {
         // Chosen here, at start, rather than by the first signed request.
         LOG.info("BIP-340 signature checks: {}", SchnorrVerifiers.choice());
         ReplayGuard replayGuard = guard.isRedis() ? redis(environment, guard, clock) : new PostgresReplayGuard(jdbi);
-        Nip98AuthFilter filter = new Nip98AuthFilter(
-                new Nip98Verifier(clock),
-                replayGuard,
-                new RequestBodies(relay.getMaxBodyBytes()),
-                relay.getPublicScheme(),
-                Duration.ofSeconds(relay.getReplayWindowSeconds()),
-                environment.metrics());
-        environment.jersey().register(new AuthDynamicFeature(filter));
+        Nip98Verifier verifier = new Nip98Verifier(clock);
+        RequestBodies bodies = new RequestBodies(relay.getMaxBodyBytes());
+        Duration window = Duration.ofSeconds(relay.getReplayWindowSeconds());
+        GuardVerdicts verdicts = new GuardVerdicts(environment.metrics());
+        environment
+                .jersey()
+                .register(new SignedRoutes(
+                        new Nip98AuthFilter(
+                                verifier, replayGuard, bodies, relay.getPublicScheme(), window, verdicts, false),
+                        new Nip98AuthFilter(
+                                verifier, replayGuard, bodies, relay.getPublicScheme(), window, verdicts, true)));
         environment.jersey().register(new AuthValueFactoryProvider.Binder<>(Caller.class));
         if (replayGuard instanceof PostgresReplayGuard) {
             // Redis expires its keys itself.

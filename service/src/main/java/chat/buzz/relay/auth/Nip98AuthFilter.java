@@ -7,9 +7,6 @@ import chat.buzz.protocol.Nip98Verifier;
 import chat.buzz.relay.community.Community;
 import chat.buzz.relay.community.TenancyFilter;
 import chat.buzz.relay.proxy.PublicOrigin;
-import chat.buzz.relay.web.Refusal;
-import com.codahale.metrics.Counter;
-import com.codahale.metrics.MetricRegistry;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.WebApplicationException;
@@ -22,9 +19,10 @@ import java.security.Principal;
 import java.time.Duration;
 
 /**
- * PROTOCOL 2.1: signed HTTP. Registered through Dropwizard's AuthDynamicFeature, so it guards
- * exactly the resource methods that take an {@code @Auth Caller}. Checks run in the contract's order;
- * the replay guard comes last because it is the only check that writes.
+ * PROTOCOL 2.1: signed HTTP. Registered through {@link SignedRoutes}, so it guards exactly the resource
+ * methods that take an {@code @Auth Caller}. Checks run in the contract's order; the replay guard comes
+ * last because it is the only check that writes. On a route that records the token in its own write
+ * ({@link RecordsReplayToken}) with the guard in PostgreSQL, this filter leaves the token to it.
  */
 @Priority(Priorities.AUTHENTICATION)
 public final class Nip98AuthFilter implements ContainerRequestFilter {
@@ -33,9 +31,8 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
     private final RequestBodies bodies;
     private final String publicScheme;
     private final Duration replayWindow;
-    private final Counter guardAccepted;
-    private final Counter guardReplayed;
-    private final Counter guardFailed;
+    private final GuardVerdicts verdicts;
+    private final boolean leavesTokenToWrite;
 
     public Nip98AuthFilter(
             Nip98Verifier verifier,
@@ -43,16 +40,16 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
             RequestBodies bodies,
             String publicScheme,
             Duration replayWindow,
-            MetricRegistry metrics) {
+            GuardVerdicts verdicts,
+            boolean leavesTokenToWrite) {
         this.verifier = verifier;
         this.replayGuard = replayGuard;
         this.bodies = bodies;
         this.publicScheme = publicScheme;
         this.replayWindow = replayWindow;
-        // The replay guard's verdicts on /metrics: failed is the guard itself failing (its store unreachable).
-        this.guardAccepted = metrics.counter("buzz.nip98.replay-guard.accepted");
-        this.guardReplayed = metrics.counter("buzz.nip98.replay-guard.replayed");
-        this.guardFailed = metrics.counter("buzz.nip98.replay-guard.failed");
+        this.verdicts = verdicts;
+        // Only a guard in the write's own database can join the write's transaction.
+        this.leavesTokenToWrite = leavesTokenToWrite && replayGuard instanceof PostgresReplayGuard;
     }
 
     @Override
@@ -70,16 +67,17 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
         } catch (Nip98Exception e) {
             throw unauthorized(ErrorCodes.NIP98_PREFIX + e.getMessage());
         }
-        boolean firstUse;
-        try {
-            firstUse = replayGuard.firstUse(result.eventId(), result.createdAt(), replayWindow);
-        } catch (RuntimeException e) {
-            guardFailed.inc();
-            throw e;
-        }
-        (firstUse ? guardAccepted : guardReplayed).inc();
-        if (!firstUse) {
-            throw unauthorized(ErrorCodes.NIP98_REPLAY);
+        if (leavesTokenToWrite) {
+            request.setProperty(
+                    ReplayToken.ATTRIBUTE,
+                    new TransactionalReplayToken(
+                            (PostgresReplayGuard) replayGuard,
+                            result.eventId(),
+                            result.createdAt(),
+                            replayWindow,
+                            verdicts));
+        } else {
+            verdicts.require(() -> replayGuard.firstUse(result.eventId(), result.createdAt(), replayWindow));
         }
         Caller caller = new Caller(result.pubkey(), community);
         boolean secure = "https".equals(publicOrigin(request).scheme());
@@ -122,6 +120,6 @@ public final class Nip98AuthFilter implements ContainerRequestFilter {
     }
 
     private static WebApplicationException unauthorized(String reason) {
-        return new WebApplicationException(Refusal.bare(401, reason).response());
+        return GuardVerdicts.unauthorized(reason);
     }
 }

@@ -17,7 +17,7 @@ public final class PostgresReplayGuard implements ReplayGuard {
     /** One statement in its own transaction (autocommit), committed before this returns. */
     @Override
     public boolean firstUse(String authEventId, long createdAtSeconds, Duration window) {
-        double keepSeconds = window.plus(MARGIN).toMillis() / 1000.0;
+        double keepSeconds = keepSeconds(window);
         try {
             return jdbi.withHandle(handle -> record(handle.getConnection(), authEventId, createdAtSeconds, keepSeconds))
                     == 1;
@@ -25,6 +25,10 @@ public final class PostgresReplayGuard implements ReplayGuard {
             // The cause stays on the chain, where DatabaseFaults tells an unreachable database from a bug.
             throw new IllegalStateException("the replay guard's insert failed", e);
         }
+    }
+
+    static double keepSeconds(Duration window) {
+        return window.plus(MARGIN).toMillis() / 1000.0;
     }
 
     private static int record(Connection connection, String authEventId, long createdAtSeconds, double keepSeconds)

@@ -18,6 +18,7 @@ final class ReplayGuardSql {
      * (docs/decisions.md, "HTTP"). Parameters: the auth event id, its created_at in seconds, and how
      * many seconds after created_at the entry is kept.
      */
+    // A signed write inserts the same row in its own statement: events.EventStore's INSERT_WITH_TOKEN.
     static final String RECORD = """
             /* ReplayGuard.record */ INSERT INTO nip98_replay_guard (event_id, expires_at)
             SELECT ?, to_timestamp(?) + make_interval(secs => ?)

@@ -5,6 +5,7 @@ import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.MalformedEventException;
 import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.auth.ReplayToken;
 import chat.buzz.relay.database.PlainStatements.StatementFailure;
 import chat.buzz.relay.web.Utf8;
 import java.nio.charset.CharacterCodingException;
@@ -16,7 +17,10 @@ import org.jdbi.v3.core.JdbiException;
 
 /**
  * POST /events: validates an event, then applies it in one transaction, so a write commits
- * whole or not at all. The event row goes in first: an exact resubmission finds it and is a duplicate.
+ * whole or not at all. The request's replay token goes in first (PROTOCOL 2.1 step 6, so an accepted
+ * write commits once), then the event row: an exact resubmission finds it and is a duplicate. A write
+ * refused still uses its token, recorded on its own; one the database fails leaves nothing behind
+ * (docs/decisions.md, "The replay guard of a write").
  */
 public final class EventWriter {
     static final long MAX_FUTURE_SECONDS = 15 * 60;
@@ -32,21 +36,27 @@ public final class EventWriter {
         this.clock = clock;
     }
 
-    public WriteResult write(Caller caller, byte[] body) {
+    public WriteResult write(Caller caller, ReplayToken token, byte[] body) {
         Event event;
         try {
             event = Event.parse(Utf8.decodeStrict(body));
         } catch (CharacterCodingException e) {
-            return WriteResult.rejected(null, WriteRejection.invalid("body is not valid UTF-8"));
+            return refused(token, null, WriteRejection.invalid("body is not valid UTF-8"));
         } catch (MalformedEventException e) {
-            return WriteResult.rejected(null, WriteRejection.invalid(e.getMessage()));
+            return refused(token, null, WriteRejection.invalid(e.getMessage()));
         }
         try {
             EventHandler handler = validate(caller, event);
-            return apply(caller, event, handler);
+            return apply(caller, token, event, handler);
         } catch (WriteRejection rejection) {
-            return WriteResult.rejected(event.id(), rejection);
+            return refused(token, event.id(), rejection);
         }
+    }
+
+    /** The refusal's transaction, if it had one, rolled back with the token: a replay is still a replay. */
+    private static WriteResult refused(ReplayToken token, String eventId, WriteRejection rejection) {
+        token.claim();
+        return WriteResult.rejected(eventId, rejection);
     }
 
     private EventHandler validate(Caller caller, Event event) {
@@ -73,12 +83,12 @@ public final class EventWriter {
         return handler;
     }
 
-    private WriteResult apply(Caller caller, Event event, EventHandler handler) {
+    private WriteResult apply(Caller caller, ReplayToken token, Event event, EventHandler handler) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return jdbi.inTransaction(handle -> {
                     EventStore events = EventStore.on(handle);
-                    if (!events.store(caller.community().id(), event)) {
+                    if (!events.store(caller.community().id(), event, token)) {
                         // Event ids are global; the same event sent to another community was not applied there.
                         if (events.communityOf(event.id())
                                 .filter(id -> id == caller.community().id())

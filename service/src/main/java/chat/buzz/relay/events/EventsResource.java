@@ -3,6 +3,8 @@ package chat.buzz.relay.events;
 import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.Event;
 import chat.buzz.relay.auth.Caller;
+import chat.buzz.relay.auth.RecordsReplayToken;
+import chat.buzz.relay.auth.ReplayToken;
 import chat.buzz.relay.web.OutageReply;
 import chat.buzz.relay.web.Utf8;
 import com.codahale.metrics.annotation.ExceptionMetered;
@@ -12,6 +14,8 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.CharacterCodingException;
@@ -31,8 +35,9 @@ public final class EventsResource {
     @POST
     @Timed
     @ExceptionMetered
-    public Response publish(@Auth Caller caller, byte[] body) {
-        WriteResult result = writer.write(caller, body == null ? new byte[0] : body);
+    @RecordsReplayToken
+    public Response publish(@Auth Caller caller, @Context ContainerRequestContext request, byte[] body) {
+        WriteResult result = writer.write(caller, ReplayToken.of(request), body == null ? new byte[0] : body);
         outcomes.count(result.reply());
         Response.ResponseBuilder response = Response.status(result.status()).entity(result.reply());
         result.retryAfterSeconds().ifPresent(seconds -> response.header("Retry-After", seconds));
