@@ -11,8 +11,10 @@ class SqlTest {
     void fillsEveryPlaceholderAndLeavesOperatorsAndParametersAlone() {
         String filled = Sql.fill(
                 "SELECT <column> FROM t WHERE a <> :a AND <condition> AND <column> IS NOT NULL",
-                "column", "t.x",
-                "condition", "t.y < 3 AND t.z > 1");
+                "column",
+                "t.x",
+                "condition",
+                "t.y < 3 AND t.z > 1");
 
         assertThat(filled).isEqualTo("SELECT t.x FROM t WHERE a <> :a AND t.y < 3 AND t.z > 1 AND t.x IS NOT NULL");
     }
