@@ -76,7 +76,7 @@ final class BootstrapHeads {
                 "inScope",
                 IncrementalQueries.inScope(scoped),
                 "writerXid",
-                IncrementalQueries.writerXid("a"),
+                DeltaCandidatesSql.writerXid("a"),
                 "discoverable",
                 discoverableHead("a", "e", "c", scoped));
         return queries.positioned(sql, scope, after)

@@ -5,7 +5,6 @@ import static chat.buzz.relay.access.AccessHistorySql.heldInChannelAt;
 import static chat.buzz.relay.access.AccessHistorySql.membershipDecidedAtChange;
 import static chat.buzz.relay.access.AccessSql.liveHead;
 import static chat.buzz.relay.access.AccessSql.membershipDecidesDiscovery;
-import static chat.buzz.relay.incremental.IncrementalQueries.writerXid;
 
 import chat.buzz.relay.access.AccessHistorySql.ChangeSide;
 import chat.buzz.relay.database.Sql;
@@ -20,6 +19,21 @@ import java.util.Map;
  */
 final class DeltaCandidatesSql {
     private DeltaCandidatesSql() {}
+
+    /**
+     * The 64-bit id of the transaction that wrote a row version. Row xids are 32 bits; they are widened
+     * against this page's snapshot xmax, which no visible row's xid can be a full wrap behind. Relies on
+     * the relay's writes using no subtransactions: a snapshot's in-progress list names top-level
+     * transactions only.
+     */
+    private static final String WRITER_XID = """
+            CAST(:xmax AS bigint) - ((CAST(:xmax AS bigint) - CAST(CAST(<alias>.xmin AS text) AS bigint)) % 4294967296 \
+            + 4294967296) % 4294967296""";
+
+    /** {@link #WRITER_XID} of the row {@code alias}. */
+    static String writerXid(String alias) {
+        return Sql.fill(WRITER_XID, "alias", alias);
+    }
 
     /**
      * The heads a membership or policy change stands for, as lateral {@code h}: the live heads of the

@@ -33,21 +33,6 @@ public final class IncrementalQueries {
 
     static final int HEAD_SOURCE = 0;
 
-    /**
-     * The 64-bit id of the transaction that wrote a row version. Row xids are 32 bits; they are widened
-     * against this page's snapshot xmax, which no visible row's xid can be a full wrap behind. Relies on
-     * the relay's writes using no subtransactions: a snapshot's in-progress list names top-level
-     * transactions only.
-     */
-    private static final String WRITER_XID = """
-            CAST(:xmax AS bigint) - ((CAST(:xmax AS bigint) - CAST(CAST(<alias>.xmin AS text) AS bigint)) % 4294967296 \
-            + 4294967296) % 4294967296""";
-
-    /** {@link #WRITER_XID} of the row {@code alias}. */
-    static String writerXid(String alias) {
-        return Sql.fill(WRITER_XID, "alias", alias);
-    }
-
     private final Handle handle;
     private final long community;
     private final String reader;
