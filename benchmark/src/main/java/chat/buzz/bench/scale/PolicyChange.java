@@ -1,16 +1,19 @@
 package chat.buzz.bench.scale;
 
+import static chat.buzz.bench.scale.PolicyChangeSteps.awaitSubscribers;
+import static chat.buzz.bench.scale.PolicyChangeSteps.each;
+import static chat.buzz.bench.scale.PolicyChangeSteps.makePrivate;
+import static chat.buzz.bench.scale.PolicyChangeSteps.pause;
+import static chat.buzz.bench.scale.PolicyChangeSteps.policyMode;
+
 import chat.buzz.bench.Load;
 import chat.buzz.bench.ProcessCpu;
 import chat.buzz.bench.RelayOptions;
 import chat.buzz.bench.SignedCalls;
 import chat.buzz.bench.Timings;
-import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
-import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
-import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,11 +22,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
@@ -216,17 +217,6 @@ public final class PolicyChange implements Callable<Integer> {
         return 0;
     }
 
-    /** NIP-11 {@code policy_changes} (PROTOCOL 6): what this relay says it does; a relay without it resets. */
-    private static String policyMode(SignedCalls calls) throws Exception {
-        HttpResponse<String> info = calls.http().send(calls.information(), HttpResponse.BodyHandlers.ofString());
-        JsonNode mode = SignedCalls.JSON
-                .readTree(info.body())
-                .path("artifacts")
-                .path("incremental")
-                .path("policy_changes");
-        return mode.isMissingNode() ? "reset" : mode.asText();
-    }
-
     /**
      * One change before the measured one, of another open channel of the subscribers' scope, after which
      * every client has run a delta session and every subscriber holds D again; nothing of it is measured. The measured change then meets
@@ -299,61 +289,5 @@ public final class PolicyChange implements Callable<Integer> {
             subscribers.add(subscriber);
         }
         return subscribers;
-    }
-
-    /** Until every subscriber holds the expected D or the deadline: each one's time from the change. */
-    private static Timings awaitSubscribers(
-            List<SyncSubscriber> subscribers, JsonNode expected, long begin, long deadline)
-            throws InterruptedException {
-        Timings times = new Timings();
-        List<SyncSubscriber> waiting = new ArrayList<>(subscribers);
-        String digest = expected.path("digest").asText();
-        long count = expected.path("count").asLong();
-        while (!waiting.isEmpty() && System.nanoTime() < deadline) {
-            for (int i = waiting.size() - 1; i >= 0; i--) {
-                if (waiting.get(i).holds(digest, count)) {
-                    times.add(System.nanoTime() - begin);
-                    waiting.remove(i);
-                }
-            }
-            TimeUnit.MILLISECONDS.sleep(20); // polling the subscribers' stores, bounded by the deadline
-        }
-        return times;
-    }
-
-    /** A 9002 edit (PROTOCOL 3.1): the channel's visibility becomes private. */
-    private static String makePrivate(NostrKeys owner, UUID channel) {
-        return owner.sign(
-                        Kinds.EDIT_CHANNEL,
-                        System.currentTimeMillis() / 1000,
-                        List.of(List.of(Tags.CHANNEL, channel.toString()), List.of(Tags.VISIBILITY, "private")),
-                        "")
-                .toJson();
-    }
-
-    private interface Step {
-        void run(IncrementalClient client);
-    }
-
-    /** Every client's step on the pool (4 threads: the relay's default incremental bulkhead), all awaited. */
-    private static void each(ExecutorService pool, List<IncrementalClient> clients, Step step) throws Exception {
-        List<Future<?>> running = new ArrayList<>();
-        for (IncrementalClient client : clients) {
-            running.add(pool.submit(() -> step.run(client)));
-        }
-        for (Future<?> one : running) {
-            one.get();
-        }
-    }
-
-    /** Between a client's rounds: a client polls, it does not spin. */
-    private static boolean pause() {
-        try {
-            TimeUnit.MILLISECONDS.sleep(100);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }

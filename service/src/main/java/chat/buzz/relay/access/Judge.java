@@ -1,6 +1,8 @@
 package chat.buzz.relay.access;
 
+import chat.buzz.relay.database.Sql;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -192,16 +194,19 @@ public final class Judge {
      * only for heads the reader could have held, and are false or null for every other.
      */
     public static String facts(String head, String event, String channel, String left, Reader reader) {
-        return FACTS.replace("<inD>", reader.discoverableHead(head, event, channel))
-                .replace("<couldHaveHeld>", reader.couldHaveHeld(head))
-                .replace("<toldLeft>", reader.toldLeft(head))
-                .replace("<leftReadable>", AccessSql.readable(left, reader.terms()))
-                .replace("<channelReadable>", AccessSql.readable(channel, reader.terms()))
-                .replace("<leftInD>", reader.channelInD(left))
-                .replace("<channelInD>", reader.channelInD(channel))
-                .replace("<left>", left)
-                .replace("<head>", head)
-                .replace("<channel>", channel);
+        return Sql.fill(
+                FACTS,
+                Map.of(
+                        "inD", reader.discoverableHead(head, event, channel),
+                        "couldHaveHeld", reader.couldHaveHeld(head),
+                        "toldLeft", reader.toldLeft(head),
+                        "leftReadable", AccessSql.readable(left, reader.terms()),
+                        "channelReadable", AccessSql.readable(channel, reader.terms()),
+                        "leftInD", reader.channelInD(left),
+                        "channelInD", reader.channelInD(channel),
+                        "left", left,
+                        "head", head,
+                        "channel", channel));
     }
 
     /**

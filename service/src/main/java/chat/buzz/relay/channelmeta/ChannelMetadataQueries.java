@@ -1,6 +1,7 @@
 package chat.buzz.relay.channelmeta;
 
 import chat.buzz.relay.access.AccessSql;
+import chat.buzz.relay.database.Sql;
 
 /** The SQL of channel-metadata reads (PROTOCOL 4.6). Who sees which channel comes from {@link AccessSql}. */
 final class ChannelMetadataQueries {
@@ -14,7 +15,7 @@ final class ChannelMetadataQueries {
      * {@code :settings} and {@code :members} (whether 39000, and 39001 or 39002, are asked for) and, with
      * {@code <channelFilter>}, {@code :channels}.
      */
-    static final String CHANNELS = """
+    private static final String CHANNELS = """
             WITH listed AS (
                 SELECT c.id, c.name, c.visibility, c.unlisted, c.ttl_seconds, c.about, c.picture,
                        CAST(floor(extract(epoch FROM c.settings_modified_at)) AS bigint) AS settings_at,
@@ -36,14 +37,20 @@ final class ChannelMetadataQueries {
             ORDER BY w.newest DESC, w.id
             LIMIT :limit""";
 
-    static final String CHANNEL_FILTER = "AND c.id = ANY (CAST(:channels AS uuid[]))";
+    private static final String CHANNEL_FILTER = "AND c.id = ANY (CAST(:channels AS uuid[]))";
 
     /**
-     * With {@code #d} every named channel the reader can read (knowing the id is enough for an unlisted
-     * one); without, the discovery rule at channel level, TTL channels included: the same rule as the
-     * artifact mode "current".
+     * {@link #CHANNELS} for a read that names channels by {@code #d} or not, and restricts them to
+     * {@code :channels} or not. With {@code #d} every named channel the reader can read (knowing the id
+     * is enough for an unlisted one); without, the discovery rule at channel level, TTL channels
+     * included: the same rule as the artifact mode "current".
      */
-    static String channelRule(boolean named) {
-        return AccessSql.currentChannel("c", named);
+    static String channels(boolean named, boolean restricted) {
+        return Sql.fill(
+                CHANNELS,
+                "channelRule",
+                AccessSql.currentChannel("c", named),
+                "channelFilter",
+                restricted ? CHANNEL_FILTER : "");
     }
 }

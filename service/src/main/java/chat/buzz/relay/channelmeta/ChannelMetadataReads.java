@@ -120,9 +120,7 @@ public final class ChannelMetadataReads {
     private List<ChannelRow> channels(long community, String reader, ChannelMetadataFilter filter, boolean named) {
         boolean restricted = !filter.channels().isEmpty();
         return transaction.run(placement, handle -> {
-            Query query = handle.createQuery(ChannelMetadataQueries.CHANNELS)
-                    .define("channelRule", ChannelMetadataQueries.channelRule(named))
-                    .define("channelFilter", restricted ? ChannelMetadataQueries.CHANNEL_FILTER : "")
+            Query query = handle.createQuery(ChannelMetadataQueries.channels(named, restricted))
                     .bind("community", community)
                     .bind("reader", reader)
                     .bind("since", filter.since())

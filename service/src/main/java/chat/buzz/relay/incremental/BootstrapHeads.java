@@ -2,6 +2,7 @@ package chat.buzz.relay.incremental;
 
 import static chat.buzz.relay.access.AccessSql.discoverableHead;
 
+import chat.buzz.relay.database.Sql;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.util.List;
 import java.util.Optional;
@@ -39,7 +40,8 @@ final class BootstrapHeads {
      * a page (perhaps empty, with {@code more}) within the statement budget.
      */
     Optional<Position> horizon(List<String> scope, Position after, int examine) {
-        return queries.positioned(BOOTSTRAP_HORIZON, scope, after)
+        String sql = Sql.fill(BOOTSTRAP_HORIZON, "inScope", IncrementalQueries.inScope(!scope.isEmpty()));
+        return queries.positioned(sql, scope, after)
                 .bind("examine", examine)
                 .map((rs, ctx) ->
                         new Position(rs.getLong("micros"), rs.getInt("source"), rs.getObject("d", UUID.class)))
@@ -68,9 +70,16 @@ final class BootstrapHeads {
      * {@code fetch} of them; a sparse reader's stops at {@code examine} (see {@link #horizon}).
      */
     ResultIterable<ChangeRow> page(List<String> scope, Position after, long snapshotXmax, int fetch, int examine) {
-        return queries.positioned(BOOTSTRAP, scope, after)
-                .define("writerXid", IncrementalQueries.WRITER_XID.formatted("a"))
-                .define("discoverable", discoverableHead("a", "e", "c", !scope.isEmpty()))
+        boolean scoped = !scope.isEmpty();
+        String sql = Sql.fill(
+                BOOTSTRAP,
+                "inScope",
+                IncrementalQueries.inScope(scoped),
+                "writerXid",
+                DeltaCandidatesSql.writerXid("a"),
+                "discoverable",
+                discoverableHead("a", "e", "c", scoped));
+        return queries.positioned(sql, scope, after)
                 .bind("xmax", snapshotXmax)
                 .bind("fetch", fetch)
                 .bind("examine", examine)

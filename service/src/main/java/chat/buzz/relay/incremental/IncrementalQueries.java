@@ -7,6 +7,7 @@ import static chat.buzz.relay.access.AccessSql.readableHead;
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.database.ReadTransaction;
+import chat.buzz.relay.database.Sql;
 import chat.buzz.relay.incremental.Cursor.Position;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -31,16 +32,6 @@ public final class IncrementalQueries {
     static final int PAGE_ROWS_PER_FETCH = 64;
 
     static final int HEAD_SOURCE = 0;
-
-    /**
-     * The 64-bit id of the transaction that wrote a row version. Row xids are 32 bits; they are widened
-     * against this page's snapshot xmax, which no visible row's xid can be a full wrap behind. Relies on
-     * the relay's writes using no subtransactions: a snapshot's in-progress list names top-level
-     * transactions only.
-     */
-    static final String WRITER_XID =
-            "CAST(:xmax AS bigint) - ((CAST(:xmax AS bigint) - CAST(CAST(%s.xmin AS text) AS bigint)) %% 4294967296"
-                    + " + 4294967296) %% 4294967296";
 
     private final Handle handle;
     private final long community;
@@ -152,6 +143,20 @@ public final class IncrementalQueries {
             LIMIT :fetch
             """;
 
+    private static final String JUDGE_CANDIDATES_UNSCOPED = judgeCandidates(false);
+    private static final String JUDGE_CANDIDATES_SCOPED = judgeCandidates(true);
+
+    private static String judgeCandidates(boolean scoped) {
+        return Sql.fill(
+                JUDGE_CANDIDATES,
+                "lastMovedFrom",
+                lastMovedFrom("a"),
+                "facts",
+                Judge.facts("a", "e", "c", "mc", Judge.Reader.boundAfterSession(scoped)),
+                "verdict",
+                Judge.verdictColumns("k.upsert_sent"));
+    }
+
     /**
      * Delta: the candidates (see {@link DeltaCandidates}) judged by {@link Judge} with the session's
      * floor and what its previous session saw (so what that session removed is not removed again); a candidate whose verdict is nothing takes no room in the page. Candidates are not
@@ -161,10 +166,7 @@ public final class IncrementalQueries {
     ResultIterable<ChangeRow> delta(
             List<String> scope, List<DeltaCandidates.Candidate> candidates, long floor, PriorSession prior, int fetch) {
         boolean scoped = !scope.isEmpty();
-        Query query = handle.createQuery(JUDGE_CANDIDATES)
-                .define("lastMovedFrom", lastMovedFrom("a"))
-                .define("facts", Judge.facts("a", "e", "c", "mc", Judge.Reader.boundAfterSession(scoped)))
-                .define("verdict", Judge.verdictColumns("k.upsert_sent"))
+        Query query = handle.createQuery(scoped ? JUDGE_CANDIDATES_SCOPED : JUDGE_CANDIDATES_UNSCOPED)
                 .bind("community", community)
                 .bind("reader", reader)
                 .bind("floor", floor)
@@ -220,8 +222,10 @@ public final class IncrementalQueries {
             """;
 
     DigestRow digest(List<String> scope) {
-        return scoped(handle.createQuery(DIGEST), scope)
-                .define("discoverable", discoverableHead("a", "e", "c", !scope.isEmpty()))
+        boolean scoped = !scope.isEmpty();
+        String sql =
+                Sql.fill(DIGEST, "inScope", inScope(scoped), "discoverable", discoverableHead("a", "e", "c", scoped));
+        return scoped(handle.createQuery(sql), scope)
                 .bind("reader", reader)
                 .map((rs, ctx) -> new DigestRow(rs.getLong("count"), rs.getString("bits")))
                 .one();
@@ -244,10 +248,11 @@ public final class IncrementalQueries {
             ORDER BY q.ord
             """;
 
+    private static final String KNOWN_IDS_FILLED = Sql.fill(
+            KNOWN_IDS, "readable", readableHead("a", "e", "c"), "removeReason", Judge.knownIdRemoveReason("a", "c"));
+
     public List<KnownIdRow> knownIds(List<String> ids) {
-        return handle.createQuery(KNOWN_IDS)
-                .define("readable", readableHead("a", "e", "c"))
-                .define("removeReason", Judge.knownIdRemoveReason("a", "c"))
+        return handle.createQuery(KNOWN_IDS_FILLED)
                 .bind("community", community)
                 .bind("reader", reader)
                 .bindArray("ids", String.class, ids)
@@ -269,9 +274,13 @@ public final class IncrementalQueries {
                 .bind("afterD", after.d());
     }
 
+    /** What fills {@code <inScope>}: heads {@code a} in the scope's channels, or nothing without a scope. */
+    static String inScope(boolean scoped) {
+        return scoped ? "AND a.channel_id = ANY (CAST(:scope AS uuid[]))" : "";
+    }
+
     private Query scoped(Query query, List<String> scope) {
-        query.bind("community", community)
-                .define("inScope", scope.isEmpty() ? "" : "AND a.channel_id = ANY (CAST(:scope AS uuid[]))");
+        query.bind("community", community);
         if (!scope.isEmpty()) {
             query.bindArray("scope", String.class, scope);
         }

@@ -1,16 +1,20 @@
 package chat.buzz.relay.sync;
 
 import chat.buzz.relay.access.AccessHistorySql;
+import chat.buzz.relay.access.AccessHistorySql.ChangeSide;
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.access.ReaderTerms;
 import chat.buzz.relay.changes.PolicyChangeDirection;
-import org.jdbi.v3.core.statement.Query;
+import chat.buzz.relay.database.Sql;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Every SQL statement of WebSocket sync, one text block each. Who may see what is never decided here:
  * the {@code <...>} fragments come from the access package, the same ones incremental reads use, and
- * {@link #judgedFor} and {@link #readersJudged} fill them in. Heads are aliased {@code a}, their events
+ * {@link #judgedFor} and {@link #readersJudged} fill them in with {@link Sql#fill}; {@code <judged>} is
+ * {@link #JUDGED}, filled with the same fragments. Heads are aliased {@code a}, their events
  * {@code e}, their channels {@code c}, the channel an artifact last left by a move {@code mc}.
  */
 final class SyncQueries {
@@ -67,7 +71,8 @@ final class SyncQueries {
             """;
 
     /** One artifact as one reader sees it now. */
-    static final String HEAD_FOR_READER = JUDGED + """
+    static final String HEAD_FOR_READER = """
+            <judged>
             WHERE a.community_id = :community AND a.d = :d
             """;
 
@@ -77,7 +82,9 @@ final class SyncQueries {
      * drop, only where membership decides discovery ({@code <membershipDecidesDiscovery>}): leaving an
      * open listed channel takes nothing away.
      */
-    static final String LEFT_CHANNEL_CHUNK = "SELECT * FROM (" + JUDGED + """
+    static final String LEFT_CHANNEL_CHUNK = """
+            SELECT * FROM (
+            <judged>
             WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after
               AND <membershipDecidesDiscovery>
             ORDER BY a.d) v
@@ -92,7 +99,9 @@ final class SyncQueries {
      * verdict now is a removal. A reader whose D the change did not touch (a former member already told,
      * a subscriber that never held the channel) hears nothing of it (PROTOCOL 4.4, 5).
      */
-    static final String LEFT_AT_CHANGE_CHUNK = "SELECT * FROM (" + JUDGED + """
+    static final String LEFT_AT_CHANGE_CHUNK = """
+            SELECT * FROM (
+            <judged>
             JOIN channel_settings_history sh ON sh.id = :settings AND sh.channel_id = c.id
             WHERE a.community_id = :community AND a.channel_id = :only AND a.d > :after
               AND <inDBefore> AND <heldAtChange>
@@ -107,7 +116,8 @@ final class SyncQueries {
      * the readers are the arrays {@code :pubkeys}, {@code :floors} and {@code :scopes} (channel ids
      * joined by commas, NULL for no scope). The head's JSON comes once, on the first row that may see it.
      */
-    static final String HEAD_FOR_READERS = JUDGED + """
+    static final String HEAD_FOR_READERS = """
+            <judged>
             WHERE a.community_id = :community AND a.d = :d
             ORDER BY r.ord
             """;
@@ -117,7 +127,9 @@ final class SyncQueries {
      * enough to judge whole ({@link #CHANNEL_HEADS_UP_TO}): {@link #LEFT_AT_CHANGE_CHUNK} for the readers
      * of a fan-out, one row per reader ({@code ord}) and removed artifact.
      */
-    static final String LEFT_AT_CHANGE_FOR_READERS = "SELECT * FROM (" + JUDGED + """
+    static final String LEFT_AT_CHANGE_FOR_READERS = """
+            SELECT * FROM (
+            <judged>
             JOIN channel_settings_history sh ON sh.id = :settings AND sh.channel_id = c.id
             WHERE a.community_id = :community AND a.channel_id = :only
               AND <inDBefore> AND <heldAtChange>) v
@@ -161,40 +173,56 @@ final class SyncQueries {
             FROM communities WHERE id = :community
             """;
 
-    /** The access fragments of {@link #SNAPSHOT_CHUNK}, {@link #HEAD_FOR_READER} or {@link #LEFT_CHANNEL_CHUNK}. */
-    static Query judgedFor(Query query, boolean scoped) {
-        return judged(query, Judge.Reader.bound(scoped))
-                .define("ord", "")
-                .define("firstToSee", "")
-                .define("readers", "")
-                .define("discoverable", AccessSql.discoverableHead("a", "e", "c", scoped))
-                .define("membershipDecidesDiscovery", AccessSql.membershipDecidesDiscovery("c", scoped))
-                .define("settingsChangedSinceJoined", AccessHistorySql.settingsChangedSinceJoinedInWindow("c"));
+    /**
+     * {@code statement} ({@link #SNAPSHOT_CHUNK}, {@link #ENTERED_CHUNK}, {@link #HEAD_FOR_READER},
+     * {@link #LEFT_CHANNEL_CHUNK} or {@link #LEFT_AT_CHANGE_CHUNK}) with its access fragments, for one
+     * reader bound as parameters.
+     */
+    static String judgedFor(String statement, boolean scoped) {
+        Map<String, String> fragments = judgedFragments(Judge.Reader.bound(scoped));
+        fragments.put("ord", "");
+        fragments.put("firstToSee", "");
+        fragments.put("readers", "");
+        fragments.put("discoverable", AccessSql.discoverableHead("a", "e", "c", scoped));
+        fragments.put("membershipDecidesDiscovery", AccessSql.membershipDecidesDiscovery("c", scoped));
+        fragments.put("settingsChangedSinceJoined", AccessHistorySql.settingsChangedSinceJoinedInWindow("c"));
+        fragments.put("inDBefore", AccessHistorySql.channelInDAtChange("sh", "c", ChangeSide.BEFORE, scoped));
+        return fill(statement, fragments);
     }
 
     /**
-     * The access fragments of {@link #HEAD_FOR_READERS}, {@link #LEFT_AT_CHANGE_FOR_READERS} and
-     * {@link #ENTERED_FOR_READERS}: each row of {@code r} is one reader.
+     * {@code statement} ({@link #HEAD_FOR_READERS}, {@link #LEFT_AT_CHANGE_FOR_READERS} or
+     * {@link #ENTERED_FOR_READERS}) with its access fragments: each row of {@code r} is one reader.
      */
-    static Query readersJudged(Query query) {
+    static String readersJudged(String statement) {
         ReaderTerms reader = ReaderTerms.columnsOf("r");
-        return judged(query, Judge.Reader.columnsOf("r"))
-                .define("ord", "r.ord,")
-                .define("firstToSee", "AND r.ord = min(r.ord) FILTER (WHERE jf.in_d) OVER (PARTITION BY a.d)")
-                .define("readers", """
-                        CROSS JOIN (SELECT k.pubkey, k.floor, CAST(string_to_array(k.scopes, ',') AS uuid[]) AS scope, k.ord
-                                    FROM unnest(CAST(:pubkeys AS text[]), CAST(:floors AS bigint[]), CAST(:scopes AS text[]))
-                                         WITH ORDINALITY AS k(pubkey, floor, scopes, ord)) r""")
-                .define("discoverable", AccessSql.discoverableHead("a", "e", "c", reader))
-                .define(
-                        "inDBefore",
-                        AccessHistorySql.channelInDAtChange("sh", "c", AccessHistorySql.ChangeSide.BEFORE, reader))
-                .define("heldAtChange", AccessHistorySql.heldInChannelAt("a", "sh.channel_id", "sh.changed_at"));
+        Map<String, String> fragments = judgedFragments(Judge.Reader.columnsOf("r"));
+        fragments.put("ord", "r.ord,");
+        fragments.put("firstToSee", "AND r.ord = min(r.ord) FILTER (WHERE jf.in_d) OVER (PARTITION BY a.d)");
+        fragments.put("readers", READERS);
+        fragments.put("discoverable", AccessSql.discoverableHead("a", "e", "c", reader));
+        fragments.put("inDBefore", AccessHistorySql.channelInDAtChange("sh", "c", ChangeSide.BEFORE, reader));
+        return fill(statement, fragments);
     }
 
-    private static Query judged(Query query, Judge.Reader reader) {
-        return query.define("facts", Judge.facts("a", "e", "c", "mc", reader))
-                .define("verdict", Judge.verdictColumns("false"))
-                .define("lastMovedFrom", AccessSql.lastMovedFrom("a"));
+    /** The readers of a fan-out as rows of {@code r}, numbered from 1 in {@code ord}. */
+    private static final String READERS = """
+            CROSS JOIN (SELECT k.pubkey, k.floor, CAST(string_to_array(k.scopes, ',') AS uuid[]) AS scope, k.ord
+                        FROM unnest(CAST(:pubkeys AS text[]), CAST(:floors AS bigint[]), CAST(:scopes AS text[]))
+                             WITH ORDINALITY AS k(pubkey, floor, scopes, ord)) r""";
+
+    private static Map<String, String> judgedFragments(Judge.Reader reader) {
+        Map<String, String> fragments = new HashMap<>();
+        fragments.put("facts", Judge.facts("a", "e", "c", "mc", reader));
+        fragments.put("verdict", Judge.verdictColumns("false"));
+        fragments.put("lastMovedFrom", AccessSql.lastMovedFrom("a"));
+        fragments.put("heldAtChange", AccessHistorySql.heldInChannelAt("a", "sh.channel_id", "sh.changed_at"));
+        return fragments;
+    }
+
+    /** {@link #JUDGED} filled first, as {@code <judged>}, then the statement with the same fragments. */
+    private static String fill(String statement, Map<String, String> fragments) {
+        fragments.put("judged", Sql.fill(JUDGED, fragments));
+        return Sql.fill(statement, fragments);
     }
 }

@@ -1,6 +1,5 @@
 package chat.buzz.relay.sync;
 
-import chat.buzz.relay.access.AccessHistorySql;
 import chat.buzz.relay.access.AccessSql;
 import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.access.Overlap;
@@ -100,7 +99,6 @@ final class SyncReads {
         liveAccessQueries.increment();
         return transaction.run(handle -> keyset(
                         forReader(handle, SyncQueries.ENTERED_CHUNK, community, reader, filter), channel, after, chunk)
-                .define("inDBefore", inDBeforeChange(filter))
                 .bind("settings", settings)
                 .map(SyncReads::row)
                 .list());
@@ -122,8 +120,6 @@ final class SyncReads {
                         channel,
                         after,
                         chunk)
-                .define("inDBefore", inDBeforeChange(filter))
-                .define("heldAtChange", AccessHistorySql.heldInChannelAt("a", "sh.channel_id", "sh.changed_at"))
                 .bind("floor", floor)
                 .bind("settings", settings)
                 .map(SyncReads::readerView)
@@ -157,7 +153,7 @@ final class SyncReads {
 
     /** {@code statement} judged for one reader bound as {@code :reader}, with its scope if it has one. */
     private static Query forReader(Handle handle, String statement, long community, String reader, SyncFilter filter) {
-        return bindScope(SyncQueries.judgedFor(handle.createQuery(statement), filter.scoped()), filter)
+        return bindScope(handle.createQuery(SyncQueries.judgedFor(statement, filter.scoped())), filter)
                 .bind("community", community)
                 .bind("reader", reader);
     }
@@ -167,11 +163,6 @@ final class SyncReads {
         return query.bind("only", only)
                 .bind("after", after == null ? FIRST : after)
                 .bind("chunk", chunk);
-    }
-
-    /** Whether the channel was in the reader's D just before the policy change {@code sh}. */
-    private static String inDBeforeChange(SyncFilter filter) {
-        return AccessHistorySql.channelInDAtChange("sh", "c", AccessHistorySql.ChangeSide.BEFORE, filter.scoped());
     }
 
     /**
@@ -235,7 +226,7 @@ final class SyncReads {
 
     /** {@code statement} judged for each of {@code readers}, the rows of {@code r} in their order from 1. */
     private static Query forReaders(Handle handle, String statement, long community, List<Judging> readers) {
-        return SyncQueries.readersJudged(handle.createQuery(statement))
+        return handle.createQuery(SyncQueries.readersJudged(statement))
                 .bind("community", community)
                 .bindArray(
                         "pubkeys",
