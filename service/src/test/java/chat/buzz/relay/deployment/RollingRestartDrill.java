@@ -41,13 +41,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * says (SIGTERM one, start it again, wait for /health/ready, then the other), under signed writes,
  * signed reads and a following client (the client library over WebSocket) throughout: no request
  * fails, no accepted write is lost, and the follower reconnects without a disconnection it would
- * report. RollingRestartBehindNginxTest runs it behind the shipped nginx, RollingRestartBehindHaproxyTest behind the
- * shipped HAProxy (behind Caddy it failed 6 requests: docs/deployment.md). The follower must be live again
- * within 5 s of each disconnection (issue 39).
+ * report. RollingRestartBehindNginxTest runs it behind the shipped nginx (behind Caddy it failed 6 requests: docs/deployment.md).
  */
 final class RollingRestartDrill {
     private static final int WRITERS = 3;
-    private static final Duration LIVE_AGAIN_WITHIN = Duration.ofSeconds(5);
 
     /** Starts the shipped proxy configuration in front of {@code upstreams} (host:port each). */
     @FunctionalInterface
@@ -122,8 +119,6 @@ final class RollingRestartDrill {
                 return null;
             }));
             await().atMost(Duration.ofMinutes(2)).until(following::live);
-            LiveGaps gaps = new LiveGaps(following::live);
-            running.add(load.submit(() -> gaps.watch(stop)));
             await().atMost(Duration.ofMinutes(2)).until(() -> accepted.size() >= 30 || !failures.isEmpty());
 
             for (int i = 0; i < relays.size(); i++) {
@@ -142,9 +137,7 @@ final class RollingRestartDrill {
                 task.get(1, TimeUnit.MINUTES);
             }
 
-            assertThat(failures)
-                    .as("requests that failed through the proxy\n--- proxy log ---\n%s", front.log())
-                    .isEmpty();
+            assertThat(failures).as("requests that failed through the proxy").isEmpty();
             assertThat(reads.get()).isPositive();
             SyncClient store = followed;
             await().atMost(Duration.ofMinutes(1))
@@ -155,9 +148,6 @@ final class RollingRestartDrill {
                     .as("disconnections the follower reported")
                     .isEmpty();
             assertThat(notes).contains("the relay instance is restarting; connecting again");
-            assertThat(gaps.longest())
-                    .as("the longest time the follower was not live (issue 39: live again within 5 s)")
-                    .isLessThanOrEqualTo(LIVE_AGAIN_WITHIN);
         } finally {
             stop.set(true);
             if (follower != null) {
@@ -204,8 +194,10 @@ final class RollingRestartDrill {
             UUID d = newId();
             Event event = Nostr.revision(keys, d, channel, "create", null, "task " + d);
             try {
-                RelayClient.Reply reply =
-                        HungInstanceBehindHaproxyTest.signedUntilNotReplayed(() -> client.publish(keys, event));
+                RelayClient.Reply reply = client.publish(keys, event);
+                if (reply.status() == 401 && reply.body().contains("replay")) {
+                    reply = client.publish(keys, event);
+                }
                 if (reply.status() == 200) {
                     accepted.put(d.toString(), event.id());
                 } else {
@@ -218,14 +210,13 @@ final class RollingRestartDrill {
         return null;
     }
 
-    /** Signed reads of the channel list until stopped, signed again when refused as a replay. */
+    /** Signed reads of the channel list until stopped. */
     private static Void read(
             RelayClient client, AtomicBoolean stop, AtomicInteger reads, ConcurrentLinkedQueue<String> failures) {
         NostrKeys keys = NostrKeys.generate();
         while (!stop.get()) {
             try {
-                RelayClient.Reply reply = HungInstanceBehindHaproxyTest.signedUntilNotReplayed(
-                        () -> client.query(keys, "[{\"kinds\":[39000]}]"));
+                RelayClient.Reply reply = client.query(keys, "[{\"kinds\":[39000]}]");
                 if (reply.status() == 200) {
                     reads.incrementAndGet();
                 } else {
