@@ -151,7 +151,7 @@ final class ReaderStreams {
                 context.reads().leftChannelChunk(community(), owner.reader(), filter, floor, channel, after, chunk));
     }
 
-    private List<BulkStream.Framed> removalFrames(List<SyncReads.ReaderView> removed) {
+    private List<BulkStream.Framed> removalFrames(List<SyncStatements.ReaderView> removed) {
         return removed.stream()
                 .map(row -> BulkStream.Framed.removal(
                         row.d(), Frames.event(id, context.removals().removal(row.d(), row.verdict()))))

@@ -34,7 +34,7 @@ final class Subscription {
     private ScheduledFuture<?> snapshotDeadline; // set by start(), before the first run
 
     /** Published for the fan-out once the snapshot is done and its floor is set. */
-    private volatile SyncReads.Judging judging;
+    private volatile SyncStatements.Judging judging;
 
     Subscription(SyncSession owner, SyncContext context, String id, SyncFilter filter) {
         this.owner = owner;
@@ -62,7 +62,7 @@ final class Subscription {
     }
 
     /** Who the fan-out judges live changes for, or null while the snapshot streams or once ended. */
-    SyncReads.Judging judging() {
+    SyncStatements.Judging judging() {
         return judging;
     }
 
@@ -190,7 +190,7 @@ final class Subscription {
     private void bulkFinished() {
         bulk = null;
         if (phase == SubscriptionPhase.SNAPSHOT_STREAMING) {
-            judging = new SyncReads.Judging(owner.reader(), floor, filter.scope());
+            judging = new SyncStatements.Judging(owner.reader(), floor, filter.scope());
             snapshotEnded();
         }
         phase = SubscriptionPhase.LIVE;

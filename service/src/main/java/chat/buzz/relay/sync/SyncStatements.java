@@ -18,7 +18,7 @@ import org.jdbi.v3.core.statement.Query;
 import org.jdbi.v3.core.statement.StatementContext;
 
 /** Runs the statements of {@link SyncQueries}; one short query per call under the statement budget. */
-final class SyncReads {
+final class SyncStatements {
     /**
      * A head as one reader sees it now.
      *
@@ -49,7 +49,7 @@ final class SyncReads {
     private final long overlapSeconds;
 
     /** @param overlapSeconds the incremental overlap: how late a change's commit may become visible after its stamp */
-    SyncReads(Jdbi jdbi, long statementBudgetMillis, long overlapSeconds) {
+    SyncStatements(Jdbi jdbi, long statementBudgetMillis, long overlapSeconds) {
         this.overlapSeconds = overlapSeconds;
         // Each call is one statement, so it needs no snapshot longer than that statement's; the budget
         // keeps any subscriber, however often it re-sends REQ, from starting a query that runs longer.
@@ -86,7 +86,7 @@ final class SyncReads {
         return transaction.run(handle -> keyset(
                         forReader(handle, SyncQueries.SNAPSHOT_CHUNK, community, reader, filter), only, after, chunk)
                 .bind("floor", floor)
-                .map(SyncReads::row)
+                .map(SyncStatements::row)
                 .list());
     }
 
@@ -101,7 +101,7 @@ final class SyncReads {
                         forReader(handle, SyncQueries.ENTERED_CHUNK, community, reader, filter), channel, after, chunk)
                 .define("inDBefore", inDBeforeChange(filter))
                 .bind("settings", settings)
-                .map(SyncReads::row)
+                .map(SyncStatements::row)
                 .list());
     }
 
@@ -125,7 +125,7 @@ final class SyncReads {
                 .define("heldAtChange", AccessHistorySql.heldInChannelAt("a", "sh.channel_id", "sh.changed_at"))
                 .bind("floor", floor)
                 .bind("settings", settings)
-                .map(SyncReads::readerView)
+                .map(SyncStatements::readerView)
                 .list());
     }
 
@@ -141,7 +141,7 @@ final class SyncReads {
                         after,
                         chunk)
                 .bind("floor", floor)
-                .map(SyncReads::readerView)
+                .map(SyncStatements::readerView)
                 .list());
     }
 
@@ -150,7 +150,7 @@ final class SyncReads {
         return transaction.run(handle -> forReader(handle, SyncQueries.HEAD_FOR_READER, community, reader, filter)
                 .bind("floor", floor)
                 .bind("d", d)
-                .map(SyncReads::readerView)
+                .map(SyncStatements::readerView)
                 .findOne());
     }
 
@@ -181,7 +181,7 @@ final class SyncReads {
         liveAccessQueries.increment();
         return transaction.run(handle -> forReaders(handle, SyncQueries.HEAD_FOR_READERS, community, readers)
                 .bind("d", d)
-                .map(SyncReads::readerView)
+                .map(SyncStatements::readerView)
                 .list());
     }
 
@@ -200,7 +200,12 @@ final class SyncReads {
      */
     List<ReadersView> leftAtChangeForReaders(long community, long settings, UUID channel, List<Judging> readers) {
         return settingsForReaders(
-                SyncQueries.LEFT_AT_CHANGE_FOR_READERS, community, settings, channel, readers, SyncReads::readerView);
+                SyncQueries.LEFT_AT_CHANGE_FOR_READERS,
+                community,
+                settings,
+                channel,
+                readers,
+                SyncStatements::readerView);
     }
 
     /**
@@ -247,7 +252,7 @@ final class SyncReads {
                 .bindArray(
                         "scopes",
                         String.class,
-                        readers.stream().map(SyncReads::scopeList).toArray());
+                        readers.stream().map(SyncStatements::scopeList).toArray());
     }
 
     private static String scopeList(Judging reader) {
