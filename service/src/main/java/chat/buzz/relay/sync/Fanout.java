@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.changes.PolicyChangeDirection;
@@ -77,7 +78,7 @@ final class Fanout {
             return NOTHING;
         }
         return switch (change.kind()) {
-            case POLICY -> () -> subscriptions.forEach(s -> s.close("sync_reset: policy changed"));
+            case POLICY -> () -> subscriptions.forEach(s -> s.close(ErrorCodes.SYNC_RESET_POLICY_CHANGED));
             // Each subscription whose scope holds the channel judges the channel's artifacts itself.
             case MEMBER -> () -> subscriptions.forEach(s -> s.offer(change));
             case SETTINGS -> {

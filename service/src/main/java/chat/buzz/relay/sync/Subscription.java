@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.gate.Gate;
 import java.util.List;
@@ -207,7 +208,7 @@ final class Subscription {
                 return Inbox.Wake.ANY;
             }
             if (!context.gates().isEnabled(Gate.SYNC)) {
-                end("sync_unavailable: WebSocket sync was turned off");
+                end(ErrorCodes.SYNC_UNAVAILABLE_TURNED_OFF);
                 return Inbox.Wake.NEVER;
             }
             apply(change);
@@ -237,7 +238,7 @@ final class Subscription {
                 }
             }
             case MEMBER -> bulk = admitted(streams.memberChanged(change, floor));
-            case POLICY -> end("sync_reset: policy changed");
+            case POLICY -> end(ErrorCodes.SYNC_RESET_POLICY_CHANGED);
             case SETTINGS -> bulk = admitted(streams.settingsChanged(change, floor));
             case CHANNEL -> {} // a new or renamed channel changes no artifact's discoverability
         }
