@@ -38,7 +38,7 @@ public final class IncrementalReads implements IncrementalMode {
     private final Gates gates;
     private final CursorCodec cursors;
     private final ReadCapacity capacity;
-    private final SyncStatistics statistics;
+    private final IncrementalReadStatistics statistics;
     private final long overlapMicros;
 
     public IncrementalReads(
@@ -46,7 +46,7 @@ public final class IncrementalReads implements IncrementalMode {
             Gates gates,
             CursorCodec cursors,
             ReadCapacity capacity,
-            SyncStatistics statistics,
+            IncrementalReadStatistics statistics,
             IncrementalConfig config) {
         this.transaction = new ReadTransaction(
                 nodes, ReadTransaction.Isolation.REPEATABLE_READ, config.getStatementBudgetMillis());

@@ -3,7 +3,7 @@ package chat.buzz.relay.ops;
 import chat.buzz.relay.changes.PolicyChangeEntriesSent;
 import chat.buzz.relay.channel.PolicyChangeRefusals;
 import chat.buzz.relay.database.BackgroundFailures;
-import chat.buzz.relay.incremental.SyncStatistics;
+import chat.buzz.relay.incremental.IncrementalReadStatistics;
 import com.codahale.metrics.MetricRegistry;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * counted here too: the refused write's transaction rolls back, so it cannot record them itself. So are
  * the entries sent for a policy change delivered as entries, per change: readers write nothing.
  */
-public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChangeRefusals, PolicyChangeEntriesSent {
+public final class DatabaseSyncStatistics
+        implements IncrementalReadStatistics, PolicyChangeRefusals, PolicyChangeEntriesSent {
     private static final String UNDEFINED_TABLE = "42P01";
 
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseSyncStatistics.class);
