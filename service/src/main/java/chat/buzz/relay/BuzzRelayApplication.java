@@ -22,8 +22,8 @@ import chat.buzz.relay.events.EventsResource;
 import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.FleetFeature;
 import chat.buzz.relay.fleet.InstanceName;
+import chat.buzz.relay.gate.DatabaseGates;
 import chat.buzz.relay.gate.FlagDao;
-import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.GateFeature;
 import chat.buzz.relay.health.Drain;
@@ -123,7 +123,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
         ScheduledExecutorService opsScheduler = OperationsFeature.scheduler(environment);
         IncrementalReadiness readiness = new IncrementalReadiness(jdbi);
-        FlagService gates = GateFeature.register(
+        DatabaseGates gates = GateFeature.register(
                 environment,
                 jdbi,
                 config.getGates(),

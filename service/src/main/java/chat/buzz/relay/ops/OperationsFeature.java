@@ -9,7 +9,7 @@ import chat.buzz.relay.changes.PolicyChangeRecorder;
 import chat.buzz.relay.database.RelayDatabase;
 import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.GateFlips;
-import chat.buzz.relay.gate.FlagService;
+import chat.buzz.relay.gate.DatabaseGates;
 import chat.buzz.relay.standby.StandbysResource;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -70,7 +70,7 @@ public final class OperationsFeature {
             RelayDatabase database,
             String changelog,
             Clock clock,
-            FlagService gates,
+            DatabaseGates gates,
             IncrementalReadiness readiness,
             Fleet fleet,
             StandbysResource standbys) {
