@@ -33,7 +33,7 @@ import chat.buzz.relay.incremental.IncrementalFeature;
 import chat.buzz.relay.info.InformationFeature;
 import chat.buzz.relay.metrics.PrometheusFeature;
 import chat.buzz.relay.ops.BurstDao;
-import chat.buzz.relay.ops.DatabaseSyncStatistics;
+import chat.buzz.relay.ops.DatabaseReadStatistics;
 import chat.buzz.relay.ops.IncrementalReadiness;
 import chat.buzz.relay.ops.OperationsFeature;
 import chat.buzz.relay.proxy.TrustedProxies;
@@ -132,7 +132,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 opsScheduler);
         StartupSummary.installOn(
                 environment.lifecycle(), instanceId, database.settings().getUrl(), gates);
-        DatabaseSyncStatistics statistics =
+        DatabaseReadStatistics statistics =
                 OperationsFeature.statistics(environment, database, instanceId, clock, config.getAdmin(), opsScheduler);
 
         EventsFeature.register(

@@ -39,15 +39,15 @@ public final class OperationsFeature {
     }
 
     /** Burst statistics, flushed to the database on a schedule and once more when the relay stops. */
-    public static DatabaseSyncStatistics statistics(
+    public static DatabaseReadStatistics statistics(
             Environment environment,
             RelayDatabase database,
             String instanceId,
             Clock clock,
             AdminConfig admin,
             ScheduledExecutorService scheduler) {
-        DatabaseSyncStatistics statistics =
-                new DatabaseSyncStatistics(database.jdbi(), instanceId, clock, environment.metrics());
+        DatabaseReadStatistics statistics =
+                new DatabaseReadStatistics(database.jdbi(), instanceId, clock, environment.metrics());
         statistics.flushEvery(scheduler, admin.getStatisticsFlush().toMilliseconds());
         environment.lifecycle().manage(new Managed() {
             @Override
