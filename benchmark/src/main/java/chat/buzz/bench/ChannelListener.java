@@ -1,5 +1,6 @@
 package chat.buzz.bench;
 
+import chat.buzz.protocol.FrameVerbs;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
 import java.net.http.WebSocket;
@@ -31,7 +32,7 @@ public abstract class ChannelListener implements WebSocket.Listener {
     protected void answerAuth(WebSocket socket, String challenge) {
         send(
                 socket,
-                "[\"AUTH\","
+                "[\"" + FrameVerbs.AUTH + "\","
                         + Nip42.authEvent(keys, url, challenge, System.currentTimeMillis() / 1000)
                                 .toJson() + "]");
     }
@@ -44,8 +45,8 @@ public abstract class ChannelListener implements WebSocket.Listener {
     protected void subscribe(WebSocket socket, String subscription, String moreKeys) {
         send(
                 socket,
-                "[\"REQ\",\"" + subscription + "\",{\"artifact\":\"sync\"" + (moreKeys.isEmpty() ? "" : "," + moreKeys)
-                        + "}]");
+                "[\"" + FrameVerbs.REQ + "\",\"" + subscription + "\",{\"artifact\":\"sync\""
+                        + (moreKeys.isEmpty() ? "" : "," + moreKeys) + "}]");
     }
 
     /**

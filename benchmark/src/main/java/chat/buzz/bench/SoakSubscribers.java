@@ -1,5 +1,7 @@
 package chat.buzz.bench;
 
+import chat.buzz.protocol.ErrorCodes;
+import chat.buzz.protocol.FrameVerbs;
 import chat.buzz.protocol.NostrKeys;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -57,14 +59,14 @@ final class SoakSubscribers implements AutoCloseable {
             try {
                 JsonNode message = JSON.readTree(text);
                 switch (message.path(0).asText()) {
-                    case "AUTH" -> answerAuth(socket, message.path(1).asText());
-                    case "OK" -> {
+                    case FrameVerbs.AUTH -> answerAuth(socket, message.path(1).asText());
+                    case FrameVerbs.OK -> {
                         authenticated.complete(null);
                         subscribe(socket);
                     }
-                    case "EVENT" -> events.incrementAndGet();
-                    case "CLOSED" -> {
-                        if (message.path(2).asText().startsWith("sync_reset:")) {
+                    case FrameVerbs.EVENT -> events.incrementAndGet();
+                    case FrameVerbs.CLOSED -> {
+                        if (message.path(2).asText().startsWith(ErrorCodes.SYNC_RESET_PREFIX)) {
                             resets.incrementAndGet();
                             subscribe(socket);
                         } else {

@@ -1,6 +1,7 @@
 package chat.buzz.client;
 
 import chat.buzz.protocol.ErrorCodes;
+import chat.buzz.protocol.FrameVerbs;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
@@ -145,8 +146,9 @@ public final class Follower implements AutoCloseable {
                     continue;
                 }
                 switch (message.verb()) {
-                    case "AUTH" -> connection.authenticate(frame.path(1).asText());
-                    case "OK" -> {
+                    case FrameVerbs.AUTH ->
+                        connection.authenticate(frame.path(1).asText());
+                    case FrameVerbs.OK -> {
                         if (!frame.path(2).asBoolean()) {
                             throw new RelayError(
                                     401,
@@ -159,7 +161,7 @@ public final class Follower implements AutoCloseable {
                         connection.subscribe(subscription, client.scope());
                         channels.subscribe(connection, "buzz-channels-" + subscriptions);
                     }
-                    case "EVENT" -> {
+                    case FrameVerbs.EVENT -> {
                         if (!frame.path(1).asText().equals(subscription)) {
                             continue;
                         }
@@ -178,7 +180,7 @@ public final class Follower implements AutoCloseable {
                             batch.flush();
                         }
                     }
-                    case "EOSE" -> {
+                    case FrameVerbs.EOSE -> {
                         if (frame.path(1).asText().equals(subscription) && initial != null) {
                             batch.flush();
                             reportGone(initial);
@@ -192,7 +194,7 @@ public final class Follower implements AutoCloseable {
                             current("live over WebSocket sync");
                         }
                     }
-                    case "CLOSED" -> {
+                    case FrameVerbs.CLOSED -> {
                         String reason = frame.path(2).asText();
                         if (!frame.path(1).asText().equals(subscription)) {
                             continue;
@@ -211,7 +213,7 @@ public final class Follower implements AutoCloseable {
                                     503, reason.split(":", 2)[0], "the relay closed the subscription: " + reason, null);
                         }
                     }
-                    case "NOTICE" ->
+                    case FrameVerbs.NOTICE ->
                         listener.note("relay notice: " + frame.path(1).asText());
                     default -> {}
                 }

@@ -1,6 +1,7 @@
 package chat.buzz.client;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.FrameVerbs;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Tags;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,14 +43,14 @@ final class LiveChannelMetadata {
             return false;
         }
         switch (frame.path(0).asText()) {
-            case "EVENT" -> event(Event.fromJson(frame.path(2)));
-            case "EOSE" -> {
+            case FrameVerbs.EVENT -> event(Event.fromJson(frame.path(2)));
+            case FrameVerbs.EOSE -> {
                 if (initial != null) {
                     store.replaceChannelMetadata(Optional.empty(), initial);
                     initial = null;
                 }
             }
-            case "CLOSED" -> {
+            case FrameVerbs.CLOSED -> {
                 listener.note("the relay closed the channel-metadata subscription ("
                         + frame.path(2).asText() + "); channel names may be out of date");
                 subscription = null;

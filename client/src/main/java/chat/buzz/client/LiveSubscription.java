@@ -1,6 +1,7 @@
 package chat.buzz.client;
 
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.FrameVerbs;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Nip42;
 import chat.buzz.protocol.NostrKeys;
@@ -95,7 +96,7 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
 
     void authenticate(String challenge) {
         Event auth = Nip42.authEvent(keys, url, challenge, System.currentTimeMillis() / 1000);
-        send("[\"AUTH\"," + auth.toJson() + "]");
+        send("[\"" + FrameVerbs.AUTH + "\"," + auth.toJson() + "]");
     }
 
     void subscribe(String id, List<String> scope) {
@@ -104,7 +105,8 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
             ArrayNode h = filter.putArray(Tags.FILTER_CHANNEL);
             scope.forEach(h::add);
         }
-        ArrayNode request = SignedHttp.JSON.createArrayNode().add("REQ").add(id).add(filter);
+        ArrayNode request =
+                SignedHttp.JSON.createArrayNode().add(FrameVerbs.REQ).add(id).add(filter);
         send(request.toString());
     }
 
@@ -115,11 +117,16 @@ final class LiveSubscription implements WebSocket.Listener, AutoCloseable {
                 .add(Kinds.CHANNEL_METADATA)
                 .add(Kinds.CHANNEL_ADMINS)
                 .add(Kinds.CHANNEL_MEMBERS);
-        send(SignedHttp.JSON.createArrayNode().add("REQ").add(id).add(filter).toString());
+        send(SignedHttp.JSON
+                .createArrayNode()
+                .add(FrameVerbs.REQ)
+                .add(id)
+                .add(filter)
+                .toString());
     }
 
     void unsubscribe(String id) {
-        send(SignedHttp.JSON.createArrayNode().add("CLOSE").add(id).toString());
+        send(SignedHttp.JSON.createArrayNode().add(FrameVerbs.CLOSE).add(id).toString());
     }
 
     private synchronized void send(String text) {

@@ -67,5 +67,29 @@ public final class ErrorCodes {
     /** The sync gate is off. */
     public static final String SYNC_UNAVAILABLE = "sync_unavailable";
 
+    public static final String SYNC_RESET_PREFIX = SYNC_RESET + ": ";
+    /** The whole text PROTOCOL 5 gives for a subscription ended because the policy stamp advanced. */
+    public static final String SYNC_RESET_POLICY_CHANGED = SYNC_RESET_PREFIX + "policy changed";
+
+    public static final String SYNC_UNAVAILABLE_PREFIX = SYNC_UNAVAILABLE + ": ";
+    /** A sync REQ that arrives while the gate is off. */
+    public static final String SYNC_UNAVAILABLE_AT_REQUEST =
+            SYNC_UNAVAILABLE_PREFIX + "WebSocket sync is turned off on this relay";
+    /** A live sync subscription ended because an operator turned the gate off after it began. */
+    public static final String SYNC_UNAVAILABLE_TURNED_OFF = SYNC_UNAVAILABLE_PREFIX + "WebSocket sync was turned off";
+
+    // Sections 2.2 and 5: the other prefixes of WebSocket OK, CLOSED and NOTICE messages (docs/protocol.md
+    // lists what each means); invalid:, blocked:, rate-limited: and restarting: are the ones above.
+    /** A REQ before a successful AUTH, a refused AUTH, or no AUTH within the time allowed. */
+    public static final String AUTH_REQUIRED_PREFIX = "auth-required: ";
+    /** The relay failed to serve a subscription (time budget, database): subscribe again with backoff. */
+    public static final String ERROR_PREFIX = "error: ";
+    /** A client EVENT: writes are signed HTTP only. */
+    public static final String UNSUPPORTED_PREFIX = "unsupported: ";
+    /** The connection's outgoing queue overflowed; the relay closes it. */
+    public static final String TOO_SLOW_PREFIX = "too slow: ";
+    /** No message or pong within the idle timeout; the relay closes the connection. */
+    public static final String IDLE_PREFIX = "idle: ";
+
     private ErrorCodes() {}
 }

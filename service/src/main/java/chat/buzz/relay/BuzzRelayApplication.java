@@ -22,8 +22,8 @@ import chat.buzz.relay.events.EventsResource;
 import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.FleetFeature;
 import chat.buzz.relay.fleet.InstanceName;
+import chat.buzz.relay.gate.DatabaseGates;
 import chat.buzz.relay.gate.FlagDao;
-import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.gate.GateFeature;
 import chat.buzz.relay.health.Drain;
@@ -33,7 +33,7 @@ import chat.buzz.relay.incremental.IncrementalFeature;
 import chat.buzz.relay.info.InformationFeature;
 import chat.buzz.relay.metrics.PrometheusFeature;
 import chat.buzz.relay.ops.BurstDao;
-import chat.buzz.relay.ops.DatabaseSyncStatistics;
+import chat.buzz.relay.ops.DatabaseReadStatistics;
 import chat.buzz.relay.ops.IncrementalReadiness;
 import chat.buzz.relay.ops.OperationsFeature;
 import chat.buzz.relay.proxy.TrustedProxies;
@@ -123,7 +123,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
 
         ScheduledExecutorService opsScheduler = OperationsFeature.scheduler(environment);
         IncrementalReadiness readiness = new IncrementalReadiness(jdbi);
-        FlagService gates = GateFeature.register(
+        DatabaseGates gates = GateFeature.register(
                 environment,
                 jdbi,
                 config.getGates(),
@@ -132,7 +132,7 @@ public class BuzzRelayApplication extends Application<BuzzRelayConfiguration> {
                 opsScheduler);
         StartupSummary.installOn(
                 environment.lifecycle(), instanceId, database.settings().getUrl(), gates);
-        DatabaseSyncStatistics statistics =
+        DatabaseReadStatistics statistics =
                 OperationsFeature.statistics(environment, database, instanceId, clock, config.getAdmin(), opsScheduler);
 
         EventsFeature.register(

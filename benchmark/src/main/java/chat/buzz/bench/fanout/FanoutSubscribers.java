@@ -2,6 +2,7 @@ package chat.buzz.bench.fanout;
 
 import chat.buzz.bench.ChannelListener;
 import chat.buzz.bench.Timings;
+import chat.buzz.protocol.FrameVerbs;
 import chat.buzz.protocol.NostrKeys;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -109,26 +110,26 @@ final class FanoutSubscribers implements AutoCloseable {
 
         @Override
         protected void onMessage(WebSocket socket, String text, long receivedNanos) {
-            if (text.startsWith("[\"EVENT\"")) {
+            if (text.startsWith("[\"" + FrameVerbs.EVENT + "\"")) {
                 Long sent = sentNanos.get(eventId(text));
                 if (sent != null) {
                     frames.add(receivedNanos - sent);
                 }
-            } else if (text.startsWith("[\"AUTH\"") && authenticate) {
+            } else if (text.startsWith("[\"" + FrameVerbs.AUTH + "\"") && authenticate) {
                 answerAuth(socket, text.substring(text.indexOf(",\"") + 2, text.lastIndexOf('"')));
-            } else if (text.startsWith("[\"OK\"") && authenticate) {
+            } else if (text.startsWith("[\"" + FrameVerbs.OK + "\"") && authenticate) {
                 if (text.contains(",true,")) {
                     subscribe(socket, "f");
                 } else {
                     lose("AUTH refused: " + text);
                 }
-            } else if (text.startsWith("[\"EOSE\"")) {
+            } else if (text.startsWith("[\"" + FrameVerbs.EOSE + "\"")) {
                 live.complete(null);
-            } else if (text.startsWith("[\"NOTICE\"")) {
+            } else if (text.startsWith("[\"" + FrameVerbs.NOTICE + "\"")) {
                 synchronized (this) {
                     notice = text;
                 }
-            } else if (text.startsWith("[\"CLOSED\"")) {
+            } else if (text.startsWith("[\"" + FrameVerbs.CLOSED + "\"")) {
                 lose(text);
             }
         }

@@ -1,5 +1,7 @@
 package chat.buzz.bench.fanout;
 
+import chat.buzz.protocol.ErrorCodes;
+import chat.buzz.protocol.FrameVerbs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.http.HttpServlet;
@@ -82,7 +84,7 @@ public final class NaiveRelay implements Callable<Integer> {
         String json = event.toString();
         subscriptions.forEach((session, subs) -> subs.forEach((id, filter) -> {
             if (matches(filter, event)) {
-                send(session, "[\"EVENT\"," + JSON.valueToTree(id) + "," + json + "]");
+                send(session, "[\"" + FrameVerbs.EVENT + "\"," + JSON.valueToTree(id) + "," + json + "]");
             }
         }));
     }
@@ -139,28 +141,28 @@ public final class NaiveRelay implements Callable<Integer> {
     private void handle(Session session, String text) throws IOException {
         JsonNode message = JSON.readTree(text);
         switch (message.path(0).asText()) {
-            case "EVENT" -> {
+            case FrameVerbs.EVENT -> {
                 publish(message.path(1));
-                send(session, "[\"OK\"," + message.path(1).path("id") + ",true,\"\"]");
+                send(session, "[\"" + FrameVerbs.OK + "\"," + message.path(1).path("id") + ",true,\"\"]");
             }
-            case "REQ" -> {
+            case FrameVerbs.REQ -> {
                 String id = message.path(1).asText();
                 JsonNode filter = message.path(2);
                 for (JsonNode event : stored) {
                     if (matches(filter, event)) {
-                        send(session, "[\"EVENT\"," + message.path(1) + "," + event + "]");
+                        send(session, "[\"" + FrameVerbs.EVENT + "\"," + message.path(1) + "," + event + "]");
                     }
                 }
-                send(session, "[\"EOSE\"," + message.path(1) + "]");
+                send(session, "[\"" + FrameVerbs.EOSE + "\"," + message.path(1) + "]");
                 subscriptions
                         .computeIfAbsent(session, s -> new ConcurrentHashMap<>())
                         .put(id, filter);
             }
-            case "CLOSE" ->
+            case FrameVerbs.CLOSE ->
                 subscriptions
                         .computeIfAbsent(session, s -> new ConcurrentHashMap<>())
                         .remove(message.path(1).asText());
-            default -> send(session, "[\"NOTICE\",\"unknown message\"]");
+            default -> send(session, "[\"" + FrameVerbs.NOTICE + "\",\"unknown message\"]");
         }
     }
 
@@ -173,7 +175,10 @@ public final class NaiveRelay implements Callable<Integer> {
                 try {
                     handle(session, text);
                 } catch (IOException | RuntimeException bad) {
-                    send(session, "[\"NOTICE\",\"invalid: not a NIP-01 message\"]");
+                    send(
+                            session,
+                            "[\"" + FrameVerbs.NOTICE + "\",\"" + ErrorCodes.INVALID_PREFIX
+                                    + "not a NIP-01 message\"]");
                 }
             });
         }

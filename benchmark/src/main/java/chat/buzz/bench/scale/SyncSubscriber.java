@@ -3,6 +3,8 @@ package chat.buzz.bench.scale;
 import chat.buzz.bench.ChannelListener;
 import chat.buzz.bench.SignedCalls;
 import chat.buzz.client.Digest;
+import chat.buzz.protocol.ErrorCodes;
+import chat.buzz.protocol.FrameVerbs;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.NostrKeys;
 import chat.buzz.protocol.Tags;
@@ -43,15 +45,15 @@ final class SyncSubscriber extends ChannelListener {
         try {
             JsonNode message = SignedCalls.JSON.readTree(text);
             switch (message.path(0).asText()) {
-                case "AUTH" -> answerAuth(socket, message.path(1).asText());
-                case "OK" -> resubscribe(socket);
-                case "EVENT" -> apply(message.path(2));
-                case "EOSE" -> {
+                case FrameVerbs.AUTH -> answerAuth(socket, message.path(1).asText());
+                case FrameVerbs.OK -> resubscribe(socket);
+                case FrameVerbs.EVENT -> apply(message.path(2));
+                case FrameVerbs.EOSE -> {
                     live = true;
                     firstEose.complete(null);
                 }
-                case "CLOSED" -> {
-                    if (message.path(2).asText().startsWith("sync_reset:")) {
+                case FrameVerbs.CLOSED -> {
+                    if (message.path(2).asText().startsWith(ErrorCodes.SYNC_RESET_PREFIX)) {
                         resets.incrementAndGet();
                         resubscribe(socket);
                     } else {

@@ -3,6 +3,7 @@ package chat.buzz.client.cli;
 import chat.buzz.client.StoredArtifact;
 import chat.buzz.client.SyncClient;
 import chat.buzz.client.SyncClient.WriteOutcome;
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.Tags;
@@ -104,7 +105,7 @@ final class WriteCommand implements Callable<Integer> {
             WriteOutcome outcome = client.write(event);
             if (!outcome.reply().accepted()) {
                 String message = outcome.reply().message();
-                String advice = message.startsWith("conflict")
+                String advice = message.startsWith(ErrorCodes.CONFLICT_PREFIX.strip())
                         ? " (the artifact changed since the head you named;" + " run sync, look again, and retry)"
                         : "";
                 spec.commandLine()
@@ -114,7 +115,9 @@ final class WriteCommand implements Callable<Integer> {
             }
             out.println(
                     op + " accepted: artifact " + event.tag(Tags.ARTIFACT_ID).orElseThrow() + ", head " + event.id()
-                            + (outcome.reply().message().startsWith("duplicate") ? " (already there)" : ""));
+                            + (outcome.reply().message().startsWith(ErrorCodes.DUPLICATE_PREFIX.strip())
+                                    ? " (already there)"
+                                    : ""));
             outcome.confirmed()
                     .ifPresent(entry -> out.println(
                             entry.upsert()

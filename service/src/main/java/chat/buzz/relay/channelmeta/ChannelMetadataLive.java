@@ -1,5 +1,6 @@
 package chat.buzz.relay.channelmeta;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.Event;
 import chat.buzz.protocol.Tags;
 import chat.buzz.relay.changes.Change;
@@ -161,7 +162,7 @@ public final class ChannelMetadataLive {
 
     private void fail(MetadataSubscription subscription, RuntimeException e) {
         LOG.warn("Channel metadata subscription failed; the client is told to subscribe again", e);
-        subscription.close("error: could not read channel metadata; subscribe again");
+        subscription.close(ErrorCodes.ERROR_PREFIX + "could not read channel metadata; subscribe again");
         forget(subscription);
     }
 

@@ -2,7 +2,7 @@ package chat.buzz.relay.fleet;
 
 import chat.buzz.relay.database.BackgroundFailures;
 import chat.buzz.relay.database.DatabaseFaults;
-import chat.buzz.relay.gate.FlagService;
+import chat.buzz.relay.gate.DatabaseGates;
 import chat.buzz.relay.gate.Gate;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Meter;
@@ -49,7 +49,7 @@ public final class Fleet {
     private final TrafficSeries traffic;
     // As PostgreSQL stores it, so a clean stop finds its own row by this value.
     private final Instant startedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
-    private final FlagService flags;
+    private final DatabaseGates flags;
     private final BooleanSupplier changeFeedConnected;
     private final MetricRegistry metrics;
     private final Duration heartbeat;
@@ -65,7 +65,7 @@ public final class Fleet {
             Jdbi jdbi,
             String instanceId,
             String host,
-            FlagService flags,
+            DatabaseGates flags,
             BooleanSupplier changeFeedConnected,
             MetricRegistry metrics,
             Duration heartbeat,

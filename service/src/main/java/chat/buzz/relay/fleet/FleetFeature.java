@@ -1,7 +1,7 @@
 package chat.buzz.relay.fleet;
 
 import chat.buzz.relay.admin.AdminConfig;
-import chat.buzz.relay.gate.FlagService;
+import chat.buzz.relay.gate.DatabaseGates;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.Managed;
 import jakarta.servlet.DispatcherType;
@@ -18,7 +18,7 @@ public final class FleetFeature {
             Environment environment,
             Jdbi jdbi,
             String instanceId,
-            FlagService gates,
+            DatabaseGates gates,
             BooleanSupplier changeFeedConnected,
             AdminConfig admin,
             ScheduledExecutorService scheduler,

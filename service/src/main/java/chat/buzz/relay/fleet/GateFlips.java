@@ -1,9 +1,9 @@
 package chat.buzz.relay.fleet;
 
+import chat.buzz.relay.gate.DatabaseGates;
 import chat.buzz.relay.gate.FlagAction;
 import chat.buzz.relay.gate.FlagHistoryEntry;
 import chat.buzz.relay.gate.FlagRefusedException;
-import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.time.Duration;
@@ -33,18 +33,18 @@ public final class GateFlips {
         }
     }
 
-    private final FlagService flags;
+    private final DatabaseGates flags;
     private final Fleet fleet;
     private final Duration bound;
 
     /** @param bound how long a flip waits for every instance to confirm before it reports who did not */
-    public GateFlips(FlagService flags, Fleet fleet, Duration bound) {
+    public GateFlips(DatabaseGates flags, Fleet fleet, Duration bound) {
         this.flags = flags;
         this.fleet = fleet;
         this.bound = bound;
     }
 
-    /** @throws FlagRefusedException as {@link FlagService#change} does, before anything changed */
+    /** @throws FlagRefusedException as {@link DatabaseGates#change} does, before anything changed */
     public ConfirmedFlip flip(String operator, Gate gate, FlagAction action, String reason, boolean force) {
         return flip(operator, gate, action, reason, force, List.of());
     }

@@ -9,14 +9,14 @@ import org.jdbi.v3.core.Jdbi;
 public final class GateFeature {
     private GateFeature() {}
 
-    public static FlagService register(
+    public static DatabaseGates register(
             Environment environment,
             Jdbi jdbi,
             GatesConfig defaults,
             GatePreconditions preconditions,
             Duration refresh,
             ScheduledExecutorService scheduler) {
-        FlagService gates = new FlagService(jdbi, defaults, preconditions);
+        DatabaseGates gates = new DatabaseGates(jdbi, defaults, preconditions);
         gates.registerMetrics(environment.metrics());
         gates.refreshEvery(scheduler, refresh.toMilliseconds());
         return gates;

@@ -27,7 +27,7 @@ public final class IncrementalFeature {
             ReadNodes nodes,
             Gates gates,
             RelayIdentity identity,
-            SyncStatistics statistics,
+            IncrementalReadStatistics statistics,
             MetricRegistry metrics) {
         ReadCapacity capacity = new ReadCapacity(config, metrics);
         metrics.gauge(Fleet.PERMITS_IN_USE, () -> capacity::permitsInUse);

@@ -39,7 +39,7 @@ public final class IncrementalReads implements IncrementalMode {
     private final Gates gates;
     private final CursorCodec cursors;
     private final ReadCapacity capacity;
-    private final SyncStatistics statistics;
+    private final IncrementalReadStatistics statistics;
     private final Overlap overlap;
 
     public IncrementalReads(
@@ -47,7 +47,7 @@ public final class IncrementalReads implements IncrementalMode {
             Gates gates,
             CursorCodec cursors,
             ReadCapacity capacity,
-            SyncStatistics statistics,
+            IncrementalReadStatistics statistics,
             IncrementalConfig config) {
         this.transaction = new ReadTransaction(
                 nodes, ReadTransaction.Isolation.REPEATABLE_READ, config.getStatementBudgetMillis());

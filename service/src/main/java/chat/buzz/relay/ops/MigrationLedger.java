@@ -157,7 +157,7 @@ public final class MigrationLedger {
 
     /**
      * Every audited operator action, one line each, so the log names the operator as the audit table does
-     * (gate flips log theirs in FlagService). Written before the row, so an action whose row cannot be
+     * (gate flips log theirs in DatabaseGates). Written before the row, so an action whose row cannot be
      * stored is still in the log. Line breaks in operator text are flattened: one action, one line.
      */
     void audit(String operator, String action, String subject, String outcome, String detail) {

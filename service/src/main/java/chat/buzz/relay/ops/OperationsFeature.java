@@ -9,7 +9,7 @@ import chat.buzz.relay.changes.PolicyChangeRecorder;
 import chat.buzz.relay.database.RelayDatabase;
 import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.GateFlips;
-import chat.buzz.relay.gate.FlagService;
+import chat.buzz.relay.gate.DatabaseGates;
 import chat.buzz.relay.standby.StandbysResource;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -39,15 +39,15 @@ public final class OperationsFeature {
     }
 
     /** Burst statistics, flushed to the database on a schedule and once more when the relay stops. */
-    public static DatabaseSyncStatistics statistics(
+    public static DatabaseReadStatistics statistics(
             Environment environment,
             RelayDatabase database,
             String instanceId,
             Clock clock,
             AdminConfig admin,
             ScheduledExecutorService scheduler) {
-        DatabaseSyncStatistics statistics =
-                new DatabaseSyncStatistics(database.jdbi(), instanceId, clock, environment.metrics());
+        DatabaseReadStatistics statistics =
+                new DatabaseReadStatistics(database.jdbi(), instanceId, clock, environment.metrics());
         statistics.flushEvery(scheduler, admin.getStatisticsFlush().toMilliseconds());
         environment.lifecycle().manage(new Managed() {
             @Override
@@ -70,7 +70,7 @@ public final class OperationsFeature {
             RelayDatabase database,
             String changelog,
             Clock clock,
-            FlagService gates,
+            DatabaseGates gates,
             IncrementalReadiness readiness,
             Fleet fleet,
             StandbysResource standbys) {

@@ -3,9 +3,9 @@ package chat.buzz.relay.ops;
 import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.GateFlips;
 import chat.buzz.relay.fleet.InstanceView;
+import chat.buzz.relay.gate.DatabaseGates;
 import chat.buzz.relay.gate.FlagAction;
 import chat.buzz.relay.gate.FlagRefusedException;
-import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.web.StorableText;
 import java.util.List;
@@ -44,7 +44,7 @@ public final class OperatorActions {
         return new OpsRefusal(
                 409,
                 "preconditions_unmet",
-                "turning " + FlagService.wireName(gate)
+                "turning " + DatabaseGates.wireName(gate)
                         + " on was refused: its preconditions are not met (force=true with a reason overrides)",
                 e.unmet());
     }

@@ -1,7 +1,7 @@
 package chat.buzz.relay.ops;
 
+import chat.buzz.relay.gate.DatabaseGates;
 import chat.buzz.relay.gate.FlagAction;
-import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
@@ -20,13 +20,13 @@ final class OperatorInput {
     private OperatorInput() {}
 
     static Gate gate(String name) {
-        return FlagService.parseGate(name)
+        return DatabaseGates.parseGate(name)
                 .orElseThrow(() -> new OpsRefusal(
                         400,
                         "unknown_gate",
                         "gate must be one of "
                                 + Arrays.stream(Gate.values())
-                                        .map(FlagService::wireName)
+                                        .map(DatabaseGates::wireName)
                                         .toList()));
     }
 

@@ -3,8 +3,8 @@ package chat.buzz.relay.ops;
 import chat.buzz.relay.admin.Operator;
 import chat.buzz.relay.fleet.Fleet;
 import chat.buzz.relay.fleet.GateFlips;
+import chat.buzz.relay.gate.DatabaseGates;
 import chat.buzz.relay.gate.FlagHistoryEntry;
-import chat.buzz.relay.gate.FlagService;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.incremental.IncrementalSchema;
 import jakarta.ws.rs.GET;
@@ -31,7 +31,7 @@ public final class OpsApiResource {
     private static final int DEFAULT_LIMIT = 100;
     private static final int MAX_LIMIT = 1000;
 
-    private final FlagService flags;
+    private final DatabaseGates flags;
     private final IncrementalReadiness readiness;
     private final MigrationLedger ledger;
     private final BurstTimeline bursts;
@@ -40,7 +40,7 @@ public final class OpsApiResource {
 
     public OpsApiResource(
             Fleet fleet,
-            FlagService flags,
+            DatabaseGates flags,
             IncrementalReadiness readiness,
             MigrationLedger ledger,
             BurstTimeline bursts,
@@ -159,8 +159,8 @@ public final class OpsApiResource {
         if (name == null || name.isBlank()) {
             return Optional.empty();
         }
-        return Optional.of(
-                FlagService.parseGate(name).orElseThrow(() -> new OpsRefusal(400, "unknown_gate", "no gate " + name)));
+        return Optional.of(DatabaseGates.parseGate(name)
+                .orElseThrow(() -> new OpsRefusal(400, "unknown_gate", "no gate " + name)));
     }
 
     private static int limit(String value) {

@@ -19,7 +19,8 @@ import java.util.UUID;
  * @param live    each live subscription and the index of its reader
  * @param alone   the subscriptions that judge the change themselves
  */
-record Audience(Map<SyncReads.Judging, Integer> readers, Map<Subscription, Integer> live, List<Subscription> alone) {
+record Audience(
+        Map<SyncStatements.Judging, Integer> readers, Map<Subscription, Integer> live, List<Subscription> alone) {
     /** An event judged for a reader, before it is framed for a subscription id. */
     record Judged(UUID d, String event, boolean removal) {}
 
@@ -29,7 +30,7 @@ record Audience(Map<SyncReads.Judging, Integer> readers, Map<Subscription, Integ
             if (!subscription.concerns(change)) {
                 continue;
             }
-            SyncReads.Judging judging = subscription.judging();
+            SyncStatements.Judging judging = subscription.judging();
             if (judging == null) {
                 audience.alone.add(subscription);
             } else {
@@ -41,7 +42,7 @@ record Audience(Map<SyncReads.Judging, Integer> readers, Map<Subscription, Integ
     }
 
     /** The distinct readers, in index order. */
-    List<SyncReads.Judging> judged() {
+    List<SyncStatements.Judging> judged() {
         return List.copyOf(readers.keySet());
     }
 

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.changes.ChangeQueries;
 import chat.buzz.relay.database.BackgroundFailures;
@@ -85,7 +86,8 @@ final class ChangeListener implements Managed {
                     statement.execute("LISTEN " + ChangeQueries.NOTIFY_CHANNEL);
                 }
                 if (listenedBefore) {
-                    feed.lost("sync_reset: the relay lost its change feed for a moment; subscribe again");
+                    feed.lost(ErrorCodes.SYNC_RESET_PREFIX
+                            + "the relay lost its change feed for a moment; subscribe again");
                 }
                 listenedBefore = true;
                 listening = true;

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.channelmeta.ChannelMetadataFilter;
 import chat.buzz.relay.channelmeta.ChannelMetadataLive;
 import chat.buzz.relay.channelmeta.MetadataRequest;
@@ -50,7 +51,7 @@ final class ChannelMetadataRequests {
         try {
             request = MetadataRequest.parse(filters, live.relayPubkey());
         } catch (ChannelMetadataFilter.Invalid e) {
-            session.reply(Frames.closed(id, "invalid: " + e.getMessage()));
+            session.reply(Frames.closed(id, ErrorCodes.INVALID_PREFIX + e.getMessage()));
             return;
         }
         close(id);

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -27,8 +28,9 @@ final class ConnectionAdmission {
     /** The outcome of {@link #open}: a refusal (null when admitted) and a connection to shed, or null. */
     record Decision(String refusal, Connection shed) {}
 
-    static final String SHED_NOTICE = "rate-limited: the relay is full and this connection had not authenticated;"
-            + " it made room for a newer one. Authenticate right after the challenge arrives";
+    static final String SHED_NOTICE =
+            ErrorCodes.RATE_LIMITED_PREFIX + "the relay is full and this connection had not authenticated;"
+                    + " it made room for a newer one. Authenticate right after the challenge arrives";
 
     private final int maxPerAddress;
     private final int maxTotal;
@@ -55,18 +57,19 @@ final class ConnectionAdmission {
     synchronized Decision open(Connection connection) {
         String address = connection.address();
         if (openByAddress.getOrDefault(address, 0) >= maxPerAddress) {
-            return refused("rate-limited: more than " + maxPerAddress
+            return refused(ErrorCodes.RATE_LIMITED_PREFIX + "more than " + maxPerAddress
                     + " connections from your address; close some before opening more");
         }
         if (waitingByAddress.getOrDefault(address, 0) >= maxWaitingPerAddress) {
-            return refused("rate-limited: more than " + maxWaitingPerAddress + " connections from your address"
+            return refused(ErrorCodes.RATE_LIMITED_PREFIX + "more than " + maxWaitingPerAddress
+                    + " connections from your address"
                     + " are waiting to authenticate; answer their AUTH challenges first");
         }
         Connection shed = null;
         if (open.size() >= maxTotal || waiting.size() >= maxWaitingTotal) {
             Iterator<Connection> oldest = waiting.iterator();
             if (!oldest.hasNext()) {
-                return refused("rate-limited: the relay has too many connections; try again later");
+                return refused(ErrorCodes.RATE_LIMITED_PREFIX + "the relay has too many connections; try again later");
             }
             shed = oldest.next();
             closed(shed);

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.access.Judge;
 import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.changes.PolicyChangeDirection;
@@ -83,7 +84,7 @@ final class Fanout {
             return NOTHING;
         }
         return switch (change.kind()) {
-            case POLICY -> () -> subscriptions.forEach(s -> s.close("sync_reset: policy changed"));
+            case POLICY -> () -> subscriptions.forEach(s -> s.close(ErrorCodes.SYNC_RESET_POLICY_CHANGED));
             // Each subscription whose scope holds the channel judges the channel's artifacts itself.
             case MEMBER -> () -> subscriptions.forEach(s -> s.offer(change));
             case SETTINGS -> {
@@ -125,7 +126,7 @@ final class Fanout {
     private Runnable headChanged(Change change, Audience audience) {
         List<List<Audience.Judged>> judged;
         try {
-            List<SyncReads.ReaderView> views =
+            List<SyncStatements.ReaderView> views =
                     context.reads().headForReaders(change.community(), change.d(), audience.judged());
             judged = views.isEmpty()
                     ? Collections.nCopies(audience.readers().size(), List.of())
@@ -146,7 +147,7 @@ final class Fanout {
      * each subscription in keyset chunks of its own, so no page of it is ever held whole.
      */
     private Runnable settingsChanged(Change change, Audience audience) {
-        List<SyncReads.Judging> readers = audience.judged();
+        List<SyncStatements.Judging> readers = audience.judged();
         int whole = Math.max(1, context.config().getPolicyChangeEntriesAtOnce() / readers.size());
         List<List<Audience.Judged>> judged;
         try {
@@ -165,12 +166,12 @@ final class Fanout {
      * Per reader, in order: the artifacts the change brought into its D (upserts), then those it took
      * out (removals, each distinct one signed once), as a subscription's own stream would send them.
      */
-    private List<List<Audience.Judged>> judgeSettings(Change change, List<SyncReads.Judging> readers) {
+    private List<List<Audience.Judged>> judgeSettings(Change change, List<SyncStatements.Judging> readers) {
         List<List<Audience.Judged>> judged = new ArrayList<>(readers.size());
         readers.forEach(reader -> judged.add(new ArrayList<>()));
         PolicyChangeDirection direction = PolicyChangeDirection.orBoth(change.direction());
         if (direction.mayAdd()) {
-            List<SyncReads.ReadersView> entered =
+            List<SyncStatements.ReadersView> entered =
                     context.reads().enteredForReaders(change.community(), change.settings(), change.channel(), readers);
             Map<UUID, String> heads = new HashMap<>();
             entered.stream()
@@ -181,7 +182,7 @@ final class Fanout {
                             row.view().d(), heads.get(row.view().d()), false)));
         }
         if (direction.mayRemove()) {
-            Map<SyncReads.ReaderView, String> removals = new HashMap<>();
+            Map<SyncStatements.ReaderView, String> removals = new HashMap<>();
             context.reads()
                     .leftAtChangeForReaders(change.community(), change.settings(), change.channel(), readers)
                     .forEach(row -> judged.get(row.reader())
@@ -195,15 +196,15 @@ final class Fanout {
     }
 
     /** The event each reader gets: the head, a removal, or nothing (none); each distinct removal is signed once. */
-    private List<List<Audience.Judged>> events(UUID d, List<SyncReads.ReaderView> views) {
+    private List<List<Audience.Judged>> events(UUID d, List<SyncStatements.ReaderView> views) {
         String head = views.stream()
-                .map(SyncReads.ReaderView::json)
+                .map(SyncStatements.ReaderView::json)
                 .filter(json -> json != null)
                 .findFirst()
                 .orElse(null);
         Map<Judge.Verdict, String> removals = new HashMap<>();
         List<List<Audience.Judged>> events = new ArrayList<>(views.size());
-        for (SyncReads.ReaderView view : views) {
+        for (SyncStatements.ReaderView view : views) {
             Judge.Verdict verdict = view.verdict();
             events.add(
                     switch (verdict.kind()) {

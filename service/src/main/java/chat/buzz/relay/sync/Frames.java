@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.FrameVerbs;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 
 /**
@@ -10,27 +11,27 @@ final class Frames {
     private Frames() {}
 
     static String auth(String challenge) {
-        return "[\"AUTH\"," + quote(challenge) + "]";
+        return "[\"" + FrameVerbs.AUTH + "\"," + quote(challenge) + "]";
     }
 
     static String ok(String eventId, boolean accepted, String message) {
-        return "[\"OK\"," + quote(eventId) + "," + accepted + "," + quote(message) + "]";
+        return "[\"" + FrameVerbs.OK + "\"," + quote(eventId) + "," + accepted + "," + quote(message) + "]";
     }
 
     static String event(String subscription, String eventJson) {
-        return "[\"EVENT\"," + quote(subscription) + "," + eventJson + "]";
+        return "[\"" + FrameVerbs.EVENT + "\"," + quote(subscription) + "," + eventJson + "]";
     }
 
     static String eose(String subscription) {
-        return "[\"EOSE\"," + quote(subscription) + "]";
+        return "[\"" + FrameVerbs.EOSE + "\"," + quote(subscription) + "]";
     }
 
     static String closed(String subscription, String message) {
-        return "[\"CLOSED\"," + quote(subscription) + "," + quote(message) + "]";
+        return "[\"" + FrameVerbs.CLOSED + "\"," + quote(subscription) + "," + quote(message) + "]";
     }
 
     static String notice(String message) {
-        return "[\"NOTICE\"," + quote(message) + "]";
+        return "[\"" + FrameVerbs.NOTICE + "\"," + quote(message) + "]";
     }
 
     private static String quote(String text) {

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.changes.Change;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -58,7 +59,8 @@ final class Inbox {
         void submit(boolean ending);
     }
 
-    static final String OVERFLOW = "sync_reset: too many changes waiting for this subscription; subscribe again";
+    static final String OVERFLOW =
+            ErrorCodes.SYNC_RESET_PREFIX + "too many changes waiting for this subscription; subscribe again";
 
     private final int changeLimit;
     private final Runner runner;

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.changes.PolicyChangeDirection;
 import java.util.ArrayList;
@@ -34,13 +35,14 @@ final class ReaderStreams {
                 filter.scoped() ? context.reads().ttlChannelsInScope(community(), owner.reader(), filter) : List.of();
         return ttl.isEmpty()
                 ? null
-                : "invalid: channel " + ttl.get(0) + " has a ttl; its artifacts are ephemeral and never synced";
+                : ErrorCodes.INVALID_PREFIX + "channel " + ttl.get(0)
+                        + " has a ttl; its artifacts are ephemeral and never synced";
     }
 
     /** The CLOSED message of a snapshot that outlived its time limit: the client subscribes again. */
     String overdue() {
-        return "error: the snapshot did not finish within " + context.config().getSnapshotTimeoutSeconds()
-                + " s; read faster or narrow #h, then subscribe again";
+        return ErrorCodes.ERROR_PREFIX + "the snapshot did not finish within "
+                + context.config().getSnapshotTimeoutSeconds() + " s; read faster or narrow #h, then subscribe again";
     }
 
     /**
@@ -151,7 +153,7 @@ final class ReaderStreams {
                 context.reads().leftChannelChunk(community(), owner.reader(), filter, floor, channel, after, chunk));
     }
 
-    private List<BulkStream.Framed> removalFrames(List<SyncReads.ReaderView> removed) {
+    private List<BulkStream.Framed> removalFrames(List<SyncStatements.ReaderView> removed) {
         return removed.stream()
                 .map(row -> BulkStream.Framed.removal(
                         row.d(), Frames.event(id, context.removals().removal(row.d(), row.verdict()))))

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.StrictJson;
 import chat.buzz.relay.gate.Gate;
 import chat.buzz.relay.web.StorableText;
@@ -29,13 +30,13 @@ final class SessionSubscriptions {
 
     void req(JsonNode message) {
         if (message.size() < 2 || !isSubscriptionId(message.get(1))) {
-            session.reply(Frames.notice("invalid: REQ needs a subscription id of 1.." + MAX_SUBSCRIPTION_ID
-                    + " characters, without NUL or unpaired surrogates"));
+            session.reply(Frames.notice(ErrorCodes.INVALID_PREFIX + "REQ needs a subscription id of 1.."
+                    + MAX_SUBSCRIPTION_ID + " characters, without NUL or unpaired surrogates"));
             return;
         }
         String id = message.get(1).asText();
         if (session.reader() == null) {
-            answer(id, Frames.closed(id, "auth-required: answer the AUTH challenge first"));
+            answer(id, Frames.closed(id, ErrorCodes.AUTH_REQUIRED_PREFIX + "answer the AUTH challenge first"));
             return;
         }
         // Channel metadata (PROTOCOL 4.6): after AUTH, whatever the sync gate says.
@@ -46,18 +47,18 @@ final class SessionSubscriptions {
             return;
         }
         if (!context.gates().isEnabled(Gate.SYNC)) {
-            answer(id, Frames.closed(id, "sync_unavailable: WebSocket sync is turned off on this relay"));
+            answer(id, Frames.closed(id, ErrorCodes.SYNC_UNAVAILABLE_AT_REQUEST));
             return;
         }
         if (message.size() != 3) {
-            answer(id, Frames.closed(id, "invalid: a sync REQ has exactly one filter"));
+            answer(id, Frames.closed(id, ErrorCodes.INVALID_PREFIX + "a sync REQ has exactly one filter"));
             return;
         }
         SyncFilter filter;
         try {
             filter = SyncFilter.parse(message.get(2));
         } catch (SyncFilter.Invalid e) {
-            answer(id, Frames.closed(id, "invalid: " + e.getMessage()));
+            answer(id, Frames.closed(id, ErrorCodes.INVALID_PREFIX + e.getMessage()));
             return;
         }
         if (!freeSlotFor(id)) {
@@ -86,7 +87,10 @@ final class SessionSubscriptions {
         if (subscriptions.size() + channelMetadata.size() >= limit) {
             answer(
                     id,
-                    Frames.closed(id, "blocked: at most " + limit + " subscriptions per connection; CLOSE one first"));
+                    Frames.closed(
+                            id,
+                            ErrorCodes.BLOCKED_PREFIX + "at most " + limit
+                                    + " subscriptions per connection; CLOSE one first"));
             return false;
         }
         return true;
@@ -94,7 +98,7 @@ final class SessionSubscriptions {
 
     void close(JsonNode message) {
         if (message.size() != 2 || !isSubscriptionId(message.get(1))) {
-            session.reply(Frames.notice("invalid: CLOSE takes one subscription id"));
+            session.reply(Frames.notice(ErrorCodes.INVALID_PREFIX + "CLOSE takes one subscription id"));
             return;
         }
         Subscription subscription = subscriptions.remove(message.get(1).asText());

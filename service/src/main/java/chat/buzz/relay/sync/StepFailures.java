@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.database.DatabaseFaults;
 import chat.buzz.relay.database.DatabaseOutage;
 import chat.buzz.relay.database.ReadTransaction;
@@ -57,13 +58,14 @@ final class StepFailures {
     String closing(RuntimeException e) {
         if (e instanceof ReadTransaction.OverBudget) {
             metrics.statementTimedOut();
-            return "error: a sync query ran over the relay's time budget; subscribe again later, or with a narrower #h";
+            return ErrorCodes.ERROR_PREFIX
+                    + "a sync query ran over the relay's time budget; subscribe again later, or with a narrower #h";
         }
         if (DatabaseFaults.isFault(e)) {
             outage.turnedAway(e);
-            return "error: the database is unavailable; subscribe again in a few seconds";
+            return ErrorCodes.ERROR_PREFIX + "the database is unavailable; subscribe again in a few seconds";
         }
         LOG.warn("Sync subscription failed", e);
-        return "error: the relay could not serve this subscription; subscribe again";
+        return ErrorCodes.ERROR_PREFIX + "the relay could not serve this subscription; subscribe again";
     }
 }

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.changes.Change;
 import chat.buzz.relay.gate.Gate;
 import java.util.List;
@@ -31,7 +32,7 @@ final class Subscription {
     private ScheduledFuture<?> snapshotDeadline; // set by start(), before the first run
 
     /** Published for the fan-out once the snapshot is done and its floor is set. */
-    private volatile SyncReads.Judging judging;
+    private volatile SyncStatements.Judging judging;
 
     Subscription(SyncSession owner, SyncContext context, String id, SyncFilter filter) {
         this.owner = owner;
@@ -58,7 +59,7 @@ final class Subscription {
     }
 
     /** Who the fan-out judges live changes for, or null while the snapshot streams or once ended. */
-    SyncReads.Judging judging() {
+    SyncStatements.Judging judging() {
         return judging;
     }
 
@@ -180,7 +181,7 @@ final class Subscription {
     private void bulkFinished() {
         bulk = null;
         if (phase == SubscriptionPhase.SNAPSHOT_STREAMING) {
-            judging = new SyncReads.Judging(owner.reader(), floor, filter.scope());
+            judging = new SyncStatements.Judging(owner.reader(), floor, filter.scope());
             snapshotEnded();
         }
         phase = SubscriptionPhase.LIVE;
@@ -197,7 +198,7 @@ final class Subscription {
                 return Inbox.Wake.ANY;
             }
             if (!context.gates().isEnabled(Gate.SYNC)) {
-                end("sync_unavailable: WebSocket sync was turned off");
+                end(ErrorCodes.SYNC_UNAVAILABLE_TURNED_OFF);
                 return Inbox.Wake.NEVER;
             }
             apply(change);
@@ -227,7 +228,7 @@ final class Subscription {
                 }
             }
             case MEMBER -> bulk = output.admitted(streams.memberChanged(change, floor));
-            case POLICY -> end("sync_reset: policy changed");
+            case POLICY -> end(ErrorCodes.SYNC_RESET_POLICY_CHANGED);
             case SETTINGS -> bulk = output.admitted(streams.settingsChanged(change, floor));
             case CHANNEL -> {} // a new or renamed channel changes no artifact's discoverability
         }

@@ -12,7 +12,7 @@ import java.time.Clock;
  */
 record SyncContext(
         SyncConfig config,
-        SyncReads reads,
+        SyncStatements reads,
         RemovalEvents removals,
         Gates gates,
         Clock clock,

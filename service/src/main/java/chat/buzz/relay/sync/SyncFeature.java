@@ -71,7 +71,7 @@ public final class SyncFeature {
         ExecutorService channelMetadataThread = fixedThreads(environment, "channel-metadata-%d", 1);
         SyncWorkers workers = new SyncWorkers(streamWorkers, liveWorkers, liveDemand, timers);
         SyncMetrics metrics = new SyncMetrics(environment.metrics(), needs.policyChangeEntriesSent());
-        SyncReads reads = new SyncReads(needs.database().jdbi(), config.getStatementBudgetMillis(), overlap);
+        SyncStatements reads = new SyncStatements(needs.database().jdbi(), config.getStatementBudgetMillis(), overlap);
         SyncConnections connections = new SyncConnections(config, metrics);
         LiveSubscriptions subscriptions = new LiveSubscriptions();
         metrics.watch(connections, subscriptions, workers, reads);

@@ -83,7 +83,8 @@ final class SyncMetrics {
     }
 
     /** The gauges of the parts that hold their own state: connections, subscriptions, workers and reads. */
-    void watch(SyncConnections connections, LiveSubscriptions subscriptions, SyncWorkers workers, SyncReads reads) {
+    void watch(
+            SyncConnections connections, LiveSubscriptions subscriptions, SyncWorkers workers, SyncStatements reads) {
         gauge("buzz.sync.connections", connections::count);
         gauge("buzz.sync.subscriptions", subscriptions::count);
         gauge("buzz.sync.unauthenticated", connections::waitingForAuth);

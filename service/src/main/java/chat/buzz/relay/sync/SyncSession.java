@@ -2,6 +2,7 @@ package chat.buzz.relay.sync;
 
 import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.protocol.Event;
+import chat.buzz.protocol.FrameVerbs;
 import chat.buzz.protocol.Kinds;
 import chat.buzz.protocol.MalformedEventException;
 import chat.buzz.protocol.Nip42;
@@ -95,7 +96,7 @@ final class SyncSession implements ConnectionAdmission.Connection {
         if (reader == null && !closed) {
             context.metrics().authTimedOut();
             outbox.closeAfter(
-                    Frames.notice("auth-required: no successful AUTH within "
+                    Frames.notice(ErrorCodes.AUTH_REQUIRED_PREFIX + "no successful AUTH within "
                             + context.config().getAuthTimeoutSeconds() + " s"),
                     "auth timeout");
         }
@@ -118,54 +119,57 @@ final class SyncSession implements ConnectionAdmission.Connection {
         try {
             message = StrictJson.read(text);
         } catch (JacksonException e) {
-            reply(Frames.notice("invalid: message is not JSON"));
+            reply(Frames.notice(ErrorCodes.INVALID_PREFIX + "message is not JSON"));
             return;
         }
         if (message == null
                 || !message.isArray()
                 || message.isEmpty()
                 || !message.get(0).isTextual()) {
-            reply(Frames.notice("invalid: a message is a JSON array starting with a verb"));
+            reply(Frames.notice(ErrorCodes.INVALID_PREFIX + "a message is a JSON array starting with a verb"));
             return;
         }
         String verb = message.get(0).asText();
         try (Timer.Context timed = context.metrics().message(verb)) {
             switch (verb) {
-                case "AUTH" -> auth(message);
-                case "REQ" -> subscriptions.req(message);
-                case "CLOSE" -> subscriptions.close(message);
-                case "EVENT" -> reply(Frames.notice("unsupported: publish with POST /events, not over the WebSocket"));
-                default -> reply(Frames.notice("invalid: unknown message type " + truncate(verb)));
+                case FrameVerbs.AUTH -> auth(message);
+                case FrameVerbs.REQ -> subscriptions.req(message);
+                case FrameVerbs.CLOSE -> subscriptions.close(message);
+                case FrameVerbs.EVENT ->
+                    reply(Frames.notice(
+                            ErrorCodes.UNSUPPORTED_PREFIX + "publish with POST /events, not over the WebSocket"));
+                default -> reply(Frames.notice(ErrorCodes.INVALID_PREFIX + "unknown message type " + truncate(verb)));
             }
         }
     }
 
     void onBinary() {
         heard();
-        reply(Frames.notice("invalid: binary frames are not supported; send JSON text frames"));
+        reply(Frames.notice(ErrorCodes.INVALID_PREFIX + "binary frames are not supported; send JSON text frames"));
     }
 
     private void auth(JsonNode message) {
         if (message.size() != 2 || !message.get(1).isObject()) {
-            reply(Frames.notice("invalid: AUTH takes one event: [\"AUTH\", <kind-" + Kinds.RELAY_AUTH + " event>]"));
+            reply(Frames.notice(ErrorCodes.INVALID_PREFIX + "AUTH takes one event: [\"" + FrameVerbs.AUTH + "\", <kind-"
+                    + Kinds.RELAY_AUTH + " event>]"));
             return;
         }
         Event event;
         try {
             event = Event.fromJson(message.get(1));
         } catch (MalformedEventException | IllegalArgumentException e) {
-            reply(Frames.notice("invalid: AUTH event is malformed: " + e.getMessage()));
+            reply(Frames.notice(ErrorCodes.INVALID_PREFIX + "AUTH event is malformed: " + e.getMessage()));
             return;
         }
         if (reader != null) {
-            reply(Frames.ok(event.id(), false, "invalid: this connection is already authenticated"));
+            reply(Frames.ok(event.id(), false, ErrorCodes.INVALID_PREFIX + "this connection is already authenticated"));
             return;
         }
         String pubkey;
         try {
             pubkey = Nip42.verify(event, relayUrl, challenge, context.clock());
         } catch (Nip42Exception e) {
-            reply(Frames.ok(event.id(), false, "auth-required: " + e.getMessage()));
+            reply(Frames.ok(event.id(), false, ErrorCodes.AUTH_REQUIRED_PREFIX + e.getMessage()));
             return;
         }
         if (!context.connections().admit(pubkey)) {
@@ -173,8 +177,8 @@ final class SyncSession implements ConnectionAdmission.Connection {
                     Frames.ok(
                             event.id(),
                             false,
-                            "rate-limited: more than " + context.config().getMaxConnectionsPerPubkey()
-                                    + " connections for this pubkey"),
+                            ErrorCodes.RATE_LIMITED_PREFIX + "more than "
+                                    + context.config().getMaxConnectionsPerPubkey() + " connections for this pubkey"),
                     "too many connections");
             return;
         }
@@ -199,7 +203,7 @@ final class SyncSession implements ConnectionAdmission.Connection {
         }
         context.metrics().tooSlow();
         outbox.closeAfter(
-                Frames.notice("too slow: the relay's queue for this connection is full (limit "
+                Frames.notice(ErrorCodes.TOO_SLOW_PREFIX + "the relay's queue for this connection is full (limit "
                         + context.config().getQueueFrames() + " messages); reconnect and subscribe again"),
                 "too slow");
         subscriptions.cancelAll();
@@ -214,7 +218,8 @@ final class SyncSession implements ConnectionAdmission.Connection {
 
     void idle() {
         outbox.closeAfter(
-                Frames.notice("idle: no message or pong for " + context.config().getIdleTimeoutSeconds() + " s"),
+                Frames.notice(ErrorCodes.IDLE_PREFIX + "no message or pong for "
+                        + context.config().getIdleTimeoutSeconds() + " s"),
                 "idle timeout");
     }
 

@@ -1,5 +1,6 @@
 package chat.buzz.relay.sync;
 
+import chat.buzz.protocol.ErrorCodes;
 import chat.buzz.relay.community.Community;
 import chat.buzz.relay.community.CommunityDirectory;
 import chat.buzz.relay.proxy.PublicOrigin;
@@ -54,16 +55,22 @@ final class SyncUpgradeFilter implements Filter {
                 PublicOrigin.of(request.getAttribute(PublicOrigin.ATTRIBUTE), request.getHeader("Host"), publicScheme);
         Optional<Community> community = communities.forHostHeader(origin.authority());
         if (community.isEmpty()) {
-            refuse(response, 404, "unknown community");
+            refuse(response, 404, ErrorCodes.UNKNOWN_COMMUNITY);
             return;
         }
         if (!VERSION.equals(request.getHeader("Sec-WebSocket-Version"))) {
             response.setHeader("Sec-WebSocket-Version", VERSION);
-            refuse(response, 426, "invalid: this relay speaks WebSocket version " + VERSION + " only");
+            refuse(
+                    response,
+                    426,
+                    ErrorCodes.INVALID_PREFIX + "this relay speaks WebSocket version " + VERSION + " only");
             return;
         }
         if (!isNonce(request.getHeader("Sec-WebSocket-Key"))) {
-            refuse(response, 400, "invalid: a WebSocket upgrade needs a Sec-WebSocket-Key of 16 bytes in base64");
+            refuse(
+                    response,
+                    400,
+                    ErrorCodes.INVALID_PREFIX + "a WebSocket upgrade needs a Sec-WebSocket-Key of 16 bytes in base64");
             return;
         }
         // NIP-42: the client signs the URL it connected to: its Host header, or what a trusted proxy forwarded.
@@ -90,7 +97,8 @@ final class SyncUpgradeFilter implements Filter {
     private static void refuse(HttpServletResponse response, int status, String error) throws IOException {
         response.setStatus(status);
         response.setContentType("application/json");
-        response.getOutputStream().write(("{\"error\":\"" + error + "\"}").getBytes(StandardCharsets.UTF_8));
+        response.getOutputStream()
+                .write(("{\"" + ErrorCodes.ERROR_FIELD + "\":\"" + error + "\"}").getBytes(StandardCharsets.UTF_8));
     }
 
     /** RFC 6455 4.1: the key is a random 16-byte value, base64-encoded. */

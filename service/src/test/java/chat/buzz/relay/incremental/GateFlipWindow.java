@@ -55,7 +55,7 @@ final class GateFlipWindow {
 
     /**
      * The lagging instance applies the flip: a flag change through its own console rereads the flags
-     * there (FlagService.change), so the operator repeats the flip on it, which changes nothing in the
+     * there (DatabaseGates.change), so the operator repeats the flip on it, which changes nothing in the
      * database; then every instance confirms and all agree.
      */
     void confirmLate(TestRelay lagging, boolean on) {

@@ -46,8 +46,8 @@ class BurstStatisticsTest {
 
         MetricRegistry metrics = new MetricRegistry();
         Jdbi jdbi = RELAY.jdbi().installPlugin(new SqlObjectPlugin());
-        DatabaseSyncStatistics first = new DatabaseSyncStatistics(jdbi, "instance-a", Clock.systemUTC(), metrics);
-        DatabaseSyncStatistics second = new DatabaseSyncStatistics(jdbi, "instance-b", Clock.systemUTC(), metrics);
+        DatabaseReadStatistics first = new DatabaseReadStatistics(jdbi, "instance-a", Clock.systemUTC(), metrics);
+        DatabaseReadStatistics second = new DatabaseReadStatistics(jdbi, "instance-b", Clock.systemUTC(), metrics);
         for (int i = 0; i < 4; i++) {
             first.resetServed(community);
             second.resetServed(community);

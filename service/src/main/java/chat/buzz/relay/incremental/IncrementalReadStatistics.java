@@ -5,8 +5,8 @@ package chat.buzz.relay.incremental;
  * resets served, capacity rejections and statement timeouts; and the entries sent for each channel
  * policy change delivered as entries (PROTOCOL 4.4), beside the resets they replace.
  */
-public interface SyncStatistics {
-    SyncStatistics NONE = new SyncStatistics() {
+public interface IncrementalReadStatistics {
+    IncrementalReadStatistics NONE = new IncrementalReadStatistics() {
         @Override
         public void resetServed(long communityId) {}
 

@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * one instance reaches all of them within that interval without any instance talking to another.
  * Requests read the cached copy, never the database.
  */
-public final class FlagService implements Gates {
-    private static final Logger LOG = LoggerFactory.getLogger(FlagService.class);
+public final class DatabaseGates implements Gates {
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseGates.class);
 
     private final Jdbi jdbi;
     private final GatesConfig defaults;
@@ -30,7 +30,7 @@ public final class FlagService implements Gates {
     private volatile Instant lastRead;
     private volatile Map<Gate, FlagDao.OverrideRow> overrides = Map.of();
 
-    public FlagService(Jdbi jdbi, GatesConfig defaults, GatePreconditions preconditions) {
+    public DatabaseGates(Jdbi jdbi, GatesConfig defaults, GatePreconditions preconditions) {
         this.jdbi = jdbi;
         this.defaults = defaults;
         this.preconditions = preconditions;
@@ -195,6 +195,6 @@ public final class FlagService implements Gates {
     public List<FlagHistoryEntry> history(Optional<Gate> gate, int limit) {
         return jdbi.withExtension(
                 FlagDao.class,
-                dao -> dao.history(gate.map(FlagService::wireName).orElse(null), limit));
+                dao -> dao.history(gate.map(DatabaseGates::wireName).orElse(null), limit));
     }
 }

@@ -18,7 +18,7 @@ import org.jdbi.v3.core.statement.Query;
 import org.jdbi.v3.core.statement.StatementContext;
 
 /** Runs the statements of {@link SyncQueries}; one short query per call under the statement budget. */
-final class SyncReads {
+final class SyncStatements {
     /**
      * A head as one reader sees it now.
      *
@@ -49,7 +49,7 @@ final class SyncReads {
     private final Overlap overlap;
 
     /** @param overlap the incremental overlap: how late a change's commit may become visible after its stamp */
-    SyncReads(Jdbi jdbi, long statementBudgetMillis, Overlap overlap) {
+    SyncStatements(Jdbi jdbi, long statementBudgetMillis, Overlap overlap) {
         this.overlap = overlap;
         // Each call is one statement, so it needs no snapshot longer than that statement's; the budget
         // keeps any subscriber, however often it re-sends REQ, from starting a query that runs longer.
@@ -86,7 +86,7 @@ final class SyncReads {
         return transaction.run(handle -> keyset(
                         forReader(handle, SyncQueries.SNAPSHOT_CHUNK, community, reader, filter), only, after, chunk)
                 .bind("floor", floor)
-                .map(SyncReads::row)
+                .map(SyncStatements::row)
                 .list());
     }
 
@@ -100,7 +100,7 @@ final class SyncReads {
         return transaction.run(handle -> keyset(
                         forReader(handle, SyncQueries.ENTERED_CHUNK, community, reader, filter), channel, after, chunk)
                 .bind("settings", settings)
-                .map(SyncReads::row)
+                .map(SyncStatements::row)
                 .list());
     }
 
@@ -122,7 +122,7 @@ final class SyncReads {
                         chunk)
                 .bind("floor", floor)
                 .bind("settings", settings)
-                .map(SyncReads::readerView)
+                .map(SyncStatements::readerView)
                 .list());
     }
 
@@ -138,7 +138,7 @@ final class SyncReads {
                         after,
                         chunk)
                 .bind("floor", floor)
-                .map(SyncReads::readerView)
+                .map(SyncStatements::readerView)
                 .list());
     }
 
@@ -147,7 +147,7 @@ final class SyncReads {
         return transaction.run(handle -> forReader(handle, SyncQueries.HEAD_FOR_READER, community, reader, filter)
                 .bind("floor", floor)
                 .bind("d", d)
-                .map(SyncReads::readerView)
+                .map(SyncStatements::readerView)
                 .findOne());
     }
 
@@ -173,7 +173,7 @@ final class SyncReads {
         liveAccessQueries.increment();
         return transaction.run(handle -> forReaders(handle, SyncQueries.HEAD_FOR_READERS, community, readers)
                 .bind("d", d)
-                .map(SyncReads::readerView)
+                .map(SyncStatements::readerView)
                 .list());
     }
 
@@ -192,7 +192,12 @@ final class SyncReads {
      */
     List<ReadersView> leftAtChangeForReaders(long community, long settings, UUID channel, List<Judging> readers) {
         return settingsForReaders(
-                SyncQueries.LEFT_AT_CHANGE_FOR_READERS, community, settings, channel, readers, SyncReads::readerView);
+                SyncQueries.LEFT_AT_CHANGE_FOR_READERS,
+                community,
+                settings,
+                channel,
+                readers,
+                SyncStatements::readerView);
     }
 
     /**
@@ -239,7 +244,7 @@ final class SyncReads {
                 .bindArray(
                         "scopes",
                         String.class,
-                        readers.stream().map(SyncReads::scopeList).toArray());
+                        readers.stream().map(SyncStatements::scopeList).toArray());
     }
 
     private static String scopeList(Judging reader) {

@@ -3,7 +3,7 @@ package chat.buzz.relay.ops;
 import chat.buzz.relay.changes.PolicyChangeEntriesSent;
 import chat.buzz.relay.channel.PolicyChangeRefusals;
 import chat.buzz.relay.database.BackgroundFailures;
-import chat.buzz.relay.incremental.SyncStatistics;
+import chat.buzz.relay.incremental.IncrementalReadStatistics;
 import com.codahale.metrics.MetricRegistry;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -23,10 +23,11 @@ import org.slf4j.LoggerFactory;
  * counted here too: the refused write's transaction rolls back, so it cannot record them itself. So are
  * the entries sent for a policy change delivered as entries, per change: readers write nothing.
  */
-public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChangeRefusals, PolicyChangeEntriesSent {
+public final class DatabaseReadStatistics
+        implements IncrementalReadStatistics, PolicyChangeRefusals, PolicyChangeEntriesSent {
     private static final String UNDEFINED_TABLE = "42P01";
 
-    private static final Logger LOG = LoggerFactory.getLogger(DatabaseSyncStatistics.class);
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseReadStatistics.class);
 
     enum Kind {
         RESETS,
@@ -48,7 +49,7 @@ public final class DatabaseSyncStatistics implements SyncStatistics, PolicyChang
     private final Map<Key, Long> pending = new ConcurrentHashMap<>();
     private final Map<ChangeKey, Long> entriesSent = new ConcurrentHashMap<>();
 
-    public DatabaseSyncStatistics(Jdbi jdbi, String instanceId, Clock clock, MetricRegistry metrics) {
+    public DatabaseReadStatistics(Jdbi jdbi, String instanceId, Clock clock, MetricRegistry metrics) {
         this.jdbi = jdbi;
         this.instanceId = instanceId;
         this.clock = clock;
