@@ -2,6 +2,7 @@ package chat.buzz.bench.live;
 
 import chat.buzz.bench.ChannelListener;
 import chat.buzz.bench.Timings;
+import chat.buzz.protocol.FrameVerbs;
 import chat.buzz.protocol.NostrKeys;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -203,7 +204,7 @@ final class Crowd implements AutoCloseable {
         @Override
         @SuppressWarnings("NonAtomicVolatileUpdate") // the JDK calls one socket's listener one message at a time
         protected void onMessage(WebSocket socket, String text, long receivedNanos) {
-            if (text.startsWith("[\"EVENT\"")) {
+            if (text.startsWith("[\"" + FrameVerbs.EVENT + "\"")) {
                 if (!live.isDone()) {
                     snapshot++;
                     return;
@@ -216,9 +217,9 @@ final class Crowd implements AutoCloseable {
                         sink.frame(channel, sent, receivedNanos);
                     }
                 }
-            } else if (text.startsWith("[\"AUTH\"")) {
+            } else if (text.startsWith("[\"" + FrameVerbs.AUTH + "\"")) {
                 answerAuth(socket, text.substring(text.indexOf(",\"") + 2, text.lastIndexOf('"')));
-            } else if (text.startsWith("[\"OK\"")) {
+            } else if (text.startsWith("[\"" + FrameVerbs.OK + "\"")) {
                 if (text.contains(",true,")) {
                     subscribe(
                             socket,
@@ -227,13 +228,13 @@ final class Crowd implements AutoCloseable {
                 } else {
                     lose("AUTH refused: " + text);
                 }
-            } else if (text.startsWith("[\"EOSE\"")) {
+            } else if (text.startsWith("[\"" + FrameVerbs.EOSE + "\"")) {
                 live.complete(null);
-            } else if (text.startsWith("[\"NOTICE\"")) {
+            } else if (text.startsWith("[\"" + FrameVerbs.NOTICE + "\"")) {
                 synchronized (this) {
                     notice = text;
                 }
-            } else if (text.startsWith("[\"CLOSED\"")) {
+            } else if (text.startsWith("[\"" + FrameVerbs.CLOSED + "\"")) {
                 lose(text);
             }
         }
