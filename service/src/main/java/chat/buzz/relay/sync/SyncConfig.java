@@ -134,7 +134,7 @@ public class SyncConfig {
     @Min(1)
     @Max(1_000_000)
     @JsonProperty
-    private int maxConnections = 4000;
+    private int maxConnections = 10_000;
 
     /** A connection without a successful AUTH this long after it opened gets a NOTICE and is closed. */
     @Min(1)
